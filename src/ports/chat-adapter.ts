@@ -1,0 +1,63 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { CommandHandler } from './commands.js';
+import type { Logger } from './logger.js';
+import type { Message } from './message.js';
+
+/** Where a message goes: a channel id in the platform's own format (Slack `C…`, Discord snowflake). */
+export interface Destination {
+  platform: string;
+  channelId: string;
+  /** Slack team id for multi-workspace installs; Discord guild id when known. */
+  workspaceId?: string;
+}
+
+/**
+ * A delivery's outcome as a value: failure is normal here, and one bad channel must never
+ * abort the cycle.
+ * - delivered: the platform confirmed the post.
+ * - rejected: permanent (channel gone, no access, bot removed); retrying will not help.
+ * - failed: transient (429, 5xx, network); retry after `retryAfterMs` when given.
+ */
+export type DeliveryOutcome =
+  | { status: 'delivered'; platformMessageId?: string }
+  | { status: 'rejected'; code: string; reason: string }
+  | { status: 'failed'; code: string; reason: string; retryAfterMs?: number };
+
+export interface DeliveryOptions {
+  /**
+   * Stable per (destination, item, event kind). Adapters pass it to the platform where it
+   * supports idempotency (Discord `nonce` + `enforce_nonce`) so a retried post is not duplicated.
+   */
+  idempotencyKey: string;
+}
+
+/** A raw Node request handler mounted on the bot's own HTTP server under a path prefix. */
+export type HttpHandler = (req: IncomingMessage, res: ServerResponse) => void | Promise<void>;
+
+export interface HttpMount {
+  /** Route every request whose path starts with `prefix` (e.g. `/slack/`) to `handler`. */
+  mount(prefix: string, handler: HttpHandler): void;
+}
+
+export interface AdapterContext {
+  http: HttpMount;
+  commands: CommandHandler;
+  logger: Logger;
+}
+
+export interface AdapterHealth {
+  ready: boolean;
+  /** Why not ready, for /readyz. */
+  reason?: string;
+}
+
+/** The port every chat platform implements. Adapters translate; the core decides. */
+export interface ChatAdapter {
+  readonly platform: string;
+  /** Connect, mount HTTP routes, bind `/directory`. Resolves when ready to deliver. */
+  start(context: AdapterContext): Promise<void>;
+  deliver(destination: Destination, message: Message, options: DeliveryOptions): Promise<DeliveryOutcome>;
+  health(): AdapterHealth;
+  /** Stop taking work and close connections. */
+  stop(): Promise<void>;
+}

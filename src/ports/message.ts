@@ -1,0 +1,52 @@
+/**
+ * The platform-neutral message. The core composes one from an item once; each adapter
+ * renders it for its platform. Every string here is PLAIN TEXT that may come from users
+ * (comment bodies, names, taglines): renderers must escape it so it can never ping a
+ * channel or a user or break the markup. Nothing in a Message is pre-formatted markup.
+ */
+export type ItemKind =
+  | 'post'
+  | 'comment'
+  | 'collection'
+  | 'live'
+  | 'live-reminder'
+  | 'notification'
+  | 'user'
+  | 'info';
+
+export interface MessageField {
+  name: string;
+  value: string;
+  /** Render side by side where the platform supports it. */
+  inline?: boolean;
+}
+
+export interface MessageAuthor {
+  name: string;
+  url?: string;
+  iconUrl?: string;
+}
+
+export interface Message {
+  kind: ItemKind;
+  /** Short headline, e.g. the post name. Plain text. */
+  title: string;
+  /** Link to the item on the directory. */
+  url?: string;
+  /** Body text, e.g. a comment body or a tagline. Plain text; may be very long. */
+  text?: string;
+  fields?: MessageField[];
+  /** Large image. */
+  imageUrl?: string;
+  /** Small image beside the text. */
+  thumbnailUrl?: string;
+  author?: MessageAuthor;
+  /** ISO 8601 instant the item happened at. */
+  timestamp?: string;
+  /** `#rrggbb`. */
+  color?: string;
+  /** Small print under the message, e.g. "Directory · new comment". Plain text. */
+  footer?: string;
+  /** One-line plain-text summary for notifications and clients that cannot show rich layouts. */
+  fallback: string;
+}
