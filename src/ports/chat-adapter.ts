@@ -51,9 +51,26 @@ export interface AdapterHealth {
   reason?: string;
 }
 
+/** A token bucket: `ratePerSecond` sustained, up to `burst` at once. */
+export interface RateLimit {
+  ratePerSecond: number;
+  burst: number;
+}
+
+/**
+ * The platform's posting limits that the core's outbox paces to, so messages are spread
+ * before the platform answers 429, not after.
+ */
+export interface DeliveryPacing {
+  perDestination: RateLimit;
+  /** Across all destinations of one workspace/bot (Slack workspace cap, Discord global limit). */
+  global: RateLimit;
+}
+
 /** The port every chat platform implements. Adapters translate; the core decides. */
 export interface ChatAdapter {
   readonly platform: string;
+  readonly pacing: DeliveryPacing;
   /** Connect, mount HTTP routes, bind `/directory`. Resolves when ready to deliver. */
   start(context: AdapterContext): Promise<void>;
   deliver(destination: Destination, message: Message, options: DeliveryOptions): Promise<DeliveryOutcome>;

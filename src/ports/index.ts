@@ -7,11 +7,14 @@ export type {
   AdapterHealth,
   ChatAdapter,
   DeliveryOptions,
+  DeliveryPacing,
   DeliveryOutcome,
   Destination,
   HttpHandler,
   HttpMount,
+  RateLimit,
 } from './chat-adapter.js';
+export type { KeyValueStore } from './key-value-store.js';
 export type {
   Actor,
   CommandDefinition,
