@@ -44,7 +44,10 @@ function selectionCost(
       const childCost = selection.selectionSet
         ? selectionCost(selection.selectionSet, fragments, variables, visiting)
         : 0;
-      cost += 1 + childCost * pageSize(selection.arguments ?? [], variables, childCost > 0);
+      const multiplier = selection.selectionSet
+        ? pageSize(selection.arguments ?? [], variables, isConnection(selection.selectionSet))
+        : 1;
+      cost += 1 + childCost * multiplier;
     } else if (selection.kind === Kind.INLINE_FRAGMENT) {
       cost += selectionCost(selection.selectionSet, fragments, variables, visiting);
     } else {
@@ -60,21 +63,25 @@ function selectionCost(
   return cost;
 }
 
+/** A Relay connection selects `edges` or `nodes`; its page size multiplies what is below. */
+function isConnection(selectionSet: SelectionSetNode): boolean {
+  return selectionSet.selections.some(
+    (s) => s.kind === Kind.FIELD && (s.name.value === 'edges' || s.name.value === 'nodes'),
+  );
+}
+
 function pageSize(
   args: readonly { name: { value: string }; value: ValueNode }[],
   variables: Record<string, unknown>,
-  hasSelection: boolean,
+  connection: boolean,
 ): number {
   for (const argument of args) {
     if (!PAGE_ARGUMENTS.has(argument.name.value)) continue;
     const value = resolveInt(argument.value, variables);
     if (value !== undefined) return Math.max(value, 1);
   }
-  // Connection-like fields (`edges`/`nodes` below a plural field) without an explicit size
-  // are charged at the default page size; plain object fields multiply by 1.
-  return hasSelection && args.some((a) => a.name.value === 'after' || a.name.value === 'before')
-    ? DEFAULT_CONNECTION_SIZE
-    : 1;
+  // A connection without an explicit size is charged at the default page size.
+  return connection ? DEFAULT_CONNECTION_SIZE : 1;
 }
 
 function resolveInt(value: ValueNode, variables: Record<string, unknown>): number | undefined {
