@@ -1,0 +1,163 @@
+import type { App, webApi } from '@slack/bolt';
+import type {
+  Actor,
+  CommandHandler,
+  CommandInvocation,
+  CommandReply,
+  Logger,
+} from '../../src/ports/index.js';
+import type { AdminLookup } from './admin-lookup.js';
+import type { SlackAdapterEvent } from './events.js';
+import { OPEN_ACTION_ID } from './render-message.js';
+import { renderSlackReply, SHARE_ACTION_ID } from './render-reply.js';
+
+export interface CommandBindingDeps {
+  app: App;
+  commands: CommandHandler;
+  admin: AdminLookup;
+  logger: Logger;
+  emit(event: SlackAdapterEvent): void;
+  /** The slash command as configured in the manifest. */
+  commandName: string;
+  /**
+   * How long to wait for the core before acking with "Working on it…" and answering through
+   * response_url. Below Slack's 3 s so the ack always arrives in time.
+   */
+  ackBudgetMs: number;
+}
+
+const WORKING = { response_type: 'ephemeral' as const, text: 'Working on it…' };
+
+const FAILED: CommandReply = {
+  visibility: 'ephemeral',
+  text: 'Something went wrong while answering. Please try again in a minute.',
+  messages: [],
+  shareable: false,
+  error: { code: 'internal' },
+};
+
+function firstWord(text: string): string {
+  return text.trim().split(/\s+/, 1)[0]?.toLowerCase() ?? '';
+}
+
+/** A Slack user id we may wrap in `<@…>`: the mention of the person who pressed the button. */
+function isSlackUserId(value: string): boolean {
+  return /^[UW][A-Z0-9]{2,}$/.test(value);
+}
+
+/**
+ * Binds `/directory` and the "Share in channel"/"Open" buttons to the core's command handler.
+ * The adapter only translates: it establishes the actor, hands the text to the core, and renders
+ * the reply; the core parses, checks permissions and decides visibility.
+ */
+export function bindDirectoryCommand(deps: CommandBindingDeps): void {
+  const { app, commands, logger } = deps;
+
+  function managesChannel(text: string): boolean {
+    const name = firstWord(text);
+    return commands.definitions().some((definition) => definition.name === name && definition.managesChannel);
+  }
+
+  /** users.info only for commands that change channel state: lookups need no extra Slack call. */
+  async function actorFor(
+    client: webApi.WebClient,
+    teamId: string | undefined,
+    userId: string,
+    userName: string | undefined,
+    text: string,
+  ): Promise<Actor> {
+    const canManageChannel = managesChannel(text)
+      ? await deps.admin.isAdminOrOwner(client, teamId, userId)
+      : false;
+    return { userId, canManageChannel, ...(userName === undefined ? {} : { displayName: userName }) };
+  }
+
+  async function run(invocation: CommandInvocation): Promise<CommandReply> {
+    try {
+      return await commands.handle(invocation);
+    } catch (error) {
+      logger.error({ err: error, text: invocation.text }, 'the command handler threw');
+      return FAILED;
+    }
+  }
+
+  app.command(deps.commandName, async ({ command, ack, respond, client }) => {
+    const text = command.text.trim();
+    const work = (async () => {
+      const actor = await actorFor(client, command.team_id, command.user_id, command.user_name, text);
+      return run({
+        platform: 'slack',
+        channelId: command.channel_id,
+        ...(command.team_id === undefined ? {} : { workspaceId: command.team_id }),
+        actor,
+        text,
+      });
+    })();
+
+    let timer: NodeJS.Timeout | undefined;
+    const budget = new Promise<undefined>((resolve) => {
+      timer = setTimeout(() => resolve(undefined), deps.ackBudgetMs);
+    });
+    const fast = await Promise.race([work, budget]);
+    clearTimeout(timer);
+
+    if (fast !== undefined) {
+      await ack(renderSlackReply(fast, { shareValue: text }));
+      deps.emit({ type: 'command', deferred: false, failed: fast.error !== undefined });
+      return;
+    }
+    // Slack drops the command after 3 s without an ack; answer the rest through response_url.
+    await ack(WORKING);
+    const reply = await work;
+    try {
+      await respond({ ...renderSlackReply(reply, { shareValue: text }), replace_original: true });
+    } catch (error) {
+      logger.warn({ err: error }, 'could not answer the command through response_url');
+    }
+    deps.emit({ type: 'command', deferred: true, failed: reply.error !== undefined });
+  });
+
+  app.action(SHARE_ACTION_ID, async ({ ack, body, action, respond, client }) => {
+    await ack();
+    if (action.type !== 'button' || body.type !== 'block_actions') return;
+    const text = action.value ?? '';
+    const channelId = body.channel?.id;
+    const teamId = body.team?.id ?? undefined;
+    if (channelId === undefined || text === '') return;
+    // The value comes back from Slack signed, but only lookups are re-run: never replay a command
+    // that changes channel state because someone pressed a button.
+    if (managesChannel(text)) {
+      await respond({
+        response_type: 'ephemeral',
+        replace_original: false,
+        text: 'This result cannot be shared.',
+      });
+      return;
+    }
+    const actor = await actorFor(client, teamId, body.user.id, body.user.name, text);
+    const reply = await run({
+      platform: 'slack',
+      channelId,
+      ...(teamId === undefined ? {} : { workspaceId: teamId }),
+      actor,
+      text,
+    });
+    if (reply.error !== undefined || reply.messages.length === 0) {
+      await respond({ ...renderSlackReply({ ...reply, visibility: 'ephemeral' }), replace_original: false });
+      return;
+    }
+    const note = isSlackUserId(body.user.id) ? `Shared by <@${body.user.id}>` : 'Shared from /directory';
+    // Post to the channel first, then remove the private copy, so a failed share loses nothing.
+    await respond({
+      ...renderSlackReply({ ...reply, visibility: 'in_channel', shareable: false }, { note }),
+      replace_original: false,
+    });
+    await respond({ delete_original: true });
+    deps.emit({ type: 'shared' });
+  });
+
+  // The "Open" button is a plain link, but Slack still sends an interaction that wants an ack.
+  app.action(OPEN_ACTION_ID, async ({ ack }) => {
+    await ack();
+  });
+}

@@ -1,0 +1,104 @@
+import type { webApi } from '@slack/bolt';
+import type { DeliveryOutcome, Destination, Logger, Message } from '../../src/ports/index.js';
+import { outcomeFromSlackError, rateLimitRetryAfterMs, slackErrorCode } from './error-mapping.js';
+import type { SlackAdapterEvent } from './events.js';
+import { renderSlackMessage } from './render-message.js';
+
+export interface SlackDeliveryDeps {
+  client: webApi.WebClient;
+  /** The bot token for the destination's workspace; undefined when that workspace has no install. */
+  tokenFor(destination: Destination): Promise<string | undefined>;
+  logger: Logger;
+  emit(event: SlackAdapterEvent): void;
+}
+
+export type SlackDeliver = (destination: Destination, message: Message) => Promise<DeliveryOutcome>;
+
+/**
+ * Posts one rendered message with chat.postMessage and reports the outcome as a value. The client
+ * rejects 429s instead of sleeping on them, so the core's outbox owns pacing and retries. On
+ * `not_in_channel` the bot joins the (public) channel once and retries the post once.
+ */
+export function createSlackDelivery(deps: SlackDeliveryDeps): SlackDeliver {
+  const { client, logger } = deps;
+
+  function observe(method: string, error: unknown): void {
+    const retryAfterMs = rateLimitRetryAfterMs(error);
+    if (retryAfterMs !== undefined) deps.emit({ type: 'rate_limited', method, retryAfterMs });
+  }
+
+  return async function deliver(destination, message) {
+    const channel = destination.channelId;
+    const workspace = destination.workspaceId === undefined ? {} : { workspaceId: destination.workspaceId };
+    const finish = (outcome: DeliveryOutcome): DeliveryOutcome => {
+      if (outcome.status === 'delivered') deps.emit({ type: 'delivered', channelId: channel, ...workspace });
+      else if (outcome.status === 'rejected') {
+        deps.emit({ type: 'rejected', channelId: channel, code: outcome.code, ...workspace });
+      } else {
+        const retry = outcome.retryAfterMs === undefined ? {} : { retryAfterMs: outcome.retryAfterMs };
+        deps.emit({ type: 'failed', channelId: channel, code: outcome.code, ...retry, ...workspace });
+      }
+      return outcome;
+    };
+
+    let token: string | undefined;
+    try {
+      token = await deps.tokenFor(destination);
+    } catch (error) {
+      logger.warn(
+        { err: error, workspaceId: destination.workspaceId },
+        'could not read the Slack installation',
+      );
+      return finish({
+        status: 'failed',
+        code: 'store_unavailable',
+        reason: 'Could not read the Slack installation',
+      });
+    }
+    if (token === undefined) {
+      return finish({
+        status: 'rejected',
+        code: 'not_installed',
+        reason: `The app is not installed in workspace ${destination.workspaceId ?? '(none given)'}`,
+      });
+    }
+
+    const payload = renderSlackMessage(message);
+    const post = async (): Promise<DeliveryOutcome> => {
+      const result = await client.chat.postMessage({ token, channel, ...payload });
+      return typeof result.ts === 'string'
+        ? { status: 'delivered', platformMessageId: result.ts }
+        : { status: 'delivered' };
+    };
+
+    try {
+      return finish(await post());
+    } catch (error) {
+      observe('chat.postMessage', error);
+      if (slackErrorCode(error) !== 'not_in_channel') return finish(outcomeFromSlackError(error));
+    }
+
+    // not_in_channel: join once (public channels only; a private one answers method_not_supported_for_channel_type).
+    try {
+      await client.conversations.join({ token, channel });
+      deps.emit({ type: 'joined', channelId: channel });
+    } catch (joinError) {
+      observe('conversations.join', joinError);
+      const joinCode = slackErrorCode(joinError);
+      if (joinCode === undefined) return finish(outcomeFromSlackError(joinError));
+      logger.info({ channel, joinCode }, 'could not join the Slack channel after not_in_channel');
+      return finish({
+        status: 'rejected',
+        code: 'not_in_channel',
+        reason: `The bot is not in the channel and could not join it (${joinCode})`,
+      });
+    }
+    deps.emit({ type: 'retry', channelId: channel, reason: 'not_in_channel' });
+    try {
+      return finish(await post());
+    } catch (error) {
+      observe('chat.postMessage', error);
+      return finish(outcomeFromSlackError(error));
+    }
+  };
+}

@@ -1,0 +1,93 @@
+import type { DeliveryOutcome } from '../../src/ports/index.js';
+
+/**
+ * Slack errors that no retry can fix: the channel or the install is gone, or this payload will
+ * never be accepted. `not_in_channel` is only final after the one join attempt failed.
+ */
+const PERMANENT_ERRORS = new Set([
+  'channel_not_found',
+  'not_in_channel',
+  'is_archived',
+  'invalid_auth',
+  'not_authed',
+  'account_inactive',
+  'token_revoked',
+  'token_expired',
+  'no_permission',
+  'missing_scope',
+  'not_allowed_token_type',
+  'team_access_not_granted',
+  'ekm_access_denied',
+  'restricted_action',
+  'restricted_action_read_only_channel',
+  'restricted_action_thread_only_channel',
+  'restricted_action_non_threadable_channel',
+  // The payload itself is refused; sending it again gives the same answer.
+  'invalid_blocks',
+  'invalid_blocks_format',
+  'msg_too_long',
+  'msg_blocks_too_long',
+  'no_text',
+  'too_many_attachments',
+  'invalid_arguments',
+  'invalid_arg_name',
+  'invalid_array_arg',
+  'invalid_charset',
+  'invalid_form_data',
+  'invalid_post_type',
+  'missing_post_type',
+]);
+
+interface SlackishError {
+  code?: unknown;
+  data?: { error?: unknown };
+  retryAfter?: unknown;
+  statusCode?: unknown;
+  original?: unknown;
+  message?: unknown;
+}
+
+/** The Slack `error` string of a Web API platform error, if `error` is one. */
+export function slackErrorCode(error: unknown): string | undefined {
+  const e = error as SlackishError | null;
+  if (e?.code === 'slack_webapi_platform_error' && typeof e.data?.error === 'string') return e.data.error;
+  return undefined;
+}
+
+/** Seconds from a `WebAPIRateLimitedError`, as milliseconds. */
+export function rateLimitRetryAfterMs(error: unknown): number | undefined {
+  const e = error as SlackishError | null;
+  if (e?.code !== 'slack_webapi_rate_limited_error') return undefined;
+  return typeof e.retryAfter === 'number' && Number.isFinite(e.retryAfter) ? e.retryAfter * 1000 : 1000;
+}
+
+/**
+ * Maps a `@slack/web-api` error to the core's outcome: permanent Slack errors → rejected,
+ * 429 → failed with `retryAfterMs` from Retry-After, 5xx, network and unknown errors → failed.
+ * Unknown Slack error strings are treated as transient so a new code never disables a channel.
+ */
+export function outcomeFromSlackError(error: unknown): Exclude<DeliveryOutcome, { status: 'delivered' }> {
+  const e = error as SlackishError | null;
+  const retryAfterMs = rateLimitRetryAfterMs(error);
+  if (retryAfterMs !== undefined) {
+    return { status: 'failed', code: 'rate_limited', reason: 'Slack answered 429', retryAfterMs };
+  }
+  const slackCode = slackErrorCode(error);
+  if (slackCode !== undefined) {
+    if (PERMANENT_ERRORS.has(slackCode)) {
+      return { status: 'rejected', code: slackCode, reason: `Slack refused the post: ${slackCode}` };
+    }
+    return { status: 'failed', code: slackCode, reason: `Slack error: ${slackCode}` };
+  }
+  if (e?.code === 'slack_webapi_http_error') {
+    const status = typeof e.statusCode === 'number' ? e.statusCode : 0;
+    return { status: 'failed', code: `http_${status}`, reason: `Slack answered HTTP ${status}` };
+  }
+  if (e?.code === 'slack_webapi_request_error') {
+    const original = e.original as { message?: unknown } | undefined;
+    const detail = typeof original?.message === 'string' ? original.message : 'request failed';
+    return { status: 'failed', code: 'network', reason: `Could not reach Slack: ${detail}` };
+  }
+  const message = typeof e?.message === 'string' ? e.message : String(error);
+  return { status: 'failed', code: 'platform_error', reason: message };
+}

@@ -1,0 +1,18 @@
+/**
+ * What the adapter reports for metrics and logs; the composition root decides what to count.
+ * Library-like parts emit events rather than pick metric names themselves.
+ */
+export type SlackAdapterEvent =
+  | { type: 'delivered'; channelId: string; workspaceId?: string }
+  | { type: 'rejected'; channelId: string; code: string; workspaceId?: string }
+  | { type: 'failed'; channelId: string; code: string; retryAfterMs?: number; workspaceId?: string }
+  /** Slack answered 429 to one of our Web API calls. */
+  | { type: 'rate_limited'; method: string; retryAfterMs: number }
+  /** The bot joined a public channel after `not_in_channel`. */
+  | { type: 'joined'; channelId: string }
+  /** A post was retried once (after joining the channel). */
+  | { type: 'retry'; channelId: string; reason: 'not_in_channel' }
+  /** A `/directory` invocation was answered; `deferred` when it went through response_url. */
+  | { type: 'command'; deferred: boolean; failed: boolean }
+  /** Someone pressed "Share in channel". */
+  | { type: 'shared' };

@@ -1,0 +1,22 @@
+/** The Slack adapter's public surface; the composition root and the `render` CLI import from here. */
+export type { SlackAdapterEvent } from './events.js';
+export { createKeyValueInstallationStore } from './installation-store.js';
+export {
+  OPEN_ACTION_ID,
+  renderSlackMessage,
+  type SlackBlock,
+  type SlackMessagePayload,
+} from './render-message.js';
+export {
+  type RenderReplyOptions,
+  renderSlackReply,
+  SHARE_ACTION_ID,
+  type SlackReplyPayload,
+} from './render-reply.js';
+export { SLACK_BOT_SCOPES } from './scopes.js';
+export {
+  createSlackAdapter,
+  SLACK_PACING,
+  type SlackAdapterOptions,
+  type SlackOAuthOptions,
+} from './slack-adapter.js';

@@ -1,0 +1,160 @@
+import type { Message, MessageField } from '../../src/ports/index.js';
+import { sanitizeUrl, truncate } from '../../src/ports/index.js';
+import { SLACK_LIMITS } from './block-limits.js';
+import { escapeSlackText, escapeWithin } from './escape.js';
+
+/** A Block Kit block as sent to Slack; kept loose because we only build, never read, them. */
+export type SlackBlock = Record<string, unknown>;
+
+/** The exact `chat.postMessage` arguments for a feed message, minus `channel` and `token`. */
+export interface SlackMessagePayload {
+  text: string;
+  blocks: SlackBlock[];
+  unfurl_links: false;
+  unfurl_media: false;
+}
+
+/** The action id of the "Open" link button; Slack still sends an interaction for it, which we ack. */
+export const OPEN_ACTION_ID = 'directory_open';
+
+/** Text object for user-supplied text: escaped, and `verbatim` so Slack does no auto-linking or mention parsing. */
+function mrkdwn(text: string): SlackBlock {
+  return { type: 'mrkdwn', text, verbatim: true };
+}
+
+function plainText(text: string): SlackBlock {
+  return { type: 'plain_text', text, emoji: true };
+}
+
+/** A URL Slack will accept: absolute http(s) and within the URL limit. Truncating a URL would break it, so drop it. */
+function usableUrl(value: string | undefined): string | undefined {
+  const url = sanitizeUrl(value);
+  return url !== undefined && url.length <= SLACK_LIMITS.url ? url : undefined;
+}
+
+function fieldText(field: MessageField): string {
+  const name = escapeWithin(field.name, 200);
+  // Slack rejects empty text objects; an em dash reads as "no value".
+  const value = field.value.trim() === '' ? '—' : field.value;
+  const prefix = `*${name}*\n`;
+  return prefix + escapeWithin(value, SLACK_LIMITS.fieldText - prefix.length);
+}
+
+/** Slack renders `<!date^epoch^…|fallback>` in the reader's own time zone. */
+function dateToken(timestamp: string): string | undefined {
+  const ms = Date.parse(timestamp);
+  if (Number.isNaN(ms)) return undefined;
+  const epoch = Math.floor(ms / 1000);
+  const fallback = escapeSlackText(new Date(epoch * 1000).toISOString().replace('.000Z', 'Z'));
+  return `<!date^${epoch}^{date_short_pretty} at {time}|${fallback}>`;
+}
+
+function contextBlock(message: Message, thumbnailInContext: string | undefined): SlackBlock | undefined {
+  const elements: SlackBlock[] = [];
+  if (thumbnailInContext !== undefined) {
+    elements.push({
+      type: 'image',
+      image_url: thumbnailInContext,
+      alt_text: escapeWithin(message.title, 200),
+    });
+  }
+  if (message.author !== undefined) {
+    const icon = usableUrl(message.author.iconUrl);
+    if (icon !== undefined) elements.push({ type: 'image', image_url: icon, alt_text: 'avatar' });
+    elements.push(plainText(escapeWithin(message.author.name || 'someone', 200)));
+  }
+  if (message.timestamp !== undefined) {
+    const date = dateToken(message.timestamp);
+    // The date token is our own markup around a number; it is the one mrkdwn here not built from user text.
+    if (date !== undefined) elements.push({ type: 'mrkdwn', text: date });
+  }
+  if (message.footer !== undefined && message.footer.trim() !== '') {
+    elements.push(plainText(escapeWithin(message.footer, 300)));
+  }
+  if (elements.length === 0) return undefined;
+  return { type: 'context', elements: elements.slice(0, SLACK_LIMITS.contextElements) };
+}
+
+/**
+ * Renders a feed message as Block Kit: header, text section (with the thumbnail beside it),
+ * fields, image, context (author, time, footer) and an "Open" button. Every user-supplied string
+ * is escaped and every limit respected, truncating with an ellipsis rather than failing the post.
+ */
+export function renderMessageBlocks(message: Message): SlackBlock[] {
+  const blocks: SlackBlock[] = [];
+  const title = message.title.trim() === '' ? message.fallback : message.title;
+  if (title.trim() !== '') {
+    blocks.push({ type: 'header', text: plainText(escapeWithin(title, SLACK_LIMITS.headerText)) });
+  }
+
+  const thumbnail = usableUrl(message.thumbnailUrl);
+  let thumbnailPlaced = false;
+  if (message.text !== undefined && message.text.trim() !== '') {
+    const section: SlackBlock = {
+      type: 'section',
+      text: mrkdwn(escapeWithin(message.text, SLACK_LIMITS.sectionText)),
+    };
+    if (thumbnail !== undefined) {
+      section['accessory'] = { type: 'image', image_url: thumbnail, alt_text: escapeWithin(title, 200) };
+      thumbnailPlaced = true;
+    }
+    blocks.push(section);
+  }
+
+  const fields = message.fields ?? [];
+  for (let i = 0; i < fields.length; i += SLACK_LIMITS.sectionFields) {
+    const chunk = fields.slice(i, i + SLACK_LIMITS.sectionFields);
+    blocks.push({ type: 'section', fields: chunk.map((field) => mrkdwn(fieldText(field))) });
+  }
+
+  const image = usableUrl(message.imageUrl);
+  if (image !== undefined) {
+    blocks.push({
+      type: 'image',
+      image_url: image,
+      alt_text: escapeWithin(title || 'image', SLACK_LIMITS.imageAltText),
+    });
+  }
+
+  const context = contextBlock(message, thumbnailPlaced ? undefined : thumbnail);
+  if (context !== undefined) blocks.push(context);
+
+  const url = usableUrl(message.url);
+  if (url !== undefined) {
+    blocks.push({
+      type: 'actions',
+      elements: [{ type: 'button', text: plainText('Open'), url, action_id: OPEN_ACTION_ID }],
+    });
+  }
+  return capBlocks(blocks, SLACK_LIMITS.blocksPerMessage);
+}
+
+/**
+ * Keeps at most `max` blocks. Fields are the only unbounded part, so the cut falls among them;
+ * the trailing context and button are kept because they carry the link and the time.
+ */
+export function capBlocks(blocks: SlackBlock[], max: number): SlackBlock[] {
+  if (blocks.length <= max) return blocks;
+  const tail = blocks.slice(-2).filter((block) => block['type'] === 'context' || block['type'] === 'actions');
+  return [...blocks.slice(0, max - tail.length), ...tail];
+}
+
+/** The notification/fallback line: escaped like everything else, short enough for any client. */
+export function renderFallbackText(message: Message): string {
+  const fallback = message.fallback.trim() === '' ? message.title : message.fallback;
+  return escapeWithin(truncate(fallback, SLACK_LIMITS.fallbackText), SLACK_LIMITS.fallbackText);
+}
+
+/**
+ * Renders a platform-neutral message as the exact `chat.postMessage` arguments (without `channel`
+ * and `token`): Block Kit blocks, an escaped `text` fallback for notifications, unfurls off, and no
+ * `link_names`, so nothing in it can ping anyone.
+ */
+export function renderSlackMessage(message: Message): SlackMessagePayload {
+  return {
+    text: renderFallbackText(message),
+    blocks: renderMessageBlocks(message),
+    unfurl_links: false,
+    unfurl_media: false,
+  };
+}

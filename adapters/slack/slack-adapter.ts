@@ -1,0 +1,275 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { App, ErrorCode, HTTPReceiver, type Receiver, SocketModeReceiver, webApi } from '@slack/bolt';
+import type {
+  AdapterContext,
+  AdapterHealth,
+  ChatAdapter,
+  DeliveryPacing,
+  Destination,
+  KeyValueStore,
+  Logger,
+} from '../../src/ports/index.js';
+import { BotError } from '../../src/ports/index.js';
+import { createAdminLookup } from './admin-lookup.js';
+import { createBoltLogger } from './bolt-logger.js';
+import { bindDirectoryCommand } from './command-binding.js';
+import { createSlackDelivery } from './delivery.js';
+import { slackErrorCode } from './error-mapping.js';
+import type { SlackAdapterEvent } from './events.js';
+import { createKeyValueInstallationStore } from './installation-store.js';
+import { SLACK_BOT_SCOPES } from './scopes.js';
+
+export interface SlackOAuthOptions {
+  clientId: string;
+  clientSecret: string;
+  /** Signs the OAuth `state` so a redirect cannot be forged. */
+  stateSecret: string;
+  /** The bot's durable store; installs are kept under `slack:installation:*`. */
+  installationStore: KeyValueStore;
+}
+
+export interface SlackAdapterOptions {
+  /** Single-workspace bot token (`xoxb-…`). Either this or `oauth`. */
+  botToken?: string;
+  signingSecret: string;
+  /** App-level token (`xapp-…`): use Socket Mode instead of HTTP request URLs. */
+  appToken?: string;
+  /** Slack Web API base, e.g. `https://slack.com/api/` (tests, GovSlack: `https://slack-gov.com/api/`). */
+  apiUrl?: string;
+  /** Multi-workspace install via OAuth; deliveries then use the token of `destination.workspaceId`. */
+  oauth?: SlackOAuthOptions;
+  logger: Logger;
+  onEvent?: (event: SlackAdapterEvent) => void;
+  /** The slash command as configured in the manifest. Default `/directory`. */
+  commandName?: string;
+  /** Wait this long for the core before acking "Working on it…". Default 2000 ms (Slack allows 3000). */
+  ackBudgetMs?: number;
+  /** How long a users.info admin answer is trusted. Default 5 minutes. */
+  adminCacheTtlMs?: number;
+  /** Clock for the admin cache. Default `Date.now`. */
+  now?: () => number;
+}
+
+/**
+ * chat.postMessage: about one message per second per channel with short bursts, and a workspace
+ * cap of "several hundred messages per minute" (CONTRACTS.md §1(c)); we stay well under the latter.
+ */
+export const SLACK_PACING: DeliveryPacing = {
+  perDestination: { ratePerSecond: 1, burst: 3 },
+  global: { ratePerSecond: 4, burst: 20 },
+};
+
+/** Slack errors that mean the configured bot token will never work. */
+const BAD_TOKEN_ERRORS = new Set([
+  'invalid_auth',
+  'not_authed',
+  'account_inactive',
+  'token_revoked',
+  'token_expired',
+]);
+
+function validate(options: SlackAdapterOptions): void {
+  if (options.signingSecret === '' && options.appToken === undefined) {
+    throw new BotError('config_invalid', 'Slack needs SLACK_SIGNING_SECRET to verify requests');
+  }
+  if (options.botToken === undefined && options.oauth === undefined) {
+    throw new BotError('config_invalid', 'Slack needs either SLACK_BOT_TOKEN or the OAuth settings');
+  }
+  if (options.botToken !== undefined && options.oauth !== undefined) {
+    throw new BotError('config_invalid', 'Set SLACK_BOT_TOKEN or the Slack OAuth settings, not both');
+  }
+  if (options.appToken !== undefined && options.oauth !== undefined) {
+    // Socket Mode has no request URLs of ours, and Bolt would open a second HTTP server for OAuth.
+    throw new BotError(
+      'config_invalid',
+      'Slack Socket Mode works with a single workspace (SLACK_BOT_TOKEN) only',
+    );
+  }
+}
+
+/**
+ * Creates the Slack adapter: a Bolt app whose HTTP receiver is mounted on the bot's own server
+ * under `/slack/` (or a Socket Mode connection when `appToken` is set), `/directory` bound to the
+ * core's commands, and deliveries through chat.postMessage with outcomes as values.
+ */
+export function createSlackAdapter(options: SlackAdapterOptions): ChatAdapter {
+  validate(options);
+  const logger = options.logger.child({ adapter: 'slack' });
+  const emit = (event: SlackAdapterEvent): void => {
+    try {
+      options.onEvent?.(event);
+    } catch (error) {
+      logger.warn({ err: error }, 'onEvent listener threw');
+    }
+  };
+  const boltLogger = createBoltLogger(logger);
+  // 429s are rejected, not slept on, and nothing is retried inside the client: the core's outbox
+  // owns pacing and retries, and a sleeping client would hold up every other channel.
+  const clientOptions: webApi.WebClientOptions = {
+    logger: boltLogger,
+    rejectRateLimitedCalls: true,
+    retryConfig: { retries: 0 },
+    ...(options.apiUrl === undefined ? {} : { slackApiUrl: options.apiUrl }),
+  };
+  const installationStore =
+    options.oauth === undefined
+      ? undefined
+      : createKeyValueInstallationStore(options.oauth.installationStore);
+
+  async function tokenFor(destination: Destination): Promise<string | undefined> {
+    if (options.botToken !== undefined) return options.botToken;
+    if (installationStore === undefined || destination.workspaceId === undefined) return undefined;
+    try {
+      const installation = await installationStore.fetchInstallation({
+        teamId: destination.workspaceId,
+        enterpriseId: undefined,
+        isEnterpriseInstall: false,
+      });
+      return installation.bot?.token;
+    } catch (error) {
+      if (error instanceof Error && error.message.startsWith('No Slack installation')) return undefined;
+      throw error;
+    }
+  }
+
+  const deliver = createSlackDelivery({
+    client: new webApi.WebClient(undefined, clientOptions),
+    tokenFor,
+    logger,
+    emit,
+  });
+
+  let app: App | undefined;
+  let health: AdapterHealth = { ready: false, reason: 'not started' };
+  let stopped = false;
+
+  function createReceiver(): { receiver: Receiver; http?: HTTPReceiver } {
+    if (options.appToken !== undefined) {
+      const receiver = new SocketModeReceiver({
+        appToken: options.appToken,
+        logger: boltLogger,
+        installerOptions: { clientOptions },
+      });
+      return { receiver };
+    }
+    const oauth = options.oauth;
+    const http = new HTTPReceiver({
+      signingSecret: options.signingSecret,
+      endpoints: ['/slack/events'],
+      logger: boltLogger,
+      ...(oauth === undefined || installationStore === undefined
+        ? {}
+        : {
+            clientId: oauth.clientId,
+            clientSecret: oauth.clientSecret,
+            stateSecret: oauth.stateSecret,
+            scopes: [...SLACK_BOT_SCOPES],
+            installationStore,
+            installerOptions: {
+              installPath: '/slack/install',
+              redirectUriPath: '/slack/oauth_redirect',
+              // Visiting /slack/install goes straight to Slack's consent page.
+              directInstall: true,
+              clientOptions,
+            },
+          }),
+    });
+    return { receiver: http, http };
+  }
+
+  function mountHttp(context: AdapterContext, receiver: HTTPReceiver): void {
+    context.http.mount('/slack/', (req: IncomingMessage, res: ServerResponse) => {
+      if (stopped) {
+        res.writeHead(503).end();
+        return;
+      }
+      try {
+        receiver.requestListener(req, res);
+      } catch (error) {
+        // Bolt throws this for paths it does not own (e.g. /slack/install without OAuth).
+        const code = (error as { code?: unknown }).code;
+        if (code !== ErrorCode.HTTPReceiverDeferredRequestError)
+          logger.error({ err: error }, 'Slack request failed');
+        if (!res.headersSent)
+          res.writeHead(code === ErrorCode.HTTPReceiverDeferredRequestError ? 404 : 500).end();
+      }
+    });
+  }
+
+  async function verifyToken(client: webApi.WebClient): Promise<void> {
+    if (options.botToken === undefined) return;
+    try {
+      await client.auth.test({ token: options.botToken });
+    } catch (error) {
+      const code = slackErrorCode(error);
+      if (code !== undefined && BAD_TOKEN_ERRORS.has(code)) {
+        throw new BotError('config_invalid', `SLACK_BOT_TOKEN was refused by Slack (${code})`, {
+          cause: error,
+        });
+      }
+      // Slack unreachable at boot is not a config error: deliveries fail transiently and retry.
+      logger.warn({ err: error }, 'could not verify the Slack bot token; continuing');
+    }
+  }
+
+  return {
+    platform: 'slack',
+    pacing: SLACK_PACING,
+
+    async start(context) {
+      stopped = false;
+      const { receiver, http } = createReceiver();
+      const created = new App({
+        receiver,
+        logger: boltLogger,
+        clientOptions,
+        ...(options.botToken === undefined ? {} : { token: options.botToken }),
+      });
+      created.error(async (error) => {
+        logger.error({ err: error }, 'unhandled error in a Slack listener');
+      });
+      bindDirectoryCommand({
+        app: created,
+        commands: context.commands,
+        admin: createAdminLookup({
+          logger,
+          ttlMs: options.adminCacheTtlMs ?? 5 * 60_000,
+          now: options.now ?? Date.now,
+        }),
+        logger,
+        emit,
+        commandName: options.commandName ?? '/directory',
+        ackBudgetMs: options.ackBudgetMs ?? 2000,
+      });
+      await verifyToken(created.client);
+      if (http !== undefined) {
+        mountHttp(context, http);
+      } else {
+        // Socket Mode: Bolt opens the WebSocket via apps.connections.open; no port is bound.
+        await created.start();
+      }
+      app = created;
+      health = { ready: true };
+      logger.info(
+        { mode: http === undefined ? 'socket' : 'http', multiWorkspace: options.oauth !== undefined },
+        'Slack adapter started',
+      );
+    },
+
+    deliver(destination, message) {
+      return deliver(destination, message);
+    },
+
+    health() {
+      return health;
+    },
+
+    async stop() {
+      stopped = true;
+      health = { ready: false, reason: 'stopped' };
+      const running = app;
+      app = undefined;
+      if (running !== undefined && options.appToken !== undefined) await running.stop();
+    },
+  };
+}
