@@ -1,0 +1,144 @@
+import { Client, GatewayDispatchEvents, GatewayIntentBits, type REST } from 'discord.js';
+import type {
+  AdapterContext,
+  AdapterHealth,
+  ChatAdapter,
+  DeliveryOptions,
+  DeliveryOutcome,
+  DeliveryPacing,
+  Destination,
+  Logger,
+  Message,
+} from '../../src/ports/index.js';
+import { BotError } from '../../src/ports/index.js';
+import { deliverMessage } from './deliver.js';
+import { createHttpInteractionsHandler } from './http-interactions.js';
+import { createInteractionFlow } from './interaction-flow.js';
+import { interactionSchema } from './interaction-payload.js';
+import { createResponder } from './interaction-responder.js';
+import { createDiscordRest, type DiscordRestEvent } from './rest-client.js';
+import { importDiscordPublicKey } from './verify-signature.js';
+
+export interface DiscordAdapterOptions {
+  /** Bot token: needed to deliver and for the gateway. */
+  token?: string;
+  applicationId: string;
+  /** When set, serve `POST /discord/interactions` (Ed25519-verified) on the bot's HTTP server. */
+  publicKey?: string;
+  /** discord.js REST `api` base, e.g. `http://127.0.0.1:PORT/api`. */
+  apiUrl?: string;
+  /** Receive interactions over the gateway (default: true when a token is set). */
+  gateway?: boolean;
+  logger: Logger;
+  onEvent?: (event: DiscordRestEvent) => void;
+  /** Defer an interaction when the core has not answered within this long (default 2000 ms; Discord allows 3 s). */
+  deferAfterMs?: number;
+}
+
+/**
+ * Discord's posting limits as the outbox should pace them: 5 messages per 5 s per channel
+ * and the bot-wide 50 requests per second (CONTRACTS.md 2(c)).
+ */
+export const DISCORD_PACING: DeliveryPacing = {
+  perDestination: { ratePerSecond: 1, burst: 5 },
+  global: { ratePerSecond: 50, burst: 50 },
+};
+
+const DEFAULT_DEFER_AFTER_MS = 2_000;
+
+/**
+ * The Discord chat adapter: posts feed messages through discord.js REST and answers
+ * `/directory` interactions received over the gateway, the HTTP endpoint, or both.
+ */
+export function createDiscordAdapter(options: DiscordAdapterOptions): ChatAdapter {
+  const logger = options.logger.child({ adapter: 'discord' });
+  const useGateway = options.gateway ?? options.token !== undefined;
+  if (useGateway && !options.token) {
+    throw new BotError('config_invalid', 'the Discord gateway needs DISCORD_TOKEN');
+  }
+  const publicKey = options.publicKey === undefined ? undefined : importDiscordPublicKey(options.publicKey);
+  const restOptions: Parameters<typeof createDiscordRest>[0] = { logger };
+  if (options.token !== undefined) restOptions.token = options.token;
+  if (options.apiUrl !== undefined) restOptions.apiUrl = options.apiUrl;
+  if (options.onEvent !== undefined) restOptions.onEvent = options.onEvent;
+  const rest: REST = createDiscordRest(restOptions);
+
+  let client: Client | undefined;
+  let started = false;
+  let stopping = false;
+
+  async function connectGateway(context: AdapterContext, flow: ReturnType<typeof createInteractionFlow>) {
+    // Guilds is the only intent a slash-command bot needs; no privileged intents.
+    const gatewayClient = new Client({
+      intents: [GatewayIntentBits.Guilds],
+      rest: options.apiUrl === undefined ? {} : { api: options.apiUrl },
+    });
+    client = gatewayClient;
+    // Raw dispatch: the same payload shape as the HTTP endpoint, so one parser and one flow serve both.
+    gatewayClient.ws.on(GatewayDispatchEvents.InteractionCreate, (data: unknown) => {
+      const parsed = interactionSchema.safeParse(data);
+      if (!parsed.success) {
+        logger.warn('malformed discord interaction from the gateway ignored');
+        return;
+      }
+      const interaction = parsed.data;
+      void flow(
+        interaction,
+        createResponder(rest, {
+          id: interaction.id,
+          token: interaction.token,
+          applicationId: interaction.application_id,
+        }),
+      );
+    });
+    gatewayClient.on('error', (error) => logger.error({ err: error }, 'discord gateway error'));
+    const ready = new Promise<void>((resolve) => gatewayClient.once('clientReady', () => resolve()));
+    await gatewayClient.login(options.token);
+    await ready;
+    context.logger.info({ user: gatewayClient.user?.tag }, 'discord gateway ready');
+  }
+
+  return {
+    platform: 'discord',
+    pacing: DISCORD_PACING,
+
+    async start(context: AdapterContext): Promise<void> {
+      const flow = createInteractionFlow({
+        commands: context.commands,
+        logger,
+        deferAfterMs: options.deferAfterMs ?? DEFAULT_DEFER_AFTER_MS,
+      });
+      if (publicKey) {
+        context.http.mount('/discord/', createHttpInteractionsHandler({ publicKey, rest, flow, logger }));
+      }
+      if (useGateway) await connectGateway(context, flow);
+      started = true;
+    },
+
+    async deliver(
+      destination: Destination,
+      message: Message,
+      delivery: DeliveryOptions,
+    ): Promise<DeliveryOutcome> {
+      if (!options.token) {
+        return { status: 'failed', code: 'not_configured', reason: 'DISCORD_TOKEN is not set' };
+      }
+      return deliverMessage({ rest, logger }, destination, message, delivery.idempotencyKey);
+    },
+
+    health(): AdapterHealth {
+      if (stopping) return { ready: false, reason: 'discord adapter stopped' };
+      if (!started) return { ready: false, reason: 'discord adapter not started' };
+      if (client && !client.isReady()) return { ready: false, reason: 'discord gateway not connected' };
+      return { ready: true };
+    },
+
+    async stop(): Promise<void> {
+      stopping = true;
+      await client?.destroy();
+      client = undefined;
+      rest.clearHashSweeper();
+      rest.clearHandlerSweeper();
+    },
+  };
+}

@@ -1,0 +1,47 @@
+/**
+ * Discord markdown escaping for user-supplied plain text.
+ *
+ * Discord's parser treats a backslash before any ASCII punctuation as an escape and drops the
+ * backslash, so escaping punctuation is always safe to display. We escape what could fake
+ * structure: emphasis, code, spoilers, masked links `[label](url)`, and the angle-bracket
+ * forms of mentions, channels, roles, slash commands, custom emoji and timestamps. Line-start
+ * markers (quotes, headings, lists) are escaped only at the start of a line, to keep ordinary
+ * text readable. Bare URLs are left untouched so they still auto-link (escaping an underscore
+ * inside a URL would put a backslash into the link).
+ */
+
+const URL_PATTERN = /https?:\/\/[^\s<>]+/g;
+const INLINE_SPECIALS = /[\\*_~`|<>[\]()]/g;
+const LINE_START = /^(\s*)(>|#|-|\+|\d+\.)/gm;
+/** `@everyone` / `@here` are plain text to Discord; a zero-width space keeps them from reading as a ping. */
+const BROADCAST = /@(everyone|here)/gi;
+
+function escapeSegment(segment: string): string {
+  return segment
+    .replace(INLINE_SPECIALS, '\\$&')
+    .replace(LINE_START, (_match, indent: string, marker: string) => `${indent}\\${marker}`)
+    .replace(BROADCAST, '@\u200b$1');
+}
+
+/**
+ * Escapes `text` so Discord renders it literally: no fake links, mentions, emphasis or quotes.
+ * For fields Discord renders as markdown (content, embed title, description, field name/value).
+ */
+export function escapeMarkdown(text: string): string {
+  let out = '';
+  let last = 0;
+  for (const match of text.matchAll(URL_PATTERN)) {
+    const start = match.index;
+    out += escapeSegment(text.slice(last, start)) + match[0];
+    last = start + match[0].length;
+  }
+  return out + escapeSegment(text.slice(last));
+}
+
+/**
+ * Neutralises mentions in text Discord shows WITHOUT markdown (embed footer, author name), where
+ * a backslash would be displayed verbatim.
+ */
+export function neutralizeMentions(text: string): string {
+  return text.replace(BROADCAST, '@\u200b$1').replace(/<([@#]|\/|a?:|t:)/g, '<\u200b$1');
+}

@@ -1,0 +1,157 @@
+import type { CommandHandler, CommandInvocation, CommandReply, Logger } from '../../src/ports/index.js';
+import { CallbackType, InteractionKind, type RawInteraction } from './interaction-payload.js';
+import type { InteractionResponder } from './interaction-responder.js';
+import { actorOf, channelOf, commandText, focusedOption } from './interaction-text.js';
+import { EPHEMERAL_FLAG } from './limits.js';
+import { renderDiscordReply, SHARE_PREFIX } from './render-message.js';
+
+const PLATFORM = 'discord';
+const AUTOCOMPLETE_MAX = 25;
+const CHOICE_MAX = 100;
+
+export interface InteractionFlowDeps {
+  commands: CommandHandler;
+  logger: Logger;
+  /**
+   * How long to wait for the core before deferring. Discord invalidates the interaction if
+   * nothing is sent within 3 s, so this leaves room for the round trip.
+   */
+  deferAfterMs: number;
+}
+
+const failure: CommandReply = {
+  visibility: 'ephemeral',
+  text: 'Something went wrong while answering that. Please try again in a moment.',
+  messages: [],
+  shareable: false,
+  error: { code: 'internal' },
+};
+
+/** Resolves to undefined after `ms`, unless cancelled first. */
+function deadline(ms: number): { promise: Promise<undefined>; cancel: () => void } {
+  let timer: NodeJS.Timeout | undefined;
+  const promise = new Promise<undefined>((resolve) => {
+    timer = setTimeout(() => resolve(undefined), ms);
+  });
+  return { promise, cancel: () => clearTimeout(timer) };
+}
+
+/**
+ * Answers one interaction by turning it into a core command and the core's reply into Discord
+ * responses: a direct reply when the core is quick, otherwise a deferral followed by an edit.
+ * Shared by the gateway and the HTTP endpoint, so both behave the same.
+ */
+export function createInteractionFlow(deps: InteractionFlowDeps) {
+  const { commands, logger } = deps;
+
+  async function ask(invocation: CommandInvocation): Promise<CommandReply> {
+    try {
+      return await commands.handle(invocation);
+    } catch (error) {
+      logger.error({ err: error, command: invocation.text }, 'discord command failed');
+      return failure;
+    }
+  }
+
+  async function runCommand(
+    interaction: RawInteraction,
+    responder: InteractionResponder,
+    text: string,
+    share: boolean,
+  ): Promise<void> {
+    const invocation: CommandInvocation = {
+      platform: PLATFORM,
+      channelId: channelOf(interaction),
+      actor: actorOf(interaction),
+      text,
+    };
+    if (interaction.guild_id) invocation.workspaceId = interaction.guild_id;
+    const render = (reply: CommandReply) =>
+      share
+        ? renderDiscordReply(reply, { visibility: 'in_channel' })
+        : renderDiscordReply(reply, { commandText: text });
+
+    const pending = ask(invocation);
+    const timer = deadline(deps.deferAfterMs);
+    const quick = await Promise.race([pending, timer.promise]);
+    timer.cancel();
+    if (quick) {
+      await responder.respond({ type: CallbackType.ChannelMessage, data: render(quick) });
+      return;
+    }
+
+    // Ephemerality is fixed when deferring, before the reply's visibility is known: lookups
+    // are ephemeral by default, a share is public by definition.
+    const deferredEphemeral = !share;
+    await responder.respond({
+      type: CallbackType.DeferredChannelMessage,
+      data: deferredEphemeral ? { flags: EPHEMERAL_FLAG } : {},
+    });
+    const body = render(await pending);
+    const wantsEphemeral = body.flags === EPHEMERAL_FLAG;
+    if (wantsEphemeral === deferredEphemeral) {
+      const { flags: _fixedAtDefer, ...edit } = body;
+      await responder.editOriginal(edit);
+      return;
+    }
+    // The deferred message has the wrong visibility: post the answer as a follow-up with its
+    // own flag, then remove the placeholder.
+    await responder.followUp(body);
+    await responder.deleteOriginal();
+  }
+
+  async function autocomplete(interaction: RawInteraction, responder: InteractionResponder): Promise<void> {
+    const focused = focusedOption(interaction, commands.definitions());
+    let suggestions: readonly string[] = [];
+    if (focused && commands.complete) {
+      const timer = deadline(deps.deferAfterMs);
+      const lookup = commands
+        .complete(focused.command, focused.option, focused.partial)
+        .catch((error: unknown) => {
+          logger.warn({ err: error, option: focused.option }, 'discord autocomplete failed');
+          return [] as readonly string[];
+        });
+      suggestions = (await Promise.race([lookup, timer.promise])) ?? [];
+      timer.cancel();
+    }
+    const choices = suggestions
+      .filter((value) => value.length > 0 && value.length <= CHOICE_MAX)
+      .filter((value) => focused?.type !== 'integer' || /^-?\d+$/.test(value))
+      .slice(0, AUTOCOMPLETE_MAX)
+      .map((value) => ({ name: value, value: focused?.type === 'integer' ? Number(value) : value }));
+    await responder.respond({ type: CallbackType.AutocompleteResult, data: { choices } });
+  }
+
+  /**
+   * Handles a command, autocomplete or share-button interaction. Errors reaching Discord are
+   * logged, never thrown: the interaction is lost either way, and the caller has nothing to retry.
+   */
+  return async function handleInteraction(
+    interaction: RawInteraction,
+    responder: InteractionResponder,
+  ): Promise<void> {
+    try {
+      switch (interaction.type) {
+        case InteractionKind.ApplicationCommand:
+          await runCommand(interaction, responder, commandText(interaction, commands.definitions()), false);
+          return;
+        case InteractionKind.Autocomplete:
+          await autocomplete(interaction, responder);
+          return;
+        case InteractionKind.MessageComponent: {
+          const customId = interaction.data?.custom_id ?? '';
+          if (customId.startsWith(SHARE_PREFIX)) {
+            await runCommand(interaction, responder, customId.slice(SHARE_PREFIX.length), true);
+          }
+          return;
+        }
+        default:
+          logger.debug({ type: interaction.type }, 'ignoring unsupported discord interaction type');
+      }
+    } catch (error) {
+      logger.warn({ err: error, interactionId: interaction.id }, 'answering a discord interaction failed');
+    }
+  };
+}
+
+export type InteractionFlow = ReturnType<typeof createInteractionFlow>;

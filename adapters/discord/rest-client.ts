@@ -1,0 +1,87 @@
+import { type RateLimitData, REST, type RESTOptions } from 'discord.js';
+import type { Logger } from '../../src/ports/index.js';
+
+/** Signals from discord.js REST worth counting (metrics) — the SDK owns the buckets, we watch. */
+export type DiscordRestEvent =
+  | {
+      type: 'rateLimited';
+      method: string;
+      route: string;
+      majorParameter: string;
+      global: boolean;
+      scope: string;
+      retryAfterMs: number;
+    }
+  | { type: 'response'; method: string; route: string; status: number }
+  | { type: 'invalidRequestWarning'; count: number; remainingTimeMs: number };
+
+export interface DiscordRestOptions {
+  token?: string;
+  /** Base URL without the version, e.g. `http://127.0.0.1:PORT/api` (discord.js REST `api`). */
+  apiUrl?: string;
+  logger: Logger;
+  onEvent?: (event: DiscordRestEvent) => void;
+}
+
+const MESSAGE_ROUTE = '/channels/:id/messages';
+/** A global wait shorter than this is a blip; waiting is cheaper than a failed delivery and a retry. */
+const MAX_GLOBAL_WAIT_MS = 1_000;
+
+/**
+ * Whether discord.js should throw a RateLimitError instead of waiting. Only for feed posts:
+ * the outbox owns their retries and per-channel pacing, so a channel that is rate limited (or a
+ * 429 storm) comes back at once as `failed` with `retryAfterMs` instead of holding a delivery
+ * worker for the length of the reset while other channels wait behind it. Interaction
+ * responses and edits still wait: they are time-critical for one user and the outbox never
+ * sees them.
+ */
+export function rejectMessagePostOnRateLimit(data: RateLimitData): boolean {
+  if (data.method.toUpperCase() !== 'POST' || data.route !== MESSAGE_ROUTE) return false;
+  return !data.global || data.retryAfter > MAX_GLOBAL_WAIT_MS;
+}
+
+/**
+ * Creates the discord.js REST client the adapter uses for every call: deliveries,
+ * interaction responses and follow-ups. Events are bridged to `onEvent` for metrics.
+ */
+export function createDiscordRest(options: DiscordRestOptions): REST {
+  const restOptions: Partial<RESTOptions> = {
+    version: '10',
+    rejectOnRateLimit: rejectMessagePostOnRateLimit,
+    // One retry smooths over a dropped connection; the outbox does the patient retrying.
+    retries: 1,
+    timeout: 10_000,
+    // Warn well before Discord's 10,000 invalid requests per 10 minutes (a temporary IP ban).
+    invalidRequestWarningInterval: 500,
+  };
+  if (options.apiUrl !== undefined) restOptions.api = options.apiUrl;
+  const rest = new REST(restOptions);
+  if (options.token) rest.setToken(options.token);
+
+  const { onEvent, logger } = options;
+  rest.on('rateLimited', (data) => {
+    logger.debug(
+      { route: data.route, retryAfterMs: data.retryAfter, global: data.global },
+      'discord rate limited',
+    );
+    onEvent?.({
+      type: 'rateLimited',
+      method: data.method,
+      route: data.route,
+      majorParameter: data.majorParameter,
+      global: data.global,
+      scope: data.scope,
+      retryAfterMs: data.retryAfter,
+    });
+  });
+  rest.on('invalidRequestWarning', (data) => {
+    logger.warn({ count: data.count, remainingTimeMs: data.remainingTime }, 'many invalid discord requests');
+    onEvent?.({ type: 'invalidRequestWarning', count: data.count, remainingTimeMs: data.remainingTime });
+  });
+  if (onEvent) {
+    rest.on('response', (request, response) => {
+      onEvent({ type: 'response', method: request.method, route: request.route, status: response.status });
+    });
+  }
+  return rest;
+}
