@@ -29,13 +29,25 @@ export function escapeSlackText(text: string): string {
  * an entity such as `&amp;` in half) and ending with an ellipsis when cut.
  */
 export function escapeWithin(text: string, max: number): string {
-  const escaped = escapeSlackText(text);
-  if (escaped.length <= max) return escaped;
-  // Escaping only ever grows text, so shrink the raw budget by the overshoot until it fits.
-  let budget = max;
-  for (;;) {
-    const candidate = escapeSlackText(truncate(text, budget));
-    if (candidate.length <= max || budget <= 1) return candidate.length <= max ? candidate : '…';
-    budget -= Math.max(1, candidate.length - max);
+  // Escaping never shortens text, so a raw text longer than `max` cannot fit whole.
+  if (text.length <= max) {
+    const escaped = escapeSlackText(text);
+    if (escaped.length <= max) return escaped;
   }
+  // Escaping only grows text, so the raw cut lies at or below `max`: find the longest raw
+  // prefix whose escaped form (with its ellipsis) still fits. Cutting raw text never halves an entity.
+  let low = 1;
+  let high = max;
+  let best = '…';
+  while (low <= high) {
+    const mid = Math.floor((low + high) / 2);
+    const candidate = escapeSlackText(truncate(text, mid));
+    if (candidate.length <= max) {
+      best = candidate;
+      low = mid + 1;
+    } else {
+      high = mid - 1;
+    }
+  }
+  return best;
 }

@@ -101,7 +101,8 @@ export function renderMessageBlocks(message: Message): SlackBlock[] {
     blocks.push(section);
   }
 
-  const fields = message.fields ?? [];
+  // Fields beyond what 50 blocks can hold would be cut by capBlocks anyway; skip rendering them.
+  const fields = (message.fields ?? []).slice(0, SLACK_LIMITS.sectionFields * SLACK_LIMITS.blocksPerMessage);
   for (let i = 0; i < fields.length; i += SLACK_LIMITS.sectionFields) {
     const chunk = fields.slice(i, i + SLACK_LIMITS.sectionFields);
     blocks.push({ type: 'section', fields: chunk.map((field) => mrkdwn(fieldText(field))) });

@@ -1,0 +1,175 @@
+import { describe, expect, it } from 'vitest';
+import { renderSlackMessage, renderSlackReply } from '../../../adapters/slack/index.js';
+import type { Message } from '../../../src/ports/index.js';
+import { blockKitViolations } from '../../fakes/slack/block-kit-limits.js';
+
+const HOSTILE = [
+  '<!channel>',
+  '<!here>',
+  '<!everyone>',
+  '<!here|here>',
+  '<@U123ABC>',
+  '<@U123ABC|bob>',
+  '<#C024BE7LR|general>',
+  '<!subteam^S123|devs>',
+  '<https://evil.example|Click me>',
+  '<!date^0^{date}|x>',
+];
+
+function hostileMessage(): Message {
+  const all = HOSTILE.join(' ');
+  return {
+    kind: 'comment',
+    title: `Title ${all}`,
+    url: 'https://directory.example/posts/1',
+    text: `Body ${all} & more`,
+    fields: [{ name: `Name ${all}`, value: `Value ${all}` }],
+    author: { name: `Author ${all}`, iconUrl: 'https://img.example/a.png' },
+    timestamp: '2024-05-01T12:00:00Z',
+    footer: `Footer ${all}`,
+    fallback: `Fallback ${all} @here @channel`,
+  };
+}
+
+/** Every string in the payload, wherever it sits. */
+function strings(value: unknown): string[] {
+  if (typeof value === 'string') return [value];
+  if (Array.isArray(value)) return value.flatMap(strings);
+  if (value !== null && typeof value === 'object') return Object.values(value).flatMap(strings);
+  return [];
+}
+
+describe('renderSlackMessage', () => {
+  it('escapes every hostile control sequence in every user-supplied string', () => {
+    const payload = renderSlackMessage(hostileMessage());
+    const texts = strings(payload);
+    for (const text of texts) {
+      for (const sequence of HOSTILE) expect(text).not.toContain(sequence);
+      // The only raw `<` we emit is our own date token.
+      expect(text.replace(/<!date\^\d+\^\{date_short_pretty\} at \{time\}\|[^<>]*>/g, '')).not.toMatch(
+        /[<>]/,
+      );
+    }
+    expect(payload.blocks[0]).toMatchObject({ type: 'header', text: { type: 'plain_text' } });
+    expect(JSON.stringify(payload)).toContain('&lt;!channel&gt;');
+    expect(JSON.stringify(payload)).toContain('&lt;@U123ABC&gt;');
+    expect(payload.text).toContain('&lt;!here&gt;');
+  });
+
+  it('defuses plain @here and @channel in the fallback text', () => {
+    const payload = renderSlackMessage(hostileMessage());
+    expect(payload.text).not.toMatch(/@(here|channel)\b/);
+    expect(payload.text).toContain('@\u200bhere');
+  });
+
+  it('marks user text verbatim so Slack does not auto-link it', () => {
+    const payload = renderSlackMessage(hostileMessage());
+    const section = payload.blocks.find((b) => b['type'] === 'section' && b['text'] !== undefined);
+    expect(section?.['text']).toMatchObject({ type: 'mrkdwn', verbatim: true });
+  });
+
+  it('returns exactly the chat.postMessage arguments with unfurls off and no link_names', () => {
+    const payload = renderSlackMessage(hostileMessage());
+    expect(Object.keys(payload).sort()).toEqual(['blocks', 'text', 'unfurl_links', 'unfurl_media']);
+    expect(payload.unfurl_links).toBe(false);
+    expect(payload.unfurl_media).toBe(false);
+  });
+
+  it('keeps a 5,000+ character body and long everything else within Block Kit limits', () => {
+    const long = 'a&<'.repeat(2500);
+    const message: Message = {
+      kind: 'post',
+      title: long,
+      url: 'https://directory.example/p/1',
+      text: long,
+      fields: Array.from({ length: 600 }, (_, i) => ({ name: `${i} ${long}`, value: long })),
+      imageUrl: 'https://img.example/big.png',
+      thumbnailUrl: 'https://img.example/small.png',
+      author: { name: long },
+      footer: long,
+      fallback: long,
+    };
+    const payload = renderSlackMessage(message);
+    expect(blockKitViolations(payload.blocks)).toEqual([]);
+    expect(payload.blocks.length).toBeLessThanOrEqual(50);
+    const section = payload.blocks.find((b) => b['type'] === 'section' && b['text'] !== undefined);
+    const text = (section?.['text'] as { text: string }).text;
+    expect(text.length).toBeLessThanOrEqual(3000);
+    expect(text.endsWith('…')).toBe(true);
+    // Never cut an entity in half.
+    expect(text).not.toMatch(/&(a|am|l|lt|g)?…$/);
+    expect(payload.blocks.at(-1)).toMatchObject({ type: 'actions' });
+    expect(payload.text.length).toBeLessThanOrEqual(3000);
+  });
+
+  it('drops URLs Slack would refuse instead of failing the post', () => {
+    const payload = renderSlackMessage({
+      kind: 'user',
+      title: 'someone',
+      url: '[REDACTED]',
+      imageUrl: `https://img.example/${'x'.repeat(3100)}`,
+      thumbnailUrl: 'javascript:alert(1)',
+      fallback: 'someone',
+    });
+    expect(payload.blocks).toEqual([
+      { type: 'header', text: { type: 'plain_text', text: 'someone', emoji: true } },
+    ]);
+  });
+
+  it('renders the time as a Slack date token in the reader time zone', () => {
+    const payload = renderSlackMessage({
+      kind: 'post',
+      title: 't',
+      timestamp: '2024-05-01T12:00:00Z',
+      fallback: 't',
+    });
+    const context = payload.blocks.find((b) => b['type'] === 'context');
+    expect(JSON.stringify(context)).toContain(
+      '<!date^1714564800^{date_short_pretty} at {time}|2024-05-01T12:00:00Z>',
+    );
+  });
+});
+
+describe('renderSlackReply', () => {
+  const result: Message = { kind: 'post', title: 'A post', url: 'https://d.example/1', fallback: 'A post' };
+
+  it('offers a Share in channel button carrying the command text on shareable ephemeral results', () => {
+    const reply = renderSlackReply(
+      { visibility: 'ephemeral', text: 'Found 1', messages: [result], shareable: true },
+      { shareValue: 'post 1' },
+    );
+    expect(reply.response_type).toBe('ephemeral');
+    expect(reply.blocks.at(-1)).toMatchObject({
+      type: 'actions',
+      elements: [{ action_id: 'directory_share', value: 'post 1' }],
+    });
+  });
+
+  it('answers errors ephemerally with the escaped usage and no share button', () => {
+    const reply = renderSlackReply(
+      {
+        visibility: 'in_channel',
+        text: 'Unknown <!channel> command',
+        messages: [],
+        shareable: true,
+        error: { code: 'command_usage', usage: '/directory post <slug>' },
+      },
+      { shareValue: 'bad' },
+    );
+    expect(reply.response_type).toBe('ephemeral');
+    expect(JSON.stringify(reply)).not.toContain('<!channel>');
+    expect(JSON.stringify(reply.blocks)).toContain('/directory post &lt;slug&gt;');
+    expect(JSON.stringify(reply.blocks)).not.toContain('directory_share');
+  });
+
+  it('fits many results in 50 blocks and says how many were left out', () => {
+    const messages = Array.from({ length: 40 }, () => result);
+    const reply = renderSlackReply(
+      { visibility: 'ephemeral', text: 'Many', messages, shareable: true },
+      { shareValue: 'posts' },
+    );
+    expect(reply.blocks.length).toBeLessThanOrEqual(50);
+    expect(blockKitViolations(reply.blocks)).toEqual([]);
+    expect(JSON.stringify(reply.blocks)).toMatch(/…and \d+ more/);
+  });
+});

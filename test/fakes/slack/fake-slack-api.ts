@@ -1,0 +1,389 @@
+import { EventEmitter } from 'node:events';
+import { readFileSync } from 'node:fs';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { blockKitViolations } from './block-kit-limits.js';
+
+/** The official (2020) Slack Web API OpenAPI spec: used for parameter names only (CONTRACTS.md caveats). */
+const SPEC_PATH = new URL('../../../../shared/reference/platform/slack_web_openapi_v2.json', import.meta.url);
+
+interface SpecParameter {
+  name: string;
+  in: string;
+}
+function postMessageParameters(): Set<string> {
+  const spec = JSON.parse(readFileSync(SPEC_PATH, 'utf8')) as {
+    paths: Record<string, { post?: { parameters?: SpecParameter[] } }>;
+  };
+  const parameters = spec.paths['/chat.postMessage']?.post?.parameters ?? [];
+  return new Set(parameters.map((p) => p.name));
+}
+
+/** One Web API call as the fake saw it. */
+export interface RecordedCall {
+  method: string;
+  token: string | undefined;
+  params: Record<string, unknown>;
+  status: number;
+  response: Record<string, unknown>;
+}
+
+/** One POST to a response_url. */
+export interface RecordedResponse {
+  path: string;
+  body: Record<string, unknown>;
+}
+
+export interface FakeChannel {
+  archived: boolean;
+  isPrivate: boolean;
+  /** The bot must be a member to post (models a workspace without chat:write.public). */
+  requiresMembership: boolean;
+  /** Team ids whose bot has joined or been invited. */
+  members: Set<string>;
+}
+
+interface FakeToken {
+  teamId: string;
+  revoked: boolean;
+}
+
+export interface FakeSlackOptions {
+  /** Clock for the per-channel limit, in ms. Default `Date.now`; tests pass a manual one. */
+  now?: () => number;
+  /** Messages a channel may take at once before the 1/s limit applies. Default 1. */
+  burst?: number;
+}
+
+/**
+ * A fake Slack Web API on 127.0.0.1, reached through the real `@slack/web-api` client via
+ * `slackApiUrl`. It records every call, limits chat.postMessage to one per second per channel
+ * (429 + Retry-After), answers with Slack's real error shapes, checks payloads against the Block
+ * Kit limits and the official chat.postMessage parameters, and takes response_url posts.
+ */
+export class FakeSlackApi {
+  readonly calls: RecordedCall[] = [];
+  readonly responses: RecordedResponse[] = [];
+  /** Payload problems found (unknown params, link_names, Block Kit limits). Tests expect it empty. */
+  readonly violations: string[] = [];
+  readonly channels = new Map<string, FakeChannel>();
+  readonly users = new Map<string, { is_admin: boolean; is_owner: boolean }>();
+  private readonly tokens = new Map<string, FakeToken>();
+  private readonly buckets = new Map<string, { tokens: number; at: number }>();
+  private readonly forced: { method: string; status: number; retryAfter?: number; remaining: number }[] = [];
+  private readonly events = new EventEmitter();
+  private readonly allowedPostParams = postMessageParameters();
+  private readonly now: () => number;
+  private readonly burst: number;
+  private server: Server | undefined;
+  private baseUrl = '';
+  private responseSeq = 0;
+  oauthGrants = new Map<string, { teamId: string; teamName: string; botToken: string; userId: string }>();
+
+  constructor(options: FakeSlackOptions = {}) {
+    this.now = options.now ?? Date.now;
+    this.burst = options.burst ?? 1;
+  }
+
+  async start(): Promise<this> {
+    this.server = createServer((req, res) => {
+      void this.route(req, res);
+    });
+    await new Promise<void>((resolve) => this.server?.listen(0, '127.0.0.1', resolve));
+    const { port } = this.server.address() as AddressInfo;
+    this.baseUrl = `http://127.0.0.1:${port}`;
+    return this;
+  }
+
+  async close(): Promise<void> {
+    const server = this.server;
+    if (server === undefined) return;
+    server.closeAllConnections();
+    await new Promise<void>((resolve) => server.close(() => resolve()));
+  }
+
+  /** The Web API base for `slackApiUrl`. */
+  get apiUrl(): string {
+    return `${this.baseUrl}/api/`;
+  }
+
+  /** A fresh response_url on this fake. */
+  responseUrl(): string {
+    this.responseSeq += 1;
+    return `${this.baseUrl}/commands/T1/${this.responseSeq}/hook`;
+  }
+
+  addToken(token: string, teamId: string): void {
+    this.tokens.set(token, { teamId, revoked: false });
+  }
+
+  revokeToken(token: string): void {
+    const known = this.tokens.get(token);
+    if (known !== undefined) known.revoked = true;
+  }
+
+  addChannel(id: string, options: Partial<Omit<FakeChannel, 'members'>> & { members?: string[] } = {}): void {
+    this.channels.set(id, {
+      archived: options.archived ?? false,
+      isPrivate: options.isPrivate ?? false,
+      requiresMembership: options.requiresMembership ?? false,
+      members: new Set(options.members ?? []),
+    });
+  }
+
+  archiveChannel(id: string): void {
+    const channel = this.channels.get(id);
+    if (channel !== undefined) channel.archived = true;
+  }
+
+  deleteChannel(id: string): void {
+    this.channels.delete(id);
+  }
+
+  addUser(id: string, roles: { is_admin?: boolean; is_owner?: boolean } = {}): void {
+    this.users.set(id, { is_admin: roles.is_admin ?? false, is_owner: roles.is_owner ?? false });
+  }
+
+  /** The next `times` calls of `method` answer `status` (429 with Retry-After, or a 5xx). */
+  failNext(method: string, status: number, times = 1, retryAfter?: number): void {
+    this.forced.push({
+      method,
+      status,
+      remaining: times,
+      ...(retryAfter === undefined ? {} : { retryAfter }),
+    });
+  }
+
+  callsTo(method: string): RecordedCall[] {
+    return this.calls.filter((call) => call.method === method);
+  }
+
+  /** Resolves with the first response_url post matching `predicate`, now or when it arrives. */
+  waitForResponse(predicate: (r: RecordedResponse) => boolean = () => true): Promise<RecordedResponse> {
+    const found = this.responses.find(predicate);
+    if (found !== undefined) return Promise.resolve(found);
+    return new Promise((resolve) => {
+      const listener = (response: RecordedResponse): void => {
+        if (!predicate(response)) return;
+        this.events.off('response', listener);
+        resolve(response);
+      };
+      this.events.on('response', listener);
+    });
+  }
+
+  /** Resolves with the first Web API call matching `predicate`, now or when it arrives. */
+  waitForCall(predicate: (c: RecordedCall) => boolean): Promise<RecordedCall> {
+    const found = this.calls.find(predicate);
+    if (found !== undefined) return Promise.resolve(found);
+    return new Promise((resolve) => {
+      const listener = (call: RecordedCall): void => {
+        if (!predicate(call)) return;
+        this.events.off('call', listener);
+        resolve(call);
+      };
+      this.events.on('call', listener);
+    });
+  }
+
+  private async route(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const chunks: Buffer[] = [];
+    for await (const chunk of req) chunks.push(chunk as Buffer);
+    const raw = Buffer.concat(chunks).toString('utf8');
+    const url = new URL(req.url ?? '/', this.baseUrl);
+    if (url.pathname.startsWith('/commands/')) {
+      const body = raw === '' ? {} : (JSON.parse(raw) as Record<string, unknown>);
+      this.checkBlocks(body['blocks']);
+      const response = { path: url.pathname, body };
+      this.responses.push(response);
+      this.events.emit('response', response);
+      res.writeHead(200, { 'content-type': 'text/plain' }).end('ok');
+      return;
+    }
+    if (!url.pathname.startsWith('/api/')) {
+      res.writeHead(404).end();
+      return;
+    }
+    const method = url.pathname.slice('/api/'.length);
+    const params = this.parseParams(req, raw, url);
+    const auth = req.headers.authorization;
+    const token = auth?.startsWith('Bearer ')
+      ? auth.slice('Bearer '.length)
+      : (params['token'] as string | undefined);
+    const { status, body, headers } = this.answer(method, token, params);
+    const call: RecordedCall = { method, token, params, status, response: body };
+    this.calls.push(call);
+    this.events.emit('call', call);
+    res.writeHead(status, { 'content-type': 'application/json', ...headers }).end(JSON.stringify(body));
+  }
+
+  private parseParams(req: IncomingMessage, raw: string, url: URL): Record<string, unknown> {
+    const params: Record<string, unknown> = Object.fromEntries(url.searchParams);
+    if (raw === '') return params;
+    if ((req.headers['content-type'] ?? '').includes('application/json')) {
+      return { ...params, ...(JSON.parse(raw) as Record<string, unknown>) };
+    }
+    for (const [key, value] of new URLSearchParams(raw)) {
+      // The Web API client JSON-encodes arrays and objects inside form bodies.
+      params[key] = key === 'blocks' || key === 'attachments' ? JSON.parse(value) : value;
+    }
+    return params;
+  }
+
+  private answer(
+    method: string,
+    token: string | undefined,
+    params: Record<string, unknown>,
+  ): { status: number; body: Record<string, unknown>; headers?: Record<string, string> } {
+    const forced = this.forced.find((f) => f.method === method && f.remaining > 0);
+    if (forced !== undefined) {
+      forced.remaining -= 1;
+      if (forced.status === 429) {
+        return {
+          status: 429,
+          body: { ok: false, error: 'ratelimited' },
+          headers: { 'retry-after': String(forced.retryAfter ?? 1) },
+        };
+      }
+      return { status: forced.status, body: { ok: false, error: 'internal_error' } };
+    }
+
+    if (method === 'oauth.v2.access') return this.oauthAccess(params);
+    if (method === 'apps.connections.open')
+      return { status: 200, body: { ok: false, error: 'not_allowed_token_type' } };
+
+    const fail = (error: string, extra: Record<string, unknown> = {}) => ({
+      status: 200,
+      body: { ok: false, error, ...extra },
+    });
+    if (token === undefined) return fail('not_authed');
+    const known = this.tokens.get(token);
+    if (known === undefined) return fail('invalid_auth');
+    if (known.revoked) return fail('token_revoked');
+
+    switch (method) {
+      case 'auth.test':
+        return {
+          status: 200,
+          body: {
+            ok: true,
+            url: 'https://fake.slack.com/',
+            team: 'Fake',
+            user: 'directory-bot',
+            team_id: known.teamId,
+            user_id: `U${known.teamId}BOT`,
+            bot_id: `B${known.teamId}`,
+            is_enterprise_install: false,
+          },
+        };
+      case 'users.info': {
+        const user = this.users.get(String(params['user']));
+        if (user === undefined) return fail('user_not_found');
+        return {
+          status: 200,
+          body: { ok: true, user: { id: params['user'], team_id: known.teamId, ...user } },
+        };
+      }
+      case 'conversations.join': {
+        const id = String(params['channel']);
+        const channel = this.channels.get(id);
+        if (channel === undefined) return fail('channel_not_found');
+        if (channel.archived) return fail('is_archived');
+        if (channel.isPrivate) return fail('method_not_supported_for_channel_type');
+        channel.members.add(known.teamId);
+        return { status: 200, body: { ok: true, channel: { id, is_channel: true, is_member: true } } };
+      }
+      case 'chat.postMessage':
+        return this.postMessage(known.teamId, params);
+      default:
+        return fail('unknown_method');
+    }
+  }
+
+  private postMessage(
+    teamId: string,
+    params: Record<string, unknown>,
+  ): { status: number; body: Record<string, unknown>; headers?: Record<string, string> } {
+    const fail = (error: string, extra: Record<string, unknown> = {}) => ({
+      status: 200,
+      body: { ok: false, error, ...extra },
+    });
+    for (const name of Object.keys(params)) {
+      if (!this.allowedPostParams.has(name)) {
+        this.violations.push(`chat.postMessage: parameter ${name} is not in the OpenAPI spec`);
+        return fail('invalid_arg_name');
+      }
+    }
+    if (params['link_names'] !== undefined && String(params['link_names']) !== 'false') {
+      this.violations.push('chat.postMessage: link_names must not be set');
+    }
+    if (params['parse'] === 'full') this.violations.push('chat.postMessage: parse=full must not be used');
+    const blocks = params['blocks'];
+    if ((typeof params['text'] !== 'string' || params['text'] === '') && blocks === undefined)
+      return fail('no_text');
+    if (blocks !== undefined) {
+      const problems = this.checkBlocks(blocks);
+      if (problems.length > 0) return fail('invalid_blocks', { response_metadata: { messages: problems } });
+    }
+    const id = String(params['channel']);
+    const channel = this.channels.get(id);
+    if (channel === undefined) return fail('channel_not_found');
+    if (channel.archived) return fail('is_archived');
+    if ((channel.requiresMembership || channel.isPrivate) && !channel.members.has(teamId))
+      return fail('not_in_channel');
+
+    // One message per second per channel, with `burst` at once: a token bucket on the fake's clock.
+    const now = this.now();
+    const bucket = this.buckets.get(id) ?? { tokens: this.burst, at: now };
+    bucket.tokens = Math.min(this.burst, bucket.tokens + (now - bucket.at) / 1000);
+    bucket.at = now;
+    this.buckets.set(id, bucket);
+    if (bucket.tokens < 1) {
+      const retryAfter = Math.max(1, Math.ceil(1 - bucket.tokens));
+      return {
+        status: 429,
+        body: { ok: false, error: 'ratelimited' },
+        headers: { 'retry-after': String(retryAfter) },
+      };
+    }
+    bucket.tokens -= 1;
+    const ts = `${Math.floor(now / 1000)}.${String(this.calls.length).padStart(6, '0')}`;
+    return {
+      status: 200,
+      body: {
+        ok: true,
+        channel: id,
+        ts,
+        message: { type: 'message', text: params['text'], ts, bot_id: `B${teamId}` },
+      },
+    };
+  }
+
+  private oauthAccess(params: Record<string, unknown>): { status: number; body: Record<string, unknown> } {
+    const grant = this.oauthGrants.get(String(params['code']));
+    if (grant === undefined) return { status: 200, body: { ok: false, error: 'invalid_code' } };
+    this.addToken(grant.botToken, grant.teamId);
+    return {
+      status: 200,
+      body: {
+        ok: true,
+        app_id: 'A0FAKE',
+        authed_user: { id: grant.userId },
+        scope: 'commands,chat:write,chat:write.public,channels:join,users:read',
+        token_type: 'bot',
+        access_token: grant.botToken,
+        bot_user_id: `U${grant.teamId}BOT`,
+        team: { id: grant.teamId, name: grant.teamName },
+        enterprise: null,
+        is_enterprise_install: false,
+      },
+    };
+  }
+
+  private checkBlocks(blocks: unknown): string[] {
+    if (blocks === undefined) return [];
+    const problems = blockKitViolations(blocks);
+    this.violations.push(...problems);
+    return problems;
+  }
+}
