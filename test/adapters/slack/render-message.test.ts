@@ -93,7 +93,7 @@ describe('renderSlackMessage', () => {
     expect(blockKitViolations(payload.blocks)).toEqual([]);
     expect(payload.blocks.length).toBeLessThanOrEqual(50);
     const section = payload.blocks.find((b) => b['type'] === 'section' && b['text'] !== undefined);
-    const text = (section?.['text'] as { text: string }).text;
+    const text = (section?.['text'] as { text: string } | undefined)?.text ?? '';
     expect(text.length).toBeLessThanOrEqual(3000);
     expect(text.endsWith('…')).toBe(true);
     // Never cut an entity in half.

@@ -48,7 +48,10 @@ export function blockKitViolations(blocks: unknown): string[] {
           const fields = block.fields as unknown[];
           if (!Array.isArray(fields) || fields.length > 10)
             problems.push(`no more than 10 items allowed [json-pointer:${at}/fields]`);
-          else fields.forEach((field, i) => textObject(field, 2000, `${at}/fields/${i}`));
+          else
+            fields.forEach((field, i) => {
+              textObject(field, 2000, `${at}/fields/${i}`);
+            });
         }
         const accessory = block.accessory as Record<string, unknown> | undefined;
         if (accessory !== undefined && accessory['type'] === 'image') image(accessory, `${at}/accessory`);
