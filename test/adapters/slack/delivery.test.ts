@@ -1,0 +1,188 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { createSlackAdapter, type SlackAdapterEvent } from '../../../adapters/slack/index.js';
+import type { Message } from '../../../src/ports/index.js';
+import { FakeSlackApi } from '../../fakes/slack/fake-slack-api.js';
+import { createCapturingLogger, createMemoryStore } from './helpers.js';
+
+const TOKEN = 'xoxb-test';
+const KEY = { idempotencyKey: 'k1' };
+const message: Message = {
+  kind: 'post',
+  title: 'A new post <!channel>',
+  url: 'https://directory.example/posts/1',
+  text: 'Hello <@U123ABC>',
+  fallback: 'A new post',
+};
+
+describe('Slack delivery', () => {
+  let now = 1_700_000_000_000;
+  let slack: FakeSlackApi;
+  let events: SlackAdapterEvent[];
+
+  beforeEach(async () => {
+    now = 1_700_000_000_000;
+    slack = await new FakeSlackApi({ now: () => now }).start();
+    slack.addToken(TOKEN, 'T1');
+    slack.addChannel('C1');
+    events = [];
+  });
+  afterEach(async () => {
+    await slack.close();
+  });
+
+  function adapter() {
+    return createSlackAdapter({
+      botToken: TOKEN,
+      signingSecret: 'secret',
+      apiUrl: slack.apiUrl,
+      logger: createCapturingLogger(),
+      onEvent: (e) => events.push(e),
+    });
+  }
+
+  it('posts the rendered message with unfurls off and reports the message ts', async () => {
+    const outcome = await adapter().deliver({ platform: 'slack', channelId: 'C1' }, message, KEY);
+    expect(outcome).toMatchObject({ status: 'delivered', platformMessageId: expect.any(String) });
+    const [call] = slack.callsTo('chat.postMessage');
+    expect(call?.token).toBe(TOKEN);
+    expect(call?.params).toMatchObject({ channel: 'C1', unfurl_links: 'false', unfurl_media: 'false' });
+    expect(call?.params['link_names']).toBeUndefined();
+    expect(JSON.stringify(call?.params)).not.toContain('<!channel>');
+    expect(slack.violations).toEqual([]);
+    expect(events).toContainEqual({ type: 'delivered', channelId: 'C1' });
+  });
+
+  it('turns a 429 into a transient failure with Retry-After and does not retry it itself', async () => {
+    const bot = adapter();
+    expect((await bot.deliver({ platform: 'slack', channelId: 'C1' }, message, KEY)).status).toBe(
+      'delivered',
+    );
+    const limited = await bot.deliver({ platform: 'slack', channelId: 'C1' }, message, KEY);
+    expect(limited).toEqual({
+      status: 'failed',
+      code: 'rate_limited',
+      reason: 'Slack answered 429',
+      retryAfterMs: 1000,
+    });
+    expect(slack.callsTo('chat.postMessage')).toHaveLength(2);
+    expect(events).toContainEqual({ type: 'rate_limited', method: 'chat.postMessage', retryAfterMs: 1000 });
+    now += 1000;
+    expect((await bot.deliver({ platform: 'slack', channelId: 'C1' }, message, KEY)).status).toBe(
+      'delivered',
+    );
+  });
+
+  it('reports a Retry-After storm with the seconds Slack asked for', async () => {
+    slack.failNext('chat.postMessage', 429, 3, 7);
+    const bot = adapter();
+    for (let i = 0; i < 3; i += 1) {
+      expect(await bot.deliver({ platform: 'slack', channelId: 'C1' }, message, KEY)).toMatchObject({
+        status: 'failed',
+        retryAfterMs: 7000,
+      });
+    }
+    expect((await bot.deliver({ platform: 'slack', channelId: 'C1' }, message, KEY)).status).toBe(
+      'delivered',
+    );
+  });
+
+  it('rejects posts to an archived channel and to a deleted one', async () => {
+    const bot = adapter();
+    slack.addChannel('C2');
+    slack.archiveChannel('C1');
+    slack.deleteChannel('C2');
+    expect(await bot.deliver({ platform: 'slack', channelId: 'C1' }, message, KEY)).toMatchObject({
+      status: 'rejected',
+      code: 'is_archived',
+    });
+    expect(await bot.deliver({ platform: 'slack', channelId: 'C2' }, message, KEY)).toMatchObject({
+      status: 'rejected',
+      code: 'channel_not_found',
+    });
+  });
+
+  it('joins a public channel once on not_in_channel and retries the post once', async () => {
+    slack.addChannel('C3', { requiresMembership: true });
+    const outcome = await adapter().deliver({ platform: 'slack', channelId: 'C3' }, message, KEY);
+    expect(outcome.status).toBe('delivered');
+    expect(slack.calls.map((c) => `${c.method}:${String(c.response['ok'])}`)).toEqual([
+      'chat.postMessage:false',
+      'conversations.join:true',
+      'chat.postMessage:true',
+    ]);
+    expect(events.map((e) => e.type)).toEqual(['joined', 'retry', 'delivered']);
+  });
+
+  it('rejects not_in_channel when the join fails, without posting again', async () => {
+    slack.addChannel('G1', { isPrivate: true });
+    const outcome = await adapter().deliver({ platform: 'slack', channelId: 'G1' }, message, KEY);
+    expect(outcome).toMatchObject({ status: 'rejected', code: 'not_in_channel' });
+    expect(slack.callsTo('chat.postMessage')).toHaveLength(1);
+    expect(slack.callsTo('conversations.join')).toHaveLength(1);
+  });
+
+  it('treats a Slack 5xx as transient and leaves the retry to the outbox', async () => {
+    slack.failNext('chat.postMessage', 503);
+    const outcome = await adapter().deliver({ platform: 'slack', channelId: 'C1' }, message, KEY);
+    expect(outcome).toMatchObject({ status: 'failed', code: 'http_503' });
+    expect(slack.callsTo('chat.postMessage')).toHaveLength(1);
+  });
+
+  it('rejects every post once the token is revoked', async () => {
+    slack.revokeToken(TOKEN);
+    expect(await adapter().deliver({ platform: 'slack', channelId: 'C1' }, message, KEY)).toMatchObject({
+      status: 'rejected',
+      code: 'token_revoked',
+    });
+  });
+
+  it('fails transiently when Slack cannot be reached', async () => {
+    const url = slack.apiUrl;
+    await slack.close();
+    const bot = createSlackAdapter({
+      botToken: TOKEN,
+      signingSecret: 'secret',
+      apiUrl: url,
+      logger: createCapturingLogger(),
+    });
+    expect(await bot.deliver({ platform: 'slack', channelId: 'C1' }, message, KEY)).toMatchObject({
+      status: 'failed',
+      code: 'network',
+    });
+    slack = await new FakeSlackApi().start();
+  });
+
+  it('uses the bot token of the destination workspace when installed through OAuth', async () => {
+    const store = createMemoryStore();
+    slack.addToken('xoxb-team2', 'T2');
+    await store.set('slack:installation:team:T2', {
+      team: { id: 'T2', name: 'Two' },
+      enterprise: undefined,
+      isEnterpriseInstall: false,
+      bot: { token: 'xoxb-team2', scopes: ['chat:write'], id: 'B2', userId: 'U2' },
+    });
+    const bot = createSlackAdapter({
+      signingSecret: 'secret',
+      apiUrl: slack.apiUrl,
+      logger: createCapturingLogger(),
+      oauth: { clientId: 'id', clientSecret: 'cs', stateSecret: 'ss', installationStore: store },
+    });
+    expect(
+      (await bot.deliver({ platform: 'slack', channelId: 'C1', workspaceId: 'T2' }, message, KEY)).status,
+    ).toBe('delivered');
+    expect(slack.callsTo('chat.postMessage')[0]?.token).toBe('xoxb-team2');
+    expect(
+      await bot.deliver({ platform: 'slack', channelId: 'C1', workspaceId: 'T9' }, message, KEY),
+    ).toMatchObject({
+      status: 'rejected',
+      code: 'not_installed',
+    });
+  });
+
+  it('paces to one message per second per channel with a short burst', () => {
+    expect(adapter().pacing).toEqual({
+      perDestination: { ratePerSecond: 1, burst: 3 },
+      global: { ratePerSecond: 4, burst: 20 },
+    });
+  });
+});
