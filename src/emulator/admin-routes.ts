@@ -1,0 +1,107 @@
+import type { EmulatorAdmin } from './admin.js';
+import { ClockNotManualError } from './admin.js';
+import { ApiError, notFound } from './api-error.js';
+import type { Clock } from './clock.js';
+import { InvalidFaultError } from './faults.js';
+import { UnknownRecordError } from './store.js';
+
+export interface AdminAnswer {
+  status: number;
+  body: unknown;
+}
+
+type Body = Record<string, unknown>;
+
+/**
+ * The HTTP admin API under /__admin/ (JSON in, JSON out). It has no authentication: the
+ * emulator is a local test double. Bad input answers 400 `invalid_parameter`, unknown
+ * records 404 `not_found`, and moving the system clock 409 `clock_not_manual`.
+ */
+export function handleAdmin(
+  method: string,
+  path: string,
+  body: Body,
+  admin: EmulatorAdmin,
+  clock: Clock,
+): AdminAnswer {
+  try {
+    return route(method, path, body, admin, clock);
+  } catch (error) {
+    if (error instanceof ApiError) return { status: error.status, body: error.toBody() };
+    if (error instanceof UnknownRecordError) return { status: 404, body: notFound(error.message).toBody() };
+    if (error instanceof InvalidFaultError || error instanceof RangeError || error instanceof TypeError) {
+      return { status: 400, body: { error: 'invalid_parameter', error_description: error.message } };
+    }
+    if (error instanceof ClockNotManualError) {
+      return { status: 409, body: { error: 'clock_not_manual', error_description: error.message } };
+    }
+    throw error;
+  }
+}
+
+function numberField(body: Body, name: string): number {
+  const value = body[name];
+  if (typeof value !== 'number' || !Number.isFinite(value) || value < 0) {
+    throw new ApiError(400, 'invalid_parameter', `${name} must be a non-negative number`);
+  }
+  return value;
+}
+
+function route(method: string, path: string, body: Body, admin: EmulatorAdmin, clock: Clock): AdminAnswer {
+  const ok = (value: unknown): AdminAnswer => ({ status: 200, body: value });
+  const created = (value: unknown): AdminAnswer => ({ status: 201, body: value });
+  const key = `${method} ${path}`;
+  const feature = /^POST \/__admin\/collections\/(\d+)\/feature$/.exec(key);
+  if (feature) return ok(admin.featureCollection(Number(feature[1])));
+
+  switch (key) {
+    case 'GET /__admin/':
+    case 'GET /__admin/state':
+      return ok({
+        now: clock.now(),
+        counts: admin.counts(),
+        tokens: admin.tokens(),
+        faults: admin.pendingFaults(),
+      });
+    case 'GET /__admin/counts':
+      return ok(admin.counts());
+    case 'POST /__admin/comments':
+      return created(admin.addComment(body));
+    case 'POST /__admin/posts':
+      return created(admin.addPost(body));
+    case 'POST /__admin/collections':
+      return created(admin.addCollection(body));
+    case 'POST /__admin/live':
+      return created(admin.scheduleLive(body));
+    case 'POST /__admin/notifications': {
+      const { token, ...input } = body;
+      if (typeof token !== 'string') throw new ApiError(400, 'invalid_parameter', 'token must be a string');
+      return created(admin.addNotification(token, input));
+    }
+    case 'GET /__admin/clock':
+      return ok({ now: clock.now(), iso: new Date(clock.now()).toISOString() });
+    case 'POST /__admin/clock/advance':
+      admin.advanceClock(numberField(body, 'ms'));
+      return ok({ now: clock.now(), iso: new Date(clock.now()).toISOString() });
+    case 'POST /__admin/tick':
+      return ok({ events: admin.tick(numberField(body, 'ms')), now: clock.now() });
+    case 'POST /__admin/quotas/reset':
+      admin.resetQuotas();
+      return ok({ reset: true });
+    case 'GET /__admin/faults':
+      return ok({ faults: admin.pendingFaults() });
+    case 'POST /__admin/faults':
+      admin.injectFault(body as never);
+      return created({ faults: admin.pendingFaults() });
+    case 'DELETE /__admin/faults':
+      admin.clearFaults();
+      return ok({ faults: [] });
+    case 'GET /__admin/stats':
+      return ok(admin.stats());
+    case 'POST /__admin/stats/reset':
+      admin.resetStats();
+      return ok(admin.stats());
+    default:
+      throw notFound(`admin route ${key}`);
+  }
+}
