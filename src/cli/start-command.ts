@@ -1,0 +1,103 @@
+import { parseArgs } from 'node:util';
+import { createApp } from '../composition-root.js';
+import { CONFIG_ERROR_EXIT_CODE, ConfigError, loadConfig } from '../config/load-config.js';
+import { createLogger } from '../logging/create-logger.js';
+import { type CliIo, USAGE_EXIT_CODE } from './io.js';
+import type { Subcommand } from './subcommand.js';
+
+const USAGE = `Usage: directory-bot start
+
+Runs the bot: HTTP server on $PORT, feed polling and delivery, and the chat adapters whose
+credentials are set. With no configuration at all it runs in sandbox mode: an embedded
+directory emulator with live activity, the console adapter and a local SQLite store.
+All settings are environment variables; see .env.example.`;
+
+export const startCommand: Subcommand = {
+  name: 'start',
+  summary: 'Run the bot (the default).',
+  usage: USAGE,
+  async run(argv, io) {
+    const parsed = parseOrUsage(argv, io);
+    if (typeof parsed === 'number') return parsed;
+
+    let config: ReturnType<typeof loadConfig>;
+    try {
+      config = loadConfig();
+    } catch (error) {
+      if (error instanceof ConfigError) {
+        io.stderr('directory-bot cannot start: the configuration is invalid.');
+        for (const problem of error.problems) io.stderr(`  ${problem}`);
+        io.stderr('See .env.example for every variable and what it expects.');
+        return CONFIG_ERROR_EXIT_CODE;
+      }
+      throw error;
+    }
+
+    const logger = createLogger({
+      level: config.server.logLevel,
+      format: config.server.logFormat,
+      secrets: config.secrets,
+    });
+    const app = createApp(config, { logger });
+    let stopping: Promise<void> | undefined;
+    const stop = (signal: string) => {
+      if (stopping) return;
+      logger.info({ signal }, 'shutting down: finishing in-flight work');
+      const deadline = setTimeout(() => {
+        logger.error(
+          { timeoutMs: config.server.shutdownTimeoutMs },
+          'shutdown took too long; exiting anyway',
+        );
+        process.exit(1);
+      }, config.server.shutdownTimeoutMs);
+      deadline.unref();
+      stopping = app.stop().then(
+        () => {
+          logger.info('stopped cleanly');
+          clearTimeout(deadline);
+        },
+        (error: unknown) => {
+          logger.error({ err: error }, 'error while stopping');
+          process.exitCode = 1;
+        },
+      );
+    };
+    const stopped = new Promise<void>((resolveStopped) => {
+      for (const signal of ['SIGTERM', 'SIGINT'] as const) {
+        process.once(signal, () => {
+          stop(signal);
+          void stopping?.then(resolveStopped);
+        });
+      }
+    });
+
+    try {
+      await app.start();
+    } catch (error) {
+      logger.fatal({ err: error }, 'start-up failed');
+      await app.stop().catch(() => {});
+      return 1;
+    }
+    await stopped;
+    return typeof process.exitCode === 'number' ? process.exitCode : 0;
+  },
+};
+
+function parseOrUsage(argv: string[], io: CliIo): number | undefined {
+  try {
+    const { values } = parseArgs({
+      args: argv,
+      options: { help: { type: 'boolean', short: 'h' } },
+      strict: true,
+    });
+    if (values.help) {
+      io.stdout(USAGE);
+      return 0;
+    }
+    return undefined;
+  } catch (error) {
+    io.stderr(error instanceof Error ? error.message : String(error));
+    io.stderr(USAGE);
+    return USAGE_EXIT_CODE;
+  }
+}

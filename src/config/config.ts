@@ -1,0 +1,57 @@
+import type { SubscriptionSeed } from '../delivery/subscription-spec.js';
+
+/** The validated configuration, grouped by concern. Built once at start-up by `loadConfig`. */
+export interface Config {
+  server: {
+    port: number;
+    logLevel: 'trace' | 'debug' | 'info' | 'warn' | 'error' | 'fatal' | 'silent';
+    logFormat: 'auto' | 'json' | 'pretty';
+    shutdownTimeoutMs: number;
+    /** Running on Heroku (the DYNO variable is set). */
+    onHeroku: boolean;
+  };
+  store: {
+    url: string;
+    /** Which variable the URL came from, for start-up and doctor reports. */
+    source: 'STORE_URL' | 'REDIS_URL' | 'DATABASE_URL' | 'default';
+  };
+  directory: {
+    /** undefined = run the embedded emulator (sandbox). */
+    baseUrl: string | undefined;
+    token: string | undefined;
+    lookupReserveFraction: number;
+  };
+  feeds: {
+    subscriptions: SubscriptionSeed[];
+    adminUserIds: string[];
+    pollMinIntervalMs: number;
+    dedupeTtlMs: number;
+    liveRemindMinutes: number;
+    clearNotifications: boolean;
+  };
+  slack:
+    | {
+        botToken: string | undefined;
+        signingSecret: string;
+        appToken: string | undefined;
+        apiUrl: string;
+        oauth: { clientId: string; clientSecret: string; stateSecret: string } | undefined;
+      }
+    | undefined;
+  discord:
+    | {
+        token: string | undefined;
+        applicationId: string;
+        publicKey: string | undefined;
+        apiUrl: string;
+        gateway: boolean;
+      }
+    | undefined;
+  sandbox: {
+    activityPerMinute: number;
+  };
+  /** Every secret value in the configuration, so the logger can scrub them from any line. */
+  secrets: string[];
+}
+
+export const DEFAULT_STORE_URL = 'sqlite://./data/directory-bot.sqlite';

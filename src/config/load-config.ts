@@ -1,0 +1,190 @@
+import { resolve } from 'node:path';
+import { z } from 'zod';
+import { parseSubscriptionSpec } from '../delivery/subscription-spec.js';
+import { type Config, DEFAULT_STORE_URL } from './config.js';
+import { mergeEnvFile } from './env-file.js';
+import { VARIABLES } from './variables.js';
+
+/** sysexits EX_CONFIG: the conventional exit code for a configuration error. */
+export const CONFIG_ERROR_EXIT_CODE = 78;
+
+export class ConfigError extends Error {
+  readonly problems: string[];
+  constructor(problems: string[]) {
+    super(`Invalid configuration:\n${problems.map((p) => `  - ${p}`).join('\n')}`);
+    this.name = 'ConfigError';
+    this.problems = problems;
+  }
+}
+
+export interface LoadConfigOptions {
+  /** Defaults to `process.env`: this module is the only reader of it. */
+  environment?: Record<string, string | undefined>;
+  /** `.env` file to merge under the environment; `false` to skip. Defaults to `./.env`. */
+  envFile?: string | false;
+}
+
+const envSchema = z.object(Object.fromEntries(VARIABLES.map((v) => [v.name, v.schema])));
+
+/**
+ * Validates the environment and returns the typed configuration, or throws a ConfigError
+ * with one readable line per problem, each naming the variable and what it expects.
+ */
+export function loadConfig(options: LoadConfigOptions = {}): Config {
+  const raw = options.environment ?? process.env;
+  const merged =
+    options.envFile === false ? { ...raw } : mergeEnvFile(raw, resolve(options.envFile ?? '.env'));
+  // An empty value means "unset" on every platform's config UI.
+  const present = Object.fromEntries(
+    Object.entries(merged).filter(([, value]) => value !== undefined && value !== ''),
+  );
+
+  const parsed = envSchema.safeParse(present);
+  if (!parsed.success) {
+    throw new ConfigError(
+      parsed.error.issues.map(
+        (issue) => `${String(issue.path[0] ?? 'environment')}: expected ${issue.message}`,
+      ),
+    );
+  }
+  const env = parsed.data as Record<string, unknown>;
+  const problems: string[] = [];
+  const str = (name: string) => env[name] as string | undefined;
+  const num = (name: string) => env[name] as number;
+  const bool = (name: string) => env[name] as boolean;
+
+  const subscriptions = parseSubscriptions(str('SUBSCRIPTIONS'), problems);
+  const directoryBaseUrl = str('DIRECTORY_BASE_URL');
+  if (directoryBaseUrl && !str('DIRECTORY_TOKEN')) {
+    problems.push(
+      'DIRECTORY_TOKEN: required when DIRECTORY_BASE_URL is set (the access token for that service)',
+    );
+  }
+
+  const slack = slackConfig(str, problems);
+  const discord = discordConfig(str, bool, problems);
+  if (problems.length > 0) throw new ConfigError(problems);
+
+  const store = storeConfig(str);
+  const secrets = VARIABLES.filter((v) => v.secret)
+    .map((v) => str(v.name))
+    .filter((value): value is string => typeof value === 'string' && value.length >= 6);
+  // Credentials embedded in store URLs are secrets too.
+  for (const url of [store.url]) {
+    const password = safePassword(url);
+    if (password) secrets.push(password);
+  }
+
+  return {
+    server: {
+      port: num('PORT'),
+      logLevel: str('LOG_LEVEL') as Config['server']['logLevel'],
+      logFormat: str('LOG_FORMAT') as Config['server']['logFormat'],
+      shutdownTimeoutMs: num('SHUTDOWN_TIMEOUT_S') * 1000,
+      onHeroku: str('DYNO') !== undefined,
+    },
+    store,
+    directory: {
+      baseUrl: directoryBaseUrl,
+      token: str('DIRECTORY_TOKEN'),
+      lookupReserveFraction: num('LOOKUP_RESERVE_FRACTION'),
+    },
+    feeds: {
+      subscriptions,
+      adminUserIds: env['ADMIN_USER_IDS'] as string[],
+      pollMinIntervalMs: num('POLL_MIN_INTERVAL_S') * 1000,
+      dedupeTtlMs: num('DEDUPE_TTL_DAYS') * 86_400_000,
+      liveRemindMinutes: num('LIVE_REMIND_MINUTES'),
+      clearNotifications: bool('NOTIFICATIONS_CLEAR'),
+    },
+    slack,
+    discord,
+    sandbox: { activityPerMinute: num('SANDBOX_ACTIVITY_PER_MIN') },
+    secrets,
+  };
+}
+
+function parseSubscriptions(value: string | undefined, problems: string[]) {
+  if (!value) return [];
+  const result = parseSubscriptionSpec(value);
+  for (const error of result.errors) problems.push(`SUBSCRIPTIONS: ${error}`);
+  return result.seeds;
+}
+
+function storeConfig(str: (name: string) => string | undefined): Config['store'] {
+  const storeUrl = str('STORE_URL');
+  if (storeUrl) return { url: storeUrl, source: 'STORE_URL' };
+  const redisUrl = str('REDIS_URL');
+  if (redisUrl) return { url: redisUrl, source: 'REDIS_URL' };
+  const databaseUrl = str('DATABASE_URL');
+  if (databaseUrl) return { url: databaseUrl, source: 'DATABASE_URL' };
+  return { url: DEFAULT_STORE_URL, source: 'default' };
+}
+
+function slackConfig(str: (name: string) => string | undefined, problems: string[]): Config['slack'] {
+  const botToken = str('SLACK_BOT_TOKEN');
+  const signingSecret = str('SLACK_SIGNING_SECRET');
+  const appToken = str('SLACK_APP_TOKEN');
+  const clientId = str('SLACK_CLIENT_ID');
+  const clientSecret = str('SLACK_CLIENT_SECRET');
+  const stateSecret = str('SLACK_STATE_SECRET');
+  const oauthParts = [clientId, clientSecret, stateSecret].filter(Boolean).length;
+  if (!botToken && !signingSecret && !appToken && oauthParts === 0) return undefined;
+
+  if (botToken && !botToken.startsWith('xoxb-'))
+    problems.push('SLACK_BOT_TOKEN: expected a bot token starting with xoxb-');
+  if (appToken && !appToken.startsWith('xapp-'))
+    problems.push('SLACK_APP_TOKEN: expected an app-level token starting with xapp-');
+  if (!signingSecret)
+    problems.push('SLACK_SIGNING_SECRET: required to verify requests from Slack when Slack is configured');
+  if (oauthParts > 0 && oauthParts < 3) {
+    problems.push(
+      'SLACK_CLIENT_ID, SLACK_CLIENT_SECRET, SLACK_STATE_SECRET: set all three for multi-workspace install, or none',
+    );
+  }
+  if (!botToken && oauthParts !== 3) {
+    problems.push(
+      'SLACK_BOT_TOKEN: required for a single-workspace install (or set the three SLACK_CLIENT_* / SLACK_STATE_SECRET for OAuth)',
+    );
+  }
+  return {
+    botToken,
+    signingSecret: signingSecret ?? '',
+    appToken,
+    apiUrl: str('SLACK_API_URL') ?? 'https://slack.com/api/',
+    oauth: clientId && clientSecret && stateSecret ? { clientId, clientSecret, stateSecret } : undefined,
+  };
+}
+
+function discordConfig(
+  str: (name: string) => string | undefined,
+  bool: (name: string) => boolean,
+  problems: string[],
+): Config['discord'] {
+  const token = str('DISCORD_TOKEN');
+  const publicKey = str('DISCORD_PUBLIC_KEY');
+  const applicationId = str('DISCORD_APPLICATION_ID');
+  if (!token && !publicKey && !applicationId) return undefined;
+  if (!applicationId) {
+    problems.push('DISCORD_APPLICATION_ID: required when DISCORD_TOKEN or DISCORD_PUBLIC_KEY is set');
+  }
+  if (!token) {
+    problems.push('DISCORD_TOKEN: required to post feed messages to Discord channels');
+  }
+  return {
+    token,
+    applicationId: applicationId ?? '',
+    publicKey,
+    apiUrl: str('DISCORD_API_URL') ?? 'https://discord.com/api',
+    gateway: bool('DISCORD_GATEWAY'),
+  };
+}
+
+function safePassword(url: string): string | undefined {
+  try {
+    const password = decodeURIComponent(new URL(url).password);
+    return password.length >= 4 ? password : undefined;
+  } catch {
+    return undefined;
+  }
+}

@@ -1,0 +1,326 @@
+import { z } from 'zod';
+
+/**
+ * Every environment variable the bot reads, in one table. The zod schema, `.env.example`
+ * and the README's configuration table are all derived from (or checked against) this list,
+ * so documentation cannot drift from behaviour.
+ */
+export interface VariableSpec {
+  name: string;
+  group: VariableGroup;
+  /** One sentence: what it does and what it expects. */
+  description: string;
+  /** Shown in docs; `undefined` = unset by default. */
+  defaultText?: string;
+  /** An example value for `.env.example` when there is no default. */
+  example?: string;
+  secret?: boolean;
+  schema: z.ZodType;
+}
+
+export type VariableGroup = 'Server' | 'Store' | 'Directory' | 'Feeds' | 'Slack' | 'Discord' | 'Sandbox';
+
+const optionalString = z.string().trim().min(1).optional();
+
+function integer(defaultValue: number, min: number, max: number) {
+  return z.coerce
+    .number({ error: `a whole number from ${min} to ${max}` })
+    .int({ error: `a whole number from ${min} to ${max}` })
+    .min(min, { error: `a whole number from ${min} to ${max}` })
+    .max(max, { error: `a whole number from ${min} to ${max}` })
+    .default(defaultValue);
+}
+
+function fraction(defaultValue: number) {
+  return z.coerce
+    .number({ error: 'a number from 0 to 0.9' })
+    .min(0, { error: 'a number from 0 to 0.9' })
+    .max(0.9, { error: 'a number from 0 to 0.9' })
+    .default(defaultValue);
+}
+
+function booleanFlag(defaultValue: boolean) {
+  return z
+    .enum(['true', 'false', '1', '0', 'yes', 'no'], { error: 'true or false' })
+    .default(defaultValue ? 'true' : 'false')
+    .transform((value) => value === 'true' || value === '1' || value === 'yes');
+}
+
+function httpUrl(what: string) {
+  return z
+    .string()
+    .trim()
+    .refine(
+      (value) => {
+        try {
+          const url = new URL(value);
+          return url.protocol === 'http:' || url.protocol === 'https:';
+        } catch {
+          return false;
+        }
+      },
+      { error: `${what}: an absolute http(s) URL` },
+    )
+    .optional();
+}
+
+const STORE_PROTOCOLS = ['sqlite:', 'redis:', 'rediss:', 'postgres:', 'postgresql:'];
+
+function storeUrl() {
+  return z
+    .string()
+    .trim()
+    .refine(
+      (value) => {
+        try {
+          return STORE_PROTOCOLS.includes(new URL(value).protocol);
+        } catch {
+          return false;
+        }
+      },
+      { error: 'a URL starting with sqlite://, redis://, rediss://, postgres:// or postgresql://' },
+    )
+    .optional();
+}
+
+const commaList = z
+  .string()
+  .optional()
+  .transform((value) =>
+    (value ?? '')
+      .split(',')
+      .map((item) => item.trim())
+      .filter((item) => item.length > 0),
+  );
+
+export const VARIABLES: readonly VariableSpec[] = [
+  {
+    name: 'PORT',
+    group: 'Server',
+    description: 'HTTP port for health, metrics, Slack events and Discord interactions.',
+    defaultText: '3000',
+    schema: integer(3000, 0, 65535),
+  },
+  {
+    name: 'LOG_LEVEL',
+    group: 'Server',
+    description: 'Least severe log level written: trace, debug, info, warn, error, fatal or silent.',
+    defaultText: 'info',
+    schema: z
+      .enum(['trace', 'debug', 'info', 'warn', 'error', 'fatal', 'silent'], {
+        error: 'one of trace, debug, info, warn, error, fatal, silent',
+      })
+      .default('info'),
+  },
+  {
+    name: 'LOG_FORMAT',
+    group: 'Server',
+    description:
+      'json (one JSON object per line), pretty (readable), or auto: pretty on a terminal, JSON otherwise.',
+    defaultText: 'auto',
+    schema: z.enum(['auto', 'json', 'pretty'], { error: 'one of auto, json, pretty' }).default('auto'),
+  },
+  {
+    name: 'SHUTDOWN_TIMEOUT_S',
+    group: 'Server',
+    description: 'Seconds to finish in-flight work after SIGTERM before exiting (Heroku kills at 30).',
+    defaultText: '25',
+    schema: integer(25, 1, 600),
+  },
+  {
+    name: 'STORE_URL',
+    group: 'Store',
+    description:
+      'Where state lives: sqlite://path, redis://, rediss:// or postgres://. Unset: REDIS_URL, then DATABASE_URL, then sqlite://./data/directory-bot.sqlite.',
+    example: 'sqlite://./data/directory-bot.sqlite',
+    schema: storeUrl(),
+  },
+  {
+    name: 'REDIS_URL',
+    group: 'Store',
+    description: 'Redis URL (set by the Heroku Redis add-on); used when STORE_URL is unset.',
+    secret: true,
+    example: 'redis://127.0.0.1:6379',
+    schema: storeUrl(),
+  },
+  {
+    name: 'DATABASE_URL',
+    group: 'Store',
+    description:
+      'PostgreSQL URL (set by the Heroku Postgres add-on); used when STORE_URL and REDIS_URL are unset.',
+    secret: true,
+    example: 'postgres://postgres@127.0.0.1:5432/directory_bot',
+    schema: storeUrl(),
+  },
+  {
+    name: 'DIRECTORY_BASE_URL',
+    group: 'Directory',
+    description: 'Base URL of the Content Directory Service. Unset: an embedded emulator (sandbox data).',
+    example: 'https://directory.example.com',
+    schema: httpUrl('DIRECTORY_BASE_URL'),
+  },
+  {
+    name: 'DIRECTORY_TOKEN',
+    group: 'Directory',
+    description: 'Access token sent as Authorization: Bearer. Required with DIRECTORY_BASE_URL.',
+    secret: true,
+    schema: optionalString,
+  },
+  {
+    name: 'LOOKUP_RESERVE_FRACTION',
+    group: 'Directory',
+    description: 'Share of every directory quota kept back for interactive /directory lookups (0 to 0.9).',
+    defaultText: '0.2',
+    schema: fraction(0.2),
+  },
+  {
+    name: 'SUBSCRIPTIONS',
+    group: 'Feeds',
+    description:
+      'Static feed routes, ";"-separated platform:channel=feed?filters, e.g. slack:C0123=comments;discord:112233=live?video=true.',
+    example:
+      'slack:C0123ABCD=comments;slack:C0123ABCD=collections;discord:112233445566778899=live?video=true',
+    schema: z.string().optional(),
+  },
+  {
+    name: 'ADMIN_USER_IDS',
+    group: 'Feeds',
+    description:
+      'Comma-separated platform user ids allowed to change subscriptions anywhere, besides channel managers.',
+    example: 'U0123ABCD,112233445566778899',
+    schema: commaList,
+  },
+  {
+    name: 'POLL_MIN_INTERVAL_S',
+    group: 'Feeds',
+    description: 'Shortest time between two polls of one feed, whatever the quota would allow.',
+    defaultText: '30',
+    schema: integer(30, 1, 86_400),
+  },
+  {
+    name: 'DEDUPE_TTL_DAYS',
+    group: 'Feeds',
+    description:
+      'How long a delivered item is remembered so it is never posted twice; longer than any feed window.',
+    defaultText: '30',
+    schema: integer(30, 1, 365),
+  },
+  {
+    name: 'LIVE_REMIND_MINUTES',
+    group: 'Feeds',
+    description: 'Default minutes before a live event starts to post a "starting soon" reminder; 0 disables.',
+    defaultText: '15',
+    schema: integer(15, 0, 1440),
+  },
+  {
+    name: 'NOTIFICATIONS_CLEAR',
+    group: 'Feeds',
+    description: 'After notifications are delivered, clear them upstream with DELETE /v1/notifications.',
+    defaultText: 'false',
+    schema: booleanFlag(false),
+  },
+  {
+    name: 'SLACK_BOT_TOKEN',
+    group: 'Slack',
+    description: 'Bot token (xoxb-…) of a single-workspace install. Enables the Slack adapter.',
+    secret: true,
+    schema: optionalString,
+  },
+  {
+    name: 'SLACK_SIGNING_SECRET',
+    group: 'Slack',
+    description: "Signing secret from the Slack app's Basic Information; verifies every request Slack sends.",
+    secret: true,
+    schema: optionalString,
+  },
+  {
+    name: 'SLACK_APP_TOKEN',
+    group: 'Slack',
+    description:
+      'App-level token (xapp-…) with connections:write; when set, Socket Mode is used instead of HTTP.',
+    secret: true,
+    schema: optionalString,
+  },
+  {
+    name: 'SLACK_API_URL',
+    group: 'Slack',
+    description: 'Slack Web API base URL; change for GovSlack or a test server.',
+    defaultText: 'https://slack.com/api/',
+    schema: httpUrl('SLACK_API_URL').default('https://slack.com/api/'),
+  },
+  {
+    name: 'SLACK_CLIENT_ID',
+    group: 'Slack',
+    description:
+      'OAuth client id; with SLACK_CLIENT_SECRET and SLACK_STATE_SECRET enables multi-workspace install.',
+    schema: optionalString,
+  },
+  {
+    name: 'SLACK_CLIENT_SECRET',
+    group: 'Slack',
+    description: 'OAuth client secret for multi-workspace install.',
+    secret: true,
+    schema: optionalString,
+  },
+  {
+    name: 'SLACK_STATE_SECRET',
+    group: 'Slack',
+    description: 'Random secret that signs the OAuth state parameter for multi-workspace install.',
+    secret: true,
+    schema: optionalString,
+  },
+  {
+    name: 'DISCORD_TOKEN',
+    group: 'Discord',
+    description: 'Bot token. Enables the Discord adapter (gateway connection and message posting).',
+    secret: true,
+    schema: optionalString,
+  },
+  {
+    name: 'DISCORD_APPLICATION_ID',
+    group: 'Discord',
+    description: 'Application id; required with DISCORD_TOKEN or DISCORD_PUBLIC_KEY.',
+    schema: z
+      .string()
+      .trim()
+      .regex(/^\d{17,20}$/, { error: 'a Discord snowflake (17 to 20 digits)' })
+      .optional(),
+  },
+  {
+    name: 'DISCORD_PUBLIC_KEY',
+    group: 'Discord',
+    description: 'Application public key (hex); when set, /discord/interactions serves HTTP interactions.',
+    schema: z
+      .string()
+      .trim()
+      .regex(/^[0-9a-fA-F]{64}$/, { error: '64 hexadecimal characters' })
+      .optional(),
+  },
+  {
+    name: 'DISCORD_API_URL',
+    group: 'Discord',
+    description: 'Discord REST API base URL; change for a test server.',
+    defaultText: 'https://discord.com/api',
+    schema: httpUrl('DISCORD_API_URL').default('https://discord.com/api'),
+  },
+  {
+    name: 'DISCORD_GATEWAY',
+    group: 'Discord',
+    description: 'Open a gateway connection to receive interactions; false = HTTP interactions only.',
+    defaultText: 'true',
+    schema: booleanFlag(true),
+  },
+  {
+    name: 'SANDBOX_ACTIVITY_PER_MIN',
+    group: 'Sandbox',
+    description: 'How many new items per minute the embedded emulator invents in sandbox mode.',
+    defaultText: '12',
+    schema: integer(12, 0, 6000),
+  },
+  {
+    name: 'DYNO',
+    group: 'Server',
+    description: 'Set by Heroku; when present a file store triggers a warning (dyno disks are wiped daily).',
+    schema: z.string().optional(),
+  },
+];

@@ -1,0 +1,112 @@
+import type { z } from 'zod';
+import {
+  type FeedFilters,
+  type FeedName,
+  feedFiltersSchema,
+  filtersNotApplicable,
+  isFeedName,
+} from './feed-filters.js';
+
+/** One static route from the SUBSCRIPTIONS variable. */
+export interface SubscriptionSeed {
+  platform: 'slack' | 'discord' | 'console';
+  channelId: string;
+  feed: FeedName;
+  filters: FeedFilters;
+}
+
+const CHANNEL_PATTERNS: Record<SubscriptionSeed['platform'], RegExp> = {
+  slack: /^[CGD][A-Z0-9]{6,}$/,
+  discord: /^\d{17,20}$/,
+  console: /^[A-Za-z0-9_-]{1,64}$/,
+};
+
+const FILTER_KEYS: Record<string, keyof FeedFilters> = {
+  post: 'post',
+  user: 'user',
+  keyword: 'keywords',
+  keywords: 'keywords',
+  exclude: 'exclude',
+  video: 'video',
+  'min-votes': 'minVotes',
+  min_votes: 'minVotes',
+  remind: 'remindMinutes',
+};
+
+/**
+ * Parses `platform:channel=feed?key=value&…` entries separated by `;` or new lines, e.g.
+ * `slack:C0123ABCD=comments?keyword=ai,ml&exclude=crypto;discord:112233445566778899=live?video=true`.
+ * Returns every malformed entry as an error naming it, so one typo never hides the others.
+ */
+export function parseSubscriptionSpec(spec: string): { seeds: SubscriptionSeed[]; errors: string[] } {
+  const seeds: SubscriptionSeed[] = [];
+  const errors: string[] = [];
+  const entries = spec
+    .split(/[;\n]/)
+    .map((entry) => entry.trim())
+    .filter((entry) => entry.length > 0);
+  for (const entry of entries) {
+    const result = parseEntry(entry);
+    if (typeof result === 'string') errors.push(`"${entry}": ${result}`);
+    else seeds.push(result);
+  }
+  return { seeds, errors };
+}
+
+function parseEntry(entry: string): SubscriptionSeed | string {
+  const match = /^([a-z]+):([^=\s]+)=([a-z]+)(?:\?(.*))?$/.exec(entry);
+  if (!match) return 'expected platform:channel=feed[?filters], e.g. slack:C0123ABCD=comments';
+  const [, platform = '', channelId = '', feed = '', query] = match;
+  if (platform !== 'slack' && platform !== 'discord' && platform !== 'console') {
+    return `unknown platform "${platform}" (slack, discord or console)`;
+  }
+  if (!CHANNEL_PATTERNS[platform].test(channelId)) {
+    return platform === 'slack'
+      ? `"${channelId}" is not a Slack channel id (like C0123ABCD)`
+      : platform === 'discord'
+        ? `"${channelId}" is not a Discord channel id (17 to 20 digits)`
+        : `"${channelId}" is not a console channel name`;
+  }
+  if (!isFeedName(feed))
+    return `unknown feed "${feed}" (posts, comments, collections, live or notifications)`;
+  const filters = parseFilters(query ?? '');
+  if (typeof filters === 'string') return filters;
+  const misplaced = filtersNotApplicable(feed, filters);
+  if (misplaced.length > 0) return `filter ${misplaced.join(', ')} does not apply to the ${feed} feed`;
+  return { platform, channelId, feed, filters };
+}
+
+function parseFilters(query: string): FeedFilters | string {
+  const raw: Record<string, unknown> = {};
+  for (const [key, value] of new URLSearchParams(query)) {
+    const name = FILTER_KEYS[key];
+    if (!name) return `unknown filter "${key}" (post, user, keyword, exclude, video, min-votes, remind)`;
+    if (name === 'keywords' || name === 'exclude') {
+      const list = (raw[name] as string[] | undefined) ?? [];
+      list.push(
+        ...value
+          .split(',')
+          .map((v) => v.trim())
+          .filter(Boolean),
+      );
+      raw[name] = list;
+    } else if (name === 'video') {
+      if (value !== 'true' && value !== 'false') return `video expects true or false, got "${value}"`;
+      raw[name] = value === 'true';
+    } else if (name === 'minVotes' || name === 'remindMinutes') {
+      if (!/^\d+$/.test(value)) return `${key} expects a whole number, got "${value}"`;
+      raw[name] = Number(value);
+    } else {
+      raw[name] = value;
+    }
+  }
+  const parsed = feedFiltersSchema.safeParse(raw);
+  if (!parsed.success) {
+    return parsed.error.issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`).join('; ');
+  }
+  return stripUndefined(parsed.data);
+}
+
+function stripUndefined(filters: z.output<typeof feedFiltersSchema>): FeedFilters {
+  return Object.fromEntries(Object.entries(filters).filter(([, v]) => v !== undefined)) as FeedFilters;
+}

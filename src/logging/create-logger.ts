@@ -1,0 +1,110 @@
+import { Writable } from 'node:stream';
+import { type DestinationStream, type Logger as PinoLogger, pino } from 'pino';
+import pretty from 'pino-pretty';
+import type { Logger } from '../ports/logger.js';
+
+export interface LoggerOptions {
+  level: 'trace' | 'debug' | 'info' | 'warn' | 'error' | 'fatal' | 'silent';
+  format: 'auto' | 'json' | 'pretty';
+  /** Exact secret values (tokens, passwords) to scrub from every line, wherever they appear. */
+  secrets?: readonly string[];
+  /** Where lines go; defaults to stdout. Tests pass a capturing stream. */
+  destination?: NodeJS.WritableStream;
+  /** Whether the destination is a terminal (decides `auto`). */
+  isTty?: boolean;
+}
+
+/**
+ * Field names whose values are always secrets, wherever they appear in a log object.
+ * Exact values configured as secrets are scrubbed too (see `secrets`), so a token that
+ * ends up inside an error message or URL is still never written.
+ */
+const SECRET_FIELD_NAMES = [
+  'token',
+  'botToken',
+  'appToken',
+  'accessToken',
+  'secret',
+  'signingSecret',
+  'clientSecret',
+  'stateSecret',
+  'password',
+  'authorization',
+  'signature',
+];
+
+const REDACTED_PATHS = [
+  ...SECRET_FIELD_NAMES,
+  ...SECRET_FIELD_NAMES.map((name) => `*.${name}`),
+  'headers.cookie',
+  'headers["x-slack-signature"]',
+  'headers["x-signature-ed25519"]',
+  '*.headers.authorization',
+  '*.headers["x-slack-signature"]',
+  '*.headers["x-signature-ed25519"]',
+];
+
+const REDACTED = '[REDACTED]';
+
+/** Builds the one application logger: JSON lines in production, readable in a terminal. */
+export function createLogger(options: LoggerOptions): Logger {
+  const destination = options.destination ?? process.stdout;
+  const usePretty =
+    options.format === 'pretty' ||
+    (options.format === 'auto' && (options.isTty ?? process.stdout.isTTY === true));
+  const scrub = secretScrubber(options.secrets ?? []);
+  const sink = scrubbingStream(destination, scrub);
+  const stream: DestinationStream = usePretty
+    ? pretty({
+        destination: sink,
+        sync: true,
+        colorize: options.isTty ?? false,
+        translateTime: 'SYS:HH:MM:ss',
+        ignore: 'pid,hostname',
+      })
+    : sink;
+  const logger: PinoLogger = pino(
+    {
+      level: options.level,
+      base: { service: 'directory-bot' },
+      redact: { paths: REDACTED_PATHS, censor: REDACTED },
+      serializers: { err: pino.stdSerializers.err, error: pino.stdSerializers.err },
+    },
+    stream,
+  );
+  return logger as unknown as Logger;
+}
+
+/** A logger that writes nowhere, for tests and library use. */
+export function createSilentLogger(): Logger {
+  return pino({ level: 'silent' }) as unknown as Logger;
+}
+
+function secretScrubber(secrets: readonly string[]): (line: string) => string {
+  const values = [...new Set(secrets.filter((s) => s.length >= 4))].sort((a, b) => b.length - a.length);
+  if (values.length === 0) return (line) => line;
+  const variants = values.flatMap((value) => [
+    value,
+    JSON.stringify(value).slice(1, -1),
+    encodeURIComponent(value),
+  ]);
+  const pattern = new RegExp([...new Set(variants)].map(escapeRegExp).join('|'), 'g');
+  return (line) => line.replace(pattern, REDACTED);
+}
+
+/** Scrubs whole serialized lines, so a secret inside a message, an error or a URL is caught too. */
+function scrubbingStream(
+  destination: NodeJS.WritableStream,
+  scrub: (line: string) => string,
+): DestinationStream {
+  return new Writable({
+    write(chunk: Buffer | string, _encoding, callback) {
+      destination.write(scrub(chunk.toString()));
+      callback();
+    },
+  }) as unknown as DestinationStream;
+}
+
+function escapeRegExp(value: string): string {
+  return value.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+}

@@ -1,0 +1,76 @@
+import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client';
+
+/**
+ * Every metric the bot exports, on one registry per app instance (so tests can run several
+ * apps in one process without clashing). Library-like parts emit events; the composition
+ * root turns them into these.
+ */
+export function createMetrics() {
+  const registry = new Registry();
+  collectDefaultMetrics({ register: registry });
+  return {
+    registry,
+    upstreamRequests: new Counter({
+      name: 'directory_bot_upstream_requests_total',
+      help: 'Requests to the Content Directory Service, by route and status.',
+      labelNames: ['route', 'status'] as const,
+      registers: [registry],
+    }),
+    upstreamLatency: new Histogram({
+      name: 'directory_bot_upstream_request_seconds',
+      help: 'Latency of requests to the Content Directory Service.',
+      labelNames: ['route'] as const,
+      buckets: [0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
+      registers: [registry],
+    }),
+    recordsSkipped: new Counter({
+      name: 'directory_bot_records_skipped_total',
+      help: 'Upstream records that failed validation and were skipped.',
+      labelNames: ['resource'] as const,
+      registers: [registry],
+    }),
+    quotaRemaining: new Gauge({
+      name: 'directory_bot_quota_remaining',
+      help: 'Directory quota left in the current window, by quota class.',
+      labelNames: ['class'] as const,
+      registers: [registry],
+    }),
+    rateLimited: new Counter({
+      name: 'directory_bot_rate_limited_total',
+      help: '429 answers received, by service (directory, slack, discord).',
+      labelNames: ['service'] as const,
+      registers: [registry],
+    }),
+    deliveries: new Counter({
+      name: 'directory_bot_deliveries_total',
+      help: 'Delivery attempts by platform and outcome (delivered, rejected, failed).',
+      labelNames: ['platform', 'outcome'] as const,
+      registers: [registry],
+    }),
+    outboxDepth: new Gauge({
+      name: 'directory_bot_outbox_depth',
+      help: 'Messages waiting in the durable outbox.',
+      registers: [registry],
+    }),
+    feedPolls: new Counter({
+      name: 'directory_bot_feed_polls_total',
+      help: 'Feed polls by feed and result (ok, error).',
+      labelNames: ['feed', 'result'] as const,
+      registers: [registry],
+    }),
+    feedItems: new Counter({
+      name: 'directory_bot_feed_items_total',
+      help: 'New items found by each feed.',
+      labelNames: ['feed'] as const,
+      registers: [registry],
+    }),
+    commands: new Counter({
+      name: 'directory_bot_commands_total',
+      help: '/directory commands handled, by platform, command and result.',
+      labelNames: ['platform', 'command', 'result'] as const,
+      registers: [registry],
+    }),
+  };
+}
+
+export type Metrics = ReturnType<typeof createMetrics>;

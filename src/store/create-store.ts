@@ -1,0 +1,184 @@
+import { mkdirSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
+import KeyvPostgres from '@keyv/postgres';
+import KeyvRedis from '@keyv/redis';
+import KeyvSqlite from '@keyv/sqlite';
+import Keyv, { type KeyvStoreAdapter } from 'keyv';
+import { BotError } from '../errors.js';
+import { type LeaseBackend, postgresLeases, redisLeases, sqliteLeases } from './leases.js';
+
+export type StoreKind = 'sqlite' | 'redis' | 'postgres';
+
+/** The bot's durable state: a keyv instance plus the few atomic operations keyv lacks. */
+export interface BotStore {
+  readonly kind: StoreKind;
+  /** Where the store lives, with any password masked. */
+  readonly description: string;
+  readonly keyv: Keyv;
+  readonly leases: LeaseBackend;
+  /** Round-trips to the backend; throws `store_unavailable` when it does not answer. */
+  ping(timeoutMs?: number): Promise<void>;
+  close(): Promise<void>;
+}
+
+export interface CreateStoreOptions {
+  url: string;
+  /** Key prefix, so several bots (or tests) can share one server. */
+  namespace?: string;
+  /** Called for backend errors keyv reports as events (connection loss, …). */
+  onError?: (error: unknown) => void;
+}
+
+/** Opens the store the URL names: `sqlite://path`, `redis://`/`rediss://`, or `postgres://`. */
+export function createStore(options: CreateStoreOptions): BotStore {
+  const url = new URL(options.url);
+  const namespace = options.namespace ?? 'directory-bot';
+  const onError = options.onError ?? (() => {});
+  switch (url.protocol) {
+    case 'sqlite:':
+      return sqliteStore(options.url, namespace, onError);
+    case 'redis:':
+    case 'rediss:':
+      return redisStore(url, namespace, onError);
+    case 'postgres:':
+    case 'postgresql:':
+      return postgresStore(url, namespace, onError);
+    default:
+      throw new BotError('config_invalid', `Unsupported store URL protocol "${url.protocol}"`);
+  }
+}
+
+function wrap(
+  kind: StoreKind,
+  description: string,
+  adapter: unknown,
+  namespace: string,
+  onError: (error: unknown) => void,
+  leases: LeaseBackend,
+  closeAdapter: () => Promise<void>,
+): BotStore {
+  // throwOnErrors: a failed write must reach the caller (the outbox decides what to do),
+  // never be swallowed into an `undefined` that looks like "not found".
+  const keyv = new Keyv({
+    store: adapter as KeyvStoreAdapter,
+    namespace,
+    throwOnErrors: true,
+    useKeyPrefix: true,
+  });
+  keyv.on('error', onError);
+  let closed = false;
+  return {
+    kind,
+    description,
+    keyv,
+    leases,
+    async ping(timeoutMs = 2000) {
+      let timer: NodeJS.Timeout | undefined;
+      try {
+        await Promise.race([
+          keyv.get('__ping__'),
+          new Promise((_, reject) => {
+            timer = setTimeout(() => reject(new Error(`no answer within ${timeoutMs} ms`)), timeoutMs);
+          }),
+        ]);
+      } catch (error) {
+        throw new BotError('store_unavailable', `The ${kind} store is unreachable: ${messageOf(error)}`, {
+          cause: error,
+        });
+      } finally {
+        clearTimeout(timer);
+      }
+    },
+    async close() {
+      if (closed) return;
+      closed = true;
+      await closeAdapter();
+    },
+  };
+}
+
+function sqliteStore(rawUrl: string, namespace: string, onError: (error: unknown) => void): BotStore {
+  const path = rawUrl.replace(/^sqlite:\/\//, '');
+  if (path !== ':memory:') mkdirSync(dirname(resolve(path)), { recursive: true });
+  // busyTimeout: a restarted process may briefly overlap the old one on the same file.
+  const adapter = new KeyvSqlite({ uri: `sqlite://${path}`, busyTimeout: 5000 });
+  return wrap(
+    'sqlite',
+    `sqlite://${path}`,
+    adapter,
+    namespace,
+    onError,
+    sqliteLeases(adapter.query),
+    async () => {
+      await adapter.close();
+    },
+  );
+}
+
+function redisStore(url: URL, namespace: string, onError: (error: unknown) => void): BotStore {
+  const tls = url.protocol === 'rediss:';
+  const adapter = new KeyvRedis(
+    {
+      url: url.toString(),
+      socket: {
+        // Heroku Redis presents self-signed certificates on rediss:// URLs.
+        ...(tls ? { tls: true as const, rejectUnauthorized: false } : {}),
+        connectTimeout: 5000,
+        reconnectStrategy: (retries: number) => Math.min(200 * 2 ** retries, 5000),
+      },
+    },
+    { throwOnConnectError: true, connectionTimeout: 5000 },
+  );
+  adapter.on('error', onError);
+  return wrap(
+    'redis',
+    mask(url),
+    adapter,
+    namespace,
+    onError,
+    redisLeases(async () => (await adapter.getClient()) as unknown as RedisLike, `${namespace}:lease:`),
+    async () => {
+      await adapter.disconnect();
+    },
+  );
+}
+
+function postgresStore(url: URL, namespace: string, onError: (error: unknown) => void): BotStore {
+  const sslMode = url.searchParams.get('sslmode');
+  // Heroku Postgres requires SSL with a certificate that does not chain to a public CA.
+  const ssl =
+    sslMode && sslMode !== 'disable' ? { rejectUnauthorized: sslMode === 'verify-full' } : undefined;
+  const connectionUrl = new URL(url);
+  connectionUrl.searchParams.delete('sslmode');
+  const adapter = new KeyvPostgres({
+    uri: connectionUrl.toString(),
+    ...(ssl ? { ssl } : {}),
+    table: 'directory_bot_kv',
+    keySize: 512,
+    connectionTimeoutMillis: 5000,
+  });
+  openPostgresStores += 1;
+  return wrap('postgres', mask(url), adapter, namespace, onError, postgresLeases(adapter.query), async () => {
+    openPostgresStores -= 1;
+    // @keyv/postgres keeps one connection pool per process; end it only with the last store.
+    if (openPostgresStores === 0) await adapter.disconnect();
+  });
+}
+
+let openPostgresStores = 0;
+
+/** The parts of the node-redis client the lease needs. */
+export interface RedisLike {
+  get(key: string): Promise<string | null>;
+  eval(script: string, options: { keys: string[]; arguments: string[] }): Promise<unknown>;
+}
+
+function mask(url: URL): string {
+  const copy = new URL(url);
+  if (copy.password) copy.password = '****';
+  return copy.toString();
+}
+
+function messageOf(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}

@@ -1,0 +1,64 @@
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { spawnBot } from '../support/child-bot.js';
+import { makeTempDir } from '../support/temp-dir.js';
+
+const temp = makeTempDir();
+afterAll(() => temp.cleanup());
+
+describe('the directory-bot command', () => {
+  it('lists every subcommand with --help', async () => {
+    const bot = spawnBot(['--help']);
+    expect((await bot.exited).code).toBe(0);
+    for (const name of ['start', 'doctor']) expect(bot.output()).toContain(`  ${name}`);
+  });
+
+  it('exits 2 with a pointer to --help on an unknown subcommand', async () => {
+    const bot = spawnBot(['frobnicate']);
+    expect((await bot.exited).code).toBe(2);
+    expect(bot.output()).toContain('Unknown subcommand "frobnicate"');
+  });
+
+  it('exits 2 on an unknown option of a subcommand', async () => {
+    const bot = spawnBot(['doctor', '--bogus']);
+    expect((await bot.exited).code).toBe(2);
+    expect(bot.output()).toContain('--bogus');
+  });
+
+  it('refuses to start with exit 78 naming PORT when PORT=abc', async () => {
+    const bot = spawnBot(['start'], { PORT: 'abc' });
+    expect((await bot.exited).code).toBe(78);
+    expect(bot.output()).toContain('PORT: expected a whole number');
+  });
+
+  it('doctor reports a reachable store and what is not configured', async () => {
+    const bot = spawnBot(['doctor'], { STORE_URL: `sqlite://${join(temp.path, 'doctor.sqlite')}` });
+    expect((await bot.exited).code).toBe(0);
+    expect(bot.output()).toContain('✓ configuration is valid');
+    expect(bot.output()).toMatch(/✓ store \(STORE_URL\): .* is readable and writable/);
+    expect(bot.output()).toContain('slack: not configured');
+  });
+
+  it('doctor fails with a clear line when the store is unreachable', async () => {
+    const bot = spawnBot(['doctor'], { STORE_URL: 'redis://127.0.0.1:1' });
+    expect((await bot.exited).code).toBe(1);
+    expect(bot.output()).toMatch(/✗ store \(STORE_URL\): The redis store is unreachable/);
+  });
+});
+
+describe('the running bot', () => {
+  it('answers /healthz soon after start and exits 0 on SIGTERM', async () => {
+    const bot = spawnBot(['start'], {
+      PORT: '0',
+      STORE_URL: `sqlite://${join(temp.path, 'lifecycle.sqlite')}`,
+    });
+    const [, port] = await bot.waitFor(/listening on http:\/\/127\.0\.0\.1:(\d+)/);
+    const health = await fetch(`http://127.0.0.1:${port}/healthz`);
+    expect(health.status).toBe(200);
+    await bot.waitFor(/store ready/);
+    bot.child.kill('SIGTERM');
+    const exit = await bot.exited;
+    expect(exit.code).toBe(0);
+    expect(bot.output()).toContain('stopped cleanly');
+  });
+});

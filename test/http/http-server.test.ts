@@ -1,0 +1,74 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { createHttpServer } from '../../src/http/http-server.js';
+import { createSilentLogger } from '../../src/logging/create-logger.js';
+import { createMetrics } from '../../src/metrics/registry.js';
+
+describe('the HTTP server', () => {
+  const servers: { close(): Promise<void> }[] = [];
+  afterEach(async () => {
+    await Promise.all(servers.splice(0).map((s) => s.close()));
+  });
+
+  async function start() {
+    const metrics = createMetrics();
+    const http = createHttpServer({ logger: createSilentLogger(), registry: metrics.registry });
+    servers.push(http);
+    const port = await http.listen(0, '127.0.0.1');
+    return { http, metrics, base: `http://127.0.0.1:${port}` };
+  }
+
+  it('answers /healthz with 200 while running', async () => {
+    const { base } = await start();
+    const response = await fetch(`${base}/healthz`);
+    expect(response.status).toBe(200);
+    expect(await response.text()).toBe('ok\n');
+  });
+
+  it('answers /readyz with 503 and the failing check, then 200 once it passes', async () => {
+    const { http, base } = await start();
+    let storeUp = false;
+    http.addReadinessCheck({
+      name: 'store',
+      check: async () => (storeUp ? undefined : 'redis is unreachable'),
+    });
+    const down = await fetch(`${base}/readyz`);
+    expect(down.status).toBe(503);
+    expect(await down.json()).toEqual({ ready: false, checks: { store: 'redis is unreachable' } });
+    storeUp = true;
+    const up = await fetch(`${base}/readyz`);
+    expect(up.status).toBe(200);
+    expect(await up.json()).toEqual({ ready: true, checks: { store: 'ok' } });
+  });
+
+  it('treats a readiness check that throws as not ready', async () => {
+    const { http, base } = await start();
+    http.addReadinessCheck({
+      name: 'slack',
+      check: async () => {
+        throw new Error('socket closed');
+      },
+    });
+    const response = await fetch(`${base}/readyz`);
+    expect(response.status).toBe(503);
+    expect(await response.json()).toMatchObject({ checks: { slack: 'socket closed' } });
+  });
+
+  it('serves Prometheus metrics including process metrics and the bot counters', async () => {
+    const { metrics, base } = await start();
+    metrics.deliveries.inc({ platform: 'slack', outcome: 'delivered' });
+    const response = await fetch(`${base}/metrics`);
+    const text = await response.text();
+    expect(response.headers.get('content-type')).toContain('text/plain');
+    expect(text).toContain('process_cpu_user_seconds_total');
+    expect(text).toContain('directory_bot_deliveries_total{platform="slack",outcome="delivered"} 1');
+  });
+
+  it('routes a mounted prefix to its adapter handler and 404s the rest', async () => {
+    const { http, base } = await start();
+    http.mount('/slack/', (_req, res) => {
+      res.writeHead(200).end('slack here');
+    });
+    expect(await (await fetch(`${base}/slack/events`, { method: 'POST' })).text()).toBe('slack here');
+    expect((await fetch(`${base}/nothing`)).status).toBe(404);
+  });
+});

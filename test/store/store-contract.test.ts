@@ -1,0 +1,101 @@
+import { randomUUID } from 'node:crypto';
+import { join } from 'node:path';
+import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { isBotError } from '../../src/errors.js';
+import { type BotStore, createStore } from '../../src/store/create-store.js';
+import { storeBackends } from '../support/backends.js';
+import { makeTempDir } from '../support/temp-dir.js';
+
+const temp = makeTempDir();
+afterAll(() => temp.cleanup());
+const backends = await storeBackends(join(temp.path, 'contract.sqlite'));
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+describe.each(backends)('the $name store', (backend) => {
+  let store: BotStore;
+  beforeEach((context) => {
+    if (backend.unavailable) context.skip(backend.unavailable);
+    store = createStore({ url: backend.url, namespace: `contract-${randomUUID()}` });
+  });
+  afterEach(async () => {
+    await store?.keyv.clear().catch(() => {});
+    await store?.close();
+  });
+
+  it('answers a ping', async () => {
+    await expect(store.ping()).resolves.toBeUndefined();
+  });
+
+  it('reads back what it stored, including nested JSON and unicode', async () => {
+    const value = { cursor: 42, seen: ['a', 'b'], note: 'مرحبا 👋 <!channel>' };
+    await store.keyv.set('feed:comments', value);
+    expect(await store.keyv.get('feed:comments')).toEqual(value);
+  });
+
+  it('forgets a key once its TTL has passed', async () => {
+    await store.keyv.set('dedupe:short', true, 150);
+    expect(await store.keyv.get('dedupe:short')).toBe(true);
+    await sleep(400);
+    expect(await store.keyv.get('dedupe:short')).toBeUndefined();
+  });
+
+  it('keeps a key without TTL', async () => {
+    await store.keyv.set('subscriptions', [1, 2, 3]);
+    await sleep(50);
+    expect(await store.keyv.get('subscriptions')).toEqual([1, 2, 3]);
+  });
+
+  it('deletes a key and reports whether it existed', async () => {
+    await store.keyv.set('gone', 1);
+    expect(await store.keyv.delete('gone')).toBe(true);
+    expect(await store.keyv.get('gone')).toBeUndefined();
+  });
+
+  it('keeps two namespaces apart', async () => {
+    const other = createStore({ url: backend.url, namespace: `contract-other-${randomUUID()}` });
+    try {
+      await store.keyv.set('shared-key', 'mine');
+      expect(await other.keyv.get('shared-key')).toBeUndefined();
+    } finally {
+      await other.close();
+    }
+  });
+
+  it('grants a lease to one owner at a time and lets the holder renew it', async () => {
+    const name = `poller-${randomUUID()}`;
+    expect(await store.leases.acquire(name, 'instance-a', 2000)).toBe(true);
+    expect(await store.leases.acquire(name, 'instance-b', 2000)).toBe(false);
+    expect(await store.leases.acquire(name, 'instance-a', 2000)).toBe(true);
+    expect(await store.leases.holder(name)).toBe('instance-a');
+  });
+
+  it('hands an expired lease to the next instance', async () => {
+    const name = `poller-${randomUUID()}`;
+    expect(await store.leases.acquire(name, 'instance-a', 150)).toBe(true);
+    await sleep(300);
+    expect(await store.leases.acquire(name, 'instance-b', 2000)).toBe(true);
+    expect(await store.leases.holder(name)).toBe('instance-b');
+  });
+
+  it('frees a released lease at once', async () => {
+    const name = `poller-${randomUUID()}`;
+    await store.leases.acquire(name, 'instance-a', 60_000);
+    await store.leases.release(name, 'instance-a');
+    expect(await store.leases.holder(name)).toBeUndefined();
+    expect(await store.leases.acquire(name, 'instance-b', 2000)).toBe(true);
+  });
+});
+
+describe('an unreachable store', () => {
+  it('surfaces a store_unavailable error instead of hanging or answering empty', async () => {
+    const store = createStore({ url: 'redis://127.0.0.1:1', namespace: 'unreachable', onError: () => {} });
+    try {
+      const error = await store.ping(1500).catch((e: unknown) => e);
+      expect(isBotError(error, 'store_unavailable')).toBe(true);
+      expect(String(error)).toContain('redis');
+    } finally {
+      await store.close().catch(() => {});
+    }
+  });
+});
