@@ -2,19 +2,21 @@
  * The core's public surface for adapters. `adapters/*` import from here and nowhere else in
  * `src/` (an architecture test enforces it).
  */
+
+export { BotError, type BotErrorCode, isBotError } from '../errors.js';
+export { sanitizeUrl, truncate } from '../text/limits.js';
 export type {
   AdapterContext,
   AdapterHealth,
   ChatAdapter,
   DeliveryOptions,
-  DeliveryPacing,
   DeliveryOutcome,
+  DeliveryPacing,
   Destination,
   HttpHandler,
   HttpMount,
   RateLimit,
 } from './chat-adapter.js';
-export type { KeyValueStore } from './key-value-store.js';
 export type {
   Actor,
   CommandDefinition,
@@ -23,7 +25,6 @@ export type {
   CommandOptionDefinition,
   CommandReply,
 } from './commands.js';
+export type { KeyValueStore } from './key-value-store.js';
 export type { LogFn, Logger } from './logger.js';
 export type { ItemKind, Message, MessageAuthor, MessageField } from './message.js';
-export { BotError, type BotErrorCode, isBotError } from '../errors.js';
-export { truncate, sanitizeUrl } from '../text/limits.js';
