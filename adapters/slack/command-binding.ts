@@ -42,7 +42,7 @@ function firstWord(text: string): string {
 
 /** A Slack user id we may wrap in `<@…>`: the mention of the person who pressed the button. */
 function isSlackUserId(value: string): boolean {
-  return /^[UW][A-Z0-9]{2,}$/.test(value);
+  return /^[UW][A-Z0-9]+$/.test(value);
 }
 
 /**
