@@ -40,8 +40,12 @@ export const v1UserSchema: z.ZodType<DirectoryUser> = z
     profile_url: optionalUrl,
     image_url: z.unknown().optional(),
   })
-  .transform((raw): DirectoryUser => {
+  .transform((raw, ctx): DirectoryUser => {
     if (isRedacted(raw.id, raw.name, raw.username)) return redactedUser(raw.id);
+    if (!raw.name?.trim() && !raw.username?.trim()) {
+      ctx.addIssue({ code: 'custom', message: 'a user needs a name or a username', path: ['name'] });
+      return z.NEVER;
+    }
     return compact({
       id: raw.id,
       name: raw.name?.trim() || raw.username || 'unknown',

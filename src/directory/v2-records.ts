@@ -59,7 +59,14 @@ function toUser(raw: {
   });
 }
 
-export const v2UserSchema: z.ZodType<DirectoryUser> = z.object(userFields).transform(toUser);
+export const v2UserSchema: z.ZodType<DirectoryUser> = z.object(userFields).transform((raw, ctx) => {
+  const user = toUser(raw);
+  if (!user.redacted && !raw.name?.trim() && !raw.username?.trim()) {
+    ctx.addIssue({ code: 'custom', message: 'a user needs a name or a username', path: ['name'] });
+    return z.NEVER;
+  }
+  return user;
+});
 
 const nestedUser = tolerantObject(v2UserSchema);
 
