@@ -1,0 +1,54 @@
+import { readFileSync } from 'node:fs';
+import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
+
+/** The official Discord OpenAPI 3.1 spec (v10), kept whole in the shared reference folder. */
+export const DISCORD_SPEC_PATH = '/work/shared/reference/platform/discord_openapi.json';
+
+let ajv: Ajv2020 | undefined;
+const cache = new Map<string, ValidateFunction>();
+
+function instance(): Ajv2020 {
+  if (!ajv) {
+    const spec = JSON.parse(readFileSync(DISCORD_SPEC_PATH, 'utf8')) as { components: unknown };
+    // strict: false — the spec carries OpenAPI/x-discord keywords and custom formats (snowflake, nonce).
+    ajv = new Ajv2020({ strict: false, validateFormats: false, allErrors: true });
+    ajv.addSchema({ $id: 'discord', components: spec.components });
+  }
+  return ajv;
+}
+
+/**
+ * Validates `value` against a schema of the spec's `components/schemas`, or against an inline
+ * schema whose `$ref`s point into them (written as `discord#/components/schemas/…`).
+ * Returns readable error lines; empty means valid.
+ */
+export function validateAgainstSpec(schema: string | object, value: unknown): string[] {
+  const key = typeof schema === 'string' ? schema : JSON.stringify(schema);
+  let validate = cache.get(key);
+  if (!validate) {
+    validate = instance().compile(
+      typeof schema === 'string' ? { $ref: `discord#/components/schemas/${schema}` } : schema,
+    );
+    cache.set(key, validate);
+  }
+  if (validate(value)) return [];
+  return (validate.errors ?? []).map((e) => `${e.instancePath || '/'} ${e.message ?? e.keyword}`);
+}
+
+const ref = (name: string) => ({ $ref: `discord#/components/schemas/${name}` });
+
+/** Request-body schemas of the operations the bot calls, as the spec's paths declare them. */
+export const REQUEST_SCHEMAS = {
+  createMessage: 'MessageCreateRequest',
+  interactionCallback: {
+    anyOf: [
+      ref('ApplicationCommandAutocompleteCallbackRequest'),
+      ref('CreateMessageInteractionCallbackRequest'),
+      ref('PongInteractionCallbackRequest'),
+      ref('UpdateMessageInteractionCallbackRequest'),
+    ],
+  },
+  webhookEdit: 'IncomingWebhookUpdateRequestPartial',
+  webhookFollowUp: 'IncomingWebhookRequestPartial',
+  bulkCommands: { type: 'array', items: ref('ApplicationCommandUpdateRequest'), maxItems: 130 },
+} as const;
