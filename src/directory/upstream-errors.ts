@@ -20,6 +20,7 @@ export interface FailedResponse {
 const CODE_BY_UPSTREAM_ERROR: Record<string, BotErrorCode> = {
   unauthorized_oauth: 'upstream_unauthorized',
   invalid_oauth: 'upstream_unauthorized',
+  invalid_oauth_token: 'upstream_unauthorized',
   unauthorized: 'upstream_unauthorized',
   invalid_token: 'upstream_unauthorized',
   not_found: 'upstream_not_found',
@@ -48,7 +49,9 @@ export function errorFromResponse(response: FailedResponse): BotError {
     return build(code, response, `${status} with ${kind} instead of JSON`, undefined);
   }
   const described = describeErrorBody(json);
-  const code = described?.code ?? codeForStatus(status);
+  // A 5xx is the service failing whatever its body says; otherwise a known upstream error
+  // code wins over the status, and the status decides for codes we do not know.
+  const code = status >= 500 ? 'upstream_unavailable' : (described?.code ?? codeForStatus(status));
   const text = described?.text ?? `HTTP ${status}`;
   return build(code, response, text, described?.details);
 }
@@ -63,7 +66,7 @@ export function errorFromGraphqlErrors(
 ): BotError {
   const described = describeErrorBody({ errors });
   const full: FailedResponse = { ...response, body: '', contentType: undefined };
-  if (described) return build(described.code, full, described.text, described.details);
+  if (described) return build(described.code ?? 'upstream_graphql', full, described.text, described.details);
   return build('upstream_graphql', full, 'GraphQL errors', undefined);
 }
 
@@ -94,7 +97,8 @@ export function errorFromException(error: unknown, method: string, url: string):
 }
 
 interface DescribedError {
-  code: BotErrorCode;
+  /** Undefined for an upstream error code this client does not know. */
+  code: BotErrorCode | undefined;
   text: string;
   details: Record<string, unknown> | undefined;
 }
@@ -140,7 +144,7 @@ function fromUpstreamError(entry: Record<string, unknown>): DescribedError {
       ? (entry['details'] as Record<string, unknown>)
       : undefined;
   return {
-    code: CODE_BY_UPSTREAM_ERROR[upstream] ?? 'upstream_bad_request',
+    code: CODE_BY_UPSTREAM_ERROR[upstream],
     text: description ? `${upstream}: ${description}` : upstream,
     details: { upstreamError: upstream, ...details },
   };
