@@ -1,0 +1,117 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { createSlackAdapter } from '../../../adapters/slack/index.js';
+import type { ChatAdapter } from '../../../src/ports/index.js';
+import { FakeSlackApi } from '../../fakes/slack/fake-slack-api.js';
+import { type MountServer, startMountServer } from '../../fakes/slack/mount-server.js';
+import { signedHeaders } from '../../fakes/slack/signing.js';
+import { FakeCommandHandler } from './fake-command-handler.js';
+import { createCapturingLogger, createMemoryStore } from './helpers.js';
+
+const SECRET = 'signing-secret';
+
+describe('Slack multi-workspace install', () => {
+  let slack: FakeSlackApi;
+  let server: MountServer;
+  let adapter: ChatAdapter;
+  let handler: FakeCommandHandler;
+  const store = createMemoryStore();
+
+  beforeEach(async () => {
+    store.data.clear();
+    slack = await new FakeSlackApi().start();
+    slack.addChannel('C1');
+    slack.oauthGrants.set('code-1', {
+      teamId: 'T2',
+      teamName: 'Team Two',
+      botToken: 'xoxb-two',
+      userId: 'UINSTALLER',
+    });
+    server = await startMountServer();
+    handler = new FakeCommandHandler();
+    adapter = createSlackAdapter({
+      signingSecret: SECRET,
+      apiUrl: slack.apiUrl,
+      logger: createCapturingLogger(),
+      oauth: {
+        clientId: 'client-id',
+        clientSecret: 'client-secret',
+        stateSecret: 'state-secret',
+        installationStore: store,
+      },
+    });
+    await adapter.start({ http: server.http, commands: handler, logger: createCapturingLogger() });
+  });
+
+  afterEach(async () => {
+    await adapter.stop();
+    await server.close();
+    await slack.close();
+  });
+
+  async function install(): Promise<Response> {
+    const start = await fetch(`${server.url}/slack/install`, { redirect: 'manual' });
+    expect(start.status).toBe(302);
+    const location = new URL(start.headers.get('location') ?? '');
+    expect(location.origin + location.pathname).toBe('https://slack.com/oauth/v2/authorize');
+    expect(location.searchParams.get('client_id')).toBe('client-id');
+    expect(location.searchParams.get('scope')?.split(',').sort()).toEqual(
+      ['channels:join', 'chat:write', 'chat:write.public', 'commands', 'users:read'].sort(),
+    );
+    const state = location.searchParams.get('state') ?? '';
+    const cookie = (start.headers.get('set-cookie') ?? '').split(';')[0] ?? '';
+    return fetch(`${server.url}/slack/oauth_redirect?code=code-1&state=${encodeURIComponent(state)}`, {
+      headers: { cookie },
+      redirect: 'manual',
+    });
+  }
+
+  it('installs through /slack/install and /slack/oauth_redirect and keeps the install in the store', async () => {
+    const done = await install();
+    expect(done.status).toBe(200);
+    expect(slack.callsTo('oauth.v2.access')).toHaveLength(1);
+    const saved = store.data.get('slack:installation:team:T2') as { bot?: { token?: string } } | undefined;
+    expect(saved?.bot?.token).toBe('xoxb-two');
+  });
+
+  it('delivers to an installed workspace with its own token', async () => {
+    await install();
+    const outcome = await adapter.deliver(
+      { platform: 'slack', channelId: 'C1', workspaceId: 'T2' },
+      { kind: 'info', title: 'Hello', fallback: 'Hello' },
+      { idempotencyKey: 'k' },
+    );
+    expect(outcome.status).toBe('delivered');
+    expect(slack.callsTo('chat.postMessage')[0]?.token).toBe('xoxb-two');
+  });
+
+  it('refuses a redirect whose state was not issued by us', async () => {
+    const res = await fetch(`${server.url}/slack/oauth_redirect?code=code-1&state=forged`, {
+      redirect: 'manual',
+    });
+    expect(res.status).not.toBe(200);
+    expect(slack.callsTo('oauth.v2.access')).toHaveLength(0);
+    expect(store.data.size).toBe(0);
+  });
+
+  it('answers commands from an installed workspace with that workspace as the invocation workspace', async () => {
+    await install();
+    const body = new URLSearchParams({
+      team_id: 'T2',
+      channel_id: 'C1',
+      user_id: 'U5',
+      user_name: 'eve',
+      command: '/directory',
+      text: 'post 1',
+      api_app_id: 'A1',
+      response_url: slack.responseUrl(),
+      trigger_id: '1',
+    }).toString();
+    const res = await fetch(`${server.url}/slack/events`, {
+      method: 'POST',
+      body,
+      headers: signedHeaders(SECRET, body, Math.floor(Date.now() / 1000)),
+    });
+    expect(res.status).toBe(200);
+    expect(handler.invocations[0]).toMatchObject({ workspaceId: 'T2', text: 'post 1' });
+  });
+});
