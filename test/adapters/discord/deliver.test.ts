@@ -1,0 +1,136 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { createDiscordAdapter, type DiscordRestEvent, nonceFor } from '../../../adapters/discord/index.js';
+import type { ChatAdapter, Destination } from '../../../src/ports/index.js';
+import { FakeDiscordRest } from '../../fakes/discord/fake-discord-rest.js';
+import { APP_ID, CHANNEL_ID, FakeCommandHandler, memoryLogger, OTHER_CHANNEL_ID, sampleMessage } from './support.js';
+
+const TOKEN = 'fake-bot-token';
+const to = (channelId: string): Destination => ({ platform: 'discord', channelId });
+
+describe('Discord delivery', () => {
+  let rest: FakeDiscordRest;
+  let adapter: ChatAdapter;
+  let events: DiscordRestEvent[];
+
+  beforeEach(async () => {
+    rest = new FakeDiscordRest({ token: TOKEN });
+    await rest.listen();
+    rest.addChannel(CHANNEL_ID);
+    rest.addChannel(OTHER_CHANNEL_ID);
+    events = [];
+    adapter = createDiscordAdapter({
+      token: TOKEN,
+      applicationId: APP_ID,
+      apiUrl: rest.url,
+      gateway: false,
+      logger: memoryLogger(),
+      onEvent: (event) => events.push(event),
+    });
+    await adapter.start({ http: { mount: () => {} }, commands: new FakeCommandHandler(), logger: memoryLogger() });
+  });
+
+  afterEach(async () => {
+    await adapter.stop();
+    await rest.close();
+  });
+
+  it('posts the rendered embed with a nonce, enforce_nonce and no mentions', async () => {
+    const outcome = await adapter.deliver(to(CHANNEL_ID), sampleMessage(), { idempotencyKey: 'discord:c3:post:42:new' });
+    expect(outcome).toMatchObject({ status: 'delivered' });
+    const [call] = rest.callsTo('POST', '/channels/:id/messages');
+    expect(call?.body).toMatchObject({
+      nonce: nonceFor('discord:c3:post:42:new'),
+      enforce_nonce: true,
+      allowed_mentions: { parse: [] },
+      embeds: [{ title: 'Directory Bot' }],
+    });
+    expect(nonceFor('discord:c3:post:42:new').length).toBeLessThanOrEqual(25);
+    expect(rest.problems).toEqual([]);
+    expect(events.some((e) => e.type === 'response' && e.status === 200)).toBe(true);
+  });
+
+  it('does not post twice when a delivery is retried with the same idempotency key', async () => {
+    const first = await adapter.deliver(to(CHANNEL_ID), sampleMessage(), { idempotencyKey: 'k1' });
+    const again = await adapter.deliver(to(CHANNEL_ID), sampleMessage(), { idempotencyKey: 'k1' });
+    expect(first).toEqual(again);
+    expect(rest.messages.get(CHANNEL_ID)).toHaveLength(1);
+  });
+
+  it('rejects permanently when the channel was deleted, without retrying', async () => {
+    rest.deleteChannel(CHANNEL_ID);
+    const outcome = await adapter.deliver(to(CHANNEL_ID), sampleMessage(), { idempotencyKey: 'k2' });
+    expect(outcome).toMatchObject({ status: 'rejected', code: 'unknown_channel' });
+    expect(rest.callsTo('POST', '/channels/:id/messages')).toHaveLength(1);
+  });
+
+  it('rejects permanently on Missing Access and Missing Permissions', async () => {
+    rest.addChannel(CHANNEL_ID, 'missing_access');
+    rest.addChannel(OTHER_CHANNEL_ID, 'missing_permissions');
+    expect(await adapter.deliver(to(CHANNEL_ID), sampleMessage(), { idempotencyKey: 'a' })).toMatchObject({
+      status: 'rejected',
+      code: 'missing_access',
+    });
+    expect(await adapter.deliver(to(OTHER_CHANNEL_ID), sampleMessage(), { idempotencyKey: 'b' })).toMatchObject({
+      status: 'rejected',
+      code: 'missing_permissions',
+    });
+  });
+
+  it('turns a 429 storm into a transient failure with retryAfterMs instead of waiting it out', async () => {
+    rest.rateLimitChannel(CHANNEL_ID, 100, 30);
+    const outcome = await adapter.deliver(to(CHANNEL_ID), sampleMessage(), { idempotencyKey: 'k3' });
+    expect(outcome.status).toBe('failed');
+    expect(outcome).toMatchObject({ code: 'rate_limited' });
+    expect(outcome.status === 'failed' && outcome.retryAfterMs).toBeGreaterThanOrEqual(30_000);
+    // One request only: discord.js did not sit in a retry loop against the storm.
+    expect(rest.callsTo('POST', '/channels/:id/messages')).toHaveLength(1);
+    // Another channel is not held up behind the limited one.
+    expect(await adapter.deliver(to(OTHER_CHANNEL_ID), sampleMessage(), { idempotencyKey: 'k4' })).toMatchObject({
+      status: 'delivered',
+    });
+  });
+
+  it('fails fast once a channel bucket is exhausted, and another channel still delivers', async () => {
+    for (let i = 0; i < 5; i += 1) {
+      expect(await adapter.deliver(to(CHANNEL_ID), sampleMessage(), { idempotencyKey: `b${i}` })).toMatchObject({
+        status: 'delivered',
+      });
+    }
+    const sixth = await adapter.deliver(to(CHANNEL_ID), sampleMessage(), { idempotencyKey: 'b5' });
+    expect(sixth).toMatchObject({ status: 'failed', code: 'rate_limited' });
+    expect(sixth.status === 'failed' && sixth.retryAfterMs).toBeGreaterThan(0);
+    // discord.js knew from the headers: the sixth never reached the server as a 429.
+    expect(rest.calls.filter((c) => c.status === 429)).toHaveLength(0);
+    expect(events.some((e) => e.type === 'rateLimited' && e.route === '/channels/:id/messages')).toBe(true);
+    expect(await adapter.deliver(to(OTHER_CHANNEL_ID), sampleMessage(), { idempotencyKey: 'o1' })).toMatchObject({
+      status: 'delivered',
+    });
+  });
+
+  it('reports a global 429 with a long retry as a transient failure', async () => {
+    rest.rateLimitChannel(CHANNEL_ID, 1, 5, true);
+    const outcome = await adapter.deliver(to(CHANNEL_ID), sampleMessage(), { idempotencyKey: 'g1' });
+    expect(outcome).toMatchObject({ status: 'failed', code: 'rate_limited' });
+    expect(outcome.status === 'failed' && outcome.retryAfterMs).toBeGreaterThanOrEqual(5_000);
+  });
+
+  it('declares pacing of 5 messages per 5 s per channel and 50 per second overall', () => {
+    expect(adapter.pacing).toEqual({
+      perDestination: { ratePerSecond: 1, burst: 5 },
+      global: { ratePerSecond: 50, burst: 50 },
+    });
+  });
+});
+
+describe('Discord delivery without a reachable API', () => {
+  it('fails transiently on a network error', async () => {
+    const rest = new FakeDiscordRest();
+    const url = await rest.listen();
+    await rest.close();
+    const adapter = createDiscordAdapter({ token: TOKEN, applicationId: APP_ID, apiUrl: url, gateway: false, logger: memoryLogger() });
+    await adapter.start({ http: { mount: () => {} }, commands: new FakeCommandHandler(), logger: memoryLogger() });
+    const outcome = await adapter.deliver(to(CHANNEL_ID), sampleMessage(), { idempotencyKey: 'n1' });
+    expect(outcome).toMatchObject({ status: 'failed', code: 'network' });
+    await adapter.stop();
+  });
+});
