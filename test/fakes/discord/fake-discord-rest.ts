@@ -370,7 +370,7 @@ export class FakeDiscordRest {
     for await (const chunk of req) chunks.push(chunk as Buffer);
     const text = Buffer.concat(chunks).toString('utf8');
     const method = req.method ?? 'GET';
-    const path = (req.url ?? '').split('?')[0]!.replace(/^\/api\/v10/, '');
+    const path = decodeURIComponent((req.url ?? '').split('?')[0]!).replace(/^\/api\/v10/, '');
     const reply = (status: number, body?: unknown, headers: Record<string, string> = {}, route = '?') => {
       this.#record({ method, path, route, body: parsed, headers: req.headers, status });
       if (body === undefined) res.writeHead(status, headers).end();

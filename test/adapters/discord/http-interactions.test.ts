@@ -1,0 +1,169 @@
+import { generateKeyPairSync, type KeyObject, sign } from 'node:crypto';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { createDiscordAdapter } from '../../../adapters/discord/index.js';
+import type { ChatAdapter } from '../../../src/ports/index.js';
+import { FakeDiscordRest } from '../../fakes/discord/fake-discord-rest.js';
+import {
+  APP_ID,
+  CHANNEL_ID,
+  commandInteraction,
+  FakeCommandHandler,
+  MANAGER_PERMISSIONS,
+  memoryLogger,
+  startHttpMount,
+} from './support.js';
+
+function keyPair(): { publicHex: string; privateKey: KeyObject } {
+  const { publicKey, privateKey } = generateKeyPairSync('ed25519');
+  const der = publicKey.export({ format: 'der', type: 'spki' });
+  return { publicHex: der.subarray(-32).toString('hex'), privateKey };
+}
+
+describe('Discord HTTP interactions endpoint', () => {
+  let rest: FakeDiscordRest;
+  let server: Awaited<ReturnType<typeof startHttpMount>>;
+  let adapter: ChatAdapter;
+  let commands: FakeCommandHandler;
+  let keys: ReturnType<typeof keyPair>;
+
+  async function post(body: unknown, tamper?: 'body' | 'signature' | 'missing'): Promise<Response> {
+    const raw = JSON.stringify(body);
+    const timestamp = String(Math.floor(Date.now() / 1000));
+    const signature = sign(null, Buffer.from(timestamp + raw), keys.privateKey).toString('hex');
+    const headers: Record<string, string> = { 'content-type': 'application/json' };
+    if (tamper !== 'missing') {
+      headers['x-signature-timestamp'] = timestamp;
+      headers['x-signature-ed25519'] =
+        tamper === 'signature' ? (signature[0] === 'a' ? 'b' : 'a') + signature.slice(1) : signature;
+    }
+    const sent = tamper === 'body' ? raw.replace('"type":1', '"type":2') : raw;
+    return fetch(`${server.url}/discord/interactions`, { method: 'POST', headers, body: sent });
+  }
+
+  beforeEach(async () => {
+    rest = new FakeDiscordRest();
+    await rest.listen();
+    server = await startHttpMount();
+    keys = keyPair();
+    commands = new FakeCommandHandler();
+    adapter = createDiscordAdapter({
+      applicationId: APP_ID,
+      publicKey: keys.publicHex,
+      apiUrl: rest.url,
+      logger: memoryLogger(),
+      deferAfterMs: 100,
+    });
+    await adapter.start({ http: server.mount, commands, logger: memoryLogger() });
+  });
+
+  afterEach(async () => {
+    commands.releaseSlow();
+    await adapter.stop();
+    await server.close();
+    await rest.close();
+  });
+
+  it('answers a signed PING with PONG', async () => {
+    const res = await post({ id: '1', application_id: APP_ID, type: 1, token: 't' });
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toContain('application/json');
+    expect(await res.json()).toEqual({ type: 1 });
+  });
+
+  it.each([
+    ['a tampered body', 'body'],
+    ['a tampered signature', 'signature'],
+    ['no signature', 'missing'],
+  ] as const)('refuses %s with 401', async (_name, tamper) => {
+    const res = await post({ id: '1', application_id: APP_ID, type: 1, token: 't' }, tamper);
+    expect(res.status).toBe(401);
+    expect(commands.invocations).toHaveLength(0);
+  });
+
+  it('answers a quick command inline, ephemeral with a share button, as the core text', async () => {
+    const res = await post(commandInteraction('post', [{ name: 'post', type: 3, value: 'directory-bot' }]));
+    expect(res.status).toBe(200);
+    const body = (await res.json()) as { type: number; data: Record<string, unknown> };
+    expect(body.type).toBe(4);
+    expect(body.data).toMatchObject({ flags: 64, allowed_mentions: { parse: [] } });
+    expect(JSON.stringify(body.data['components'])).toContain('directory:share:post directory-bot');
+    expect(commands.invocations[0]).toMatchObject({
+      platform: 'discord',
+      channelId: CHANNEL_ID,
+      text: 'post directory-bot',
+      actor: { userId: '100000000000000010', displayName: 'Alice', canManageChannel: false },
+    });
+  });
+
+  it('defers a slow lookup and then edits the original response', async () => {
+    const res = await post(commandInteraction('slow'));
+    expect(await res.json()).toEqual({ type: 5, data: { flags: 64 } });
+    commands.releaseSlow();
+    const edit = await rest.waitForCall((c) => c.method === 'PATCH');
+    expect(edit.path).toMatch(new RegExp(`^/webhooks/${APP_ID}/token-\\d+/messages/@original$`));
+    expect(edit.body).toMatchObject({ content: 'Finally.', allowed_mentions: { parse: [] } });
+    expect(edit.body).not.toHaveProperty('flags');
+    expect(rest.problems).toEqual([]);
+  });
+
+  it('re-runs a shared result publicly when the share button is pressed', async () => {
+    const click = {
+      ...commandInteraction('post'),
+      type: 3,
+      data: { custom_id: 'directory:share:post directory-bot', component_type: 2 },
+    };
+    const res = await post(click);
+    const body = (await res.json()) as { type: number; data: Record<string, unknown> };
+    expect(body.type).toBe(4);
+    expect(body.data['flags']).toBeUndefined();
+    expect(body.data['components']).toBeUndefined();
+    expect(commands.invocations.at(-1)?.text).toBe('post directory-bot');
+  });
+
+  it('passes Manage Channels through to the core, which decides', async () => {
+    const res = await post(
+      commandInteraction(
+        'subscribe',
+        [
+          { name: 'feed', type: 3, value: 'comments' },
+          { name: 'keyword', type: 3, value: 'machine learning' },
+          { name: 'video', type: 5, value: true },
+          { name: 'min-votes', type: 4, value: 10 },
+        ],
+        { permissions: MANAGER_PERMISSIONS },
+      ),
+    );
+    const body = (await res.json()) as { type: number; data: Record<string, unknown> };
+    expect(body.data['flags']).toBeUndefined();
+    expect(commands.invocations.at(-1)).toMatchObject({
+      text: 'subscribe comments --keyword "machine learning" --video --min-votes 10',
+      actor: { canManageChannel: true },
+      workspaceId: '100000000000000002',
+    });
+  });
+
+  it('shows a refusal ephemerally with usage', async () => {
+    const res = await post(commandInteraction('subscribe', [{ name: 'feed', type: 3, value: 'posts' }]));
+    const body = (await res.json()) as { type: number; data: Record<string, unknown> };
+    expect(body.data['flags']).toBe(64);
+    expect(body.data['content']).toContain('Usage: `subscribe <feed> [--keyword WORD]`');
+  });
+
+  it('answers a failing core with an ephemeral apology instead of leaving the interaction to time out', async () => {
+    const res = await post(commandInteraction('explode'));
+    const body = (await res.json()) as { type: number; data: Record<string, unknown> };
+    expect(body.type).toBe(4);
+    expect(body.data['flags']).toBe(64);
+    expect(String(body.data['content'])).toMatch(/went wrong/);
+  });
+
+  it('offers autocomplete suggestions from the core', async () => {
+    const res = await post(
+      commandInteraction('post', [{ name: 'post', type: 3, value: 'direc', focused: true }], { type: 4 }),
+    );
+    const body = (await res.json()) as { type: number; data: { choices: { name: string; value: string }[] } };
+    expect(body.type).toBe(8);
+    expect(body.data.choices.map((c) => c.value)).toEqual(['directory-bot', 'directory-cli', 'direc-x']);
+    expect(commands.completions).toEqual([{ command: 'post', option: 'post', partial: 'direc' }]);
+  });
+});
