@@ -103,6 +103,7 @@ export function createTransport(options: TransportOptions, ownsDispatcher = fals
   const base = new URL(options.baseUrl);
   const basePath = base.pathname.replace(/\/+$/, '');
   const random = options.random ?? Math.random;
+  let closed = false;
 
   const urlFor = (path: string, query?: TransportRequest['query']): string => {
     const url = new URL(base.origin);
@@ -255,7 +256,10 @@ export function createTransport(options: TransportOptions, ownsDispatcher = fals
       }
     },
     async close() {
-      if (ownsDispatcher) await options.dispatcher.close();
+      // Idempotent: shutdown paths may close a client more than once.
+      if (!ownsDispatcher || closed) return;
+      closed = true;
+      await options.dispatcher.close();
     },
   };
 }
