@@ -2,7 +2,14 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createDiscordAdapter, type DiscordRestEvent, nonceFor } from '../../../adapters/discord/index.js';
 import type { ChatAdapter, Destination } from '../../../src/ports/index.js';
 import { FakeDiscordRest } from '../../fakes/discord/fake-discord-rest.js';
-import { APP_ID, CHANNEL_ID, FakeCommandHandler, memoryLogger, OTHER_CHANNEL_ID, sampleMessage } from './support.js';
+import {
+  APP_ID,
+  CHANNEL_ID,
+  FakeCommandHandler,
+  memoryLogger,
+  OTHER_CHANNEL_ID,
+  sampleMessage,
+} from './support.js';
 
 const TOKEN = 'fake-bot-token';
 const to = (channelId: string): Destination => ({ platform: 'discord', channelId });
@@ -26,7 +33,11 @@ describe('Discord delivery', () => {
       logger: memoryLogger(),
       onEvent: (event) => events.push(event),
     });
-    await adapter.start({ http: { mount: () => {} }, commands: new FakeCommandHandler(), logger: memoryLogger() });
+    await adapter.start({
+      http: { mount: () => {} },
+      commands: new FakeCommandHandler(),
+      logger: memoryLogger(),
+    });
   });
 
   afterEach(async () => {
@@ -35,7 +46,9 @@ describe('Discord delivery', () => {
   });
 
   it('posts the rendered embed with a nonce, enforce_nonce and no mentions', async () => {
-    const outcome = await adapter.deliver(to(CHANNEL_ID), sampleMessage(), { idempotencyKey: 'discord:c3:post:42:new' });
+    const outcome = await adapter.deliver(to(CHANNEL_ID), sampleMessage(), {
+      idempotencyKey: 'discord:c3:post:42:new',
+    });
     expect(outcome).toMatchObject({ status: 'delivered' });
     const [call] = rest.callsTo('POST', '/channels/:id/messages');
     expect(call?.body).toMatchObject({
@@ -70,7 +83,9 @@ describe('Discord delivery', () => {
       status: 'rejected',
       code: 'missing_access',
     });
-    expect(await adapter.deliver(to(OTHER_CHANNEL_ID), sampleMessage(), { idempotencyKey: 'b' })).toMatchObject({
+    expect(
+      await adapter.deliver(to(OTHER_CHANNEL_ID), sampleMessage(), { idempotencyKey: 'b' }),
+    ).toMatchObject({
       status: 'rejected',
       code: 'missing_permissions',
     });
@@ -85,14 +100,18 @@ describe('Discord delivery', () => {
     // One request only: discord.js did not sit in a retry loop against the storm.
     expect(rest.callsTo('POST', '/channels/:id/messages')).toHaveLength(1);
     // Another channel is not held up behind the limited one.
-    expect(await adapter.deliver(to(OTHER_CHANNEL_ID), sampleMessage(), { idempotencyKey: 'k4' })).toMatchObject({
+    expect(
+      await adapter.deliver(to(OTHER_CHANNEL_ID), sampleMessage(), { idempotencyKey: 'k4' }),
+    ).toMatchObject({
       status: 'delivered',
     });
   });
 
   it('fails fast once a channel bucket is exhausted, and another channel still delivers', async () => {
     for (let i = 0; i < 5; i += 1) {
-      expect(await adapter.deliver(to(CHANNEL_ID), sampleMessage(), { idempotencyKey: `b${i}` })).toMatchObject({
+      expect(
+        await adapter.deliver(to(CHANNEL_ID), sampleMessage(), { idempotencyKey: `b${i}` }),
+      ).toMatchObject({
         status: 'delivered',
       });
     }
@@ -102,7 +121,9 @@ describe('Discord delivery', () => {
     // discord.js knew from the headers: the sixth never reached the server as a 429.
     expect(rest.calls.filter((c) => c.status === 429)).toHaveLength(0);
     expect(events.some((e) => e.type === 'rateLimited' && e.route === '/channels/:id/messages')).toBe(true);
-    expect(await adapter.deliver(to(OTHER_CHANNEL_ID), sampleMessage(), { idempotencyKey: 'o1' })).toMatchObject({
+    expect(
+      await adapter.deliver(to(OTHER_CHANNEL_ID), sampleMessage(), { idempotencyKey: 'o1' }),
+    ).toMatchObject({
       status: 'delivered',
     });
   });
@@ -127,8 +148,18 @@ describe('Discord delivery without a reachable API', () => {
     const rest = new FakeDiscordRest();
     const url = await rest.listen();
     await rest.close();
-    const adapter = createDiscordAdapter({ token: TOKEN, applicationId: APP_ID, apiUrl: url, gateway: false, logger: memoryLogger() });
-    await adapter.start({ http: { mount: () => {} }, commands: new FakeCommandHandler(), logger: memoryLogger() });
+    const adapter = createDiscordAdapter({
+      token: TOKEN,
+      applicationId: APP_ID,
+      apiUrl: url,
+      gateway: false,
+      logger: memoryLogger(),
+    });
+    await adapter.start({
+      http: { mount: () => {} },
+      commands: new FakeCommandHandler(),
+      logger: memoryLogger(),
+    });
     const outcome = await adapter.deliver(to(CHANNEL_ID), sampleMessage(), { idempotencyKey: 'n1' });
     expect(outcome).toMatchObject({ status: 'failed', code: 'network' });
     await adapter.stop();

@@ -322,6 +322,13 @@ export function commandInteraction(
       type: 1,
       options: [{ name: subcommand, type: 1, options }],
     },
+    app_permissions: MEMBER_PERMISSIONS,
+    locale: 'en-US',
+    guild_locale: 'en-US',
+    entitlements: [],
+    authorizing_integration_owners: { '0': GUILD_ID },
+    context: 0,
+    attachment_size_limit: 10485760,
     version: 1,
   };
 }

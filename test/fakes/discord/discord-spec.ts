@@ -52,3 +52,18 @@ export const REQUEST_SCHEMAS = {
   webhookFollowUp: 'IncomingWebhookRequestPartial',
   bulkCommands: { type: 'array', items: ref('ApplicationCommandUpdateRequest'), maxItems: 130 },
 } as const;
+
+/**
+ * The docs define `default_member_permissions` as a string (a permission bit set, as discord.js
+ * sends it); the OpenAPI spec types it as an integer. Discord accepts the documented string, so
+ * convert it before checking the rest of a command against the spec.
+ */
+export function commandsInSpecForm(body: unknown): unknown {
+  if (!Array.isArray(body)) return body;
+  return body.map((command: Record<string, unknown>) => {
+    const permissions = command['default_member_permissions'];
+    return typeof permissions === 'string' && /^\d+$/.test(permissions)
+      ? { ...command, default_member_permissions: Number(permissions) }
+      : command;
+  });
+}

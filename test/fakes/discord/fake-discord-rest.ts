@@ -1,6 +1,6 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { REQUEST_SCHEMAS, validateAgainstSpec } from './discord-spec.js';
+import { commandsInSpecForm, REQUEST_SCHEMAS, validateAgainstSpec } from './discord-spec.js';
 
 /** One request the fake received, after routing. */
 export interface RecordedCall {
@@ -276,7 +276,7 @@ export class FakeDiscordRest {
   }
 
   #putCommands(body: unknown, guildId: string | undefined) {
-    if (!this.#checkBody(REQUEST_SCHEMAS.bulkCommands, body, 'bulk commands', false))
+    if (!this.#checkBody(REQUEST_SCHEMAS.bulkCommands, commandsInSpecForm(body), 'bulk commands', false))
       return this.#invalidBody();
     const saved = (body as Record<string, unknown>[]).map((command) => ({ id: this.#id(), ...command }));
     if (guildId) this.commands.guilds.set(guildId, saved);
