@@ -1,0 +1,43 @@
+import type { DirectoryComment } from '../directory/types.js';
+import type { Message } from '../ports/message.js';
+import { sanitizeUrl } from '../text/limits.js';
+import { buildMessage, footerFor } from './build-message.js';
+import { KIND_COLORS } from './colors.js';
+import { FieldList } from './fields.js';
+import { authorOf, displayName } from './people.js';
+import { excerpt, quoted, singleLine, summaryLine } from './plain-text.js';
+
+/** How much of the body the one-line summary quotes. */
+const FALLBACK_BODY_CHARS = 100;
+
+/**
+ * A new comment: the body kept whole as text (renderers cut it to their platform's limits),
+ * the commenter as author ("someone" when redacted or missing), votes and replies as fields.
+ */
+export function composeCommentMessage(comment: DirectoryComment): Message {
+  const postName = comment.post === undefined ? undefined : singleLine(comment.post.name) || undefined;
+  const isReply = comment.parentCommentId !== undefined;
+  const what = isReply ? 'reply' : 'comment';
+  const title = postName === undefined ? `New ${what}` : `New ${what} on ${postName}`;
+  const fields = new FieldList()
+    .count('Votes', comment.votes)
+    .count('Replies', comment.childCommentsCount)
+    .text('Pinned', comment.sticky === true ? 'yes' : undefined);
+  const by = displayName(comment.user);
+  const on = postName === undefined ? '' : ` on ${quoted(postName)}`;
+  const body = excerpt(comment.body, FALLBACK_BODY_CHARS);
+  return buildMessage({
+    kind: 'comment',
+    title,
+    // A comment without its own link still leads somewhere useful: the post's discussion.
+    url: sanitizeUrl(comment.url) ?? sanitizeUrl(comment.post?.url),
+    text: comment.body,
+    fields: fields.build(),
+    thumbnailUrl: sanitizeUrl(comment.post?.thumbnailUrl),
+    author: authorOf(comment.user),
+    timestamp: comment.createdAt,
+    color: KIND_COLORS.comment,
+    footer: footerFor(`new ${what}`),
+    fallback: summaryLine(`New ${what} by ${by}${on}${body === '' ? '' : `: ${body}`}`),
+  });
+}

@@ -1,0 +1,14 @@
+/**
+ * The message composer: one platform-neutral Message per directory record, composed once;
+ * every chat adapter renders it. All text is plain; renderers escape it.
+ */
+
+export { composeCollectionMessage } from './collection-message.js';
+export { KIND_COLORS, resolveColor } from './colors.js';
+export { composeCommentMessage } from './comment-message.js';
+export { composeLiveEventMessage, type LiveEventMessageOptions } from './live-event-message.js';
+export { composeNotificationMessage } from './notification-message.js';
+export { SOMEONE } from './people.js';
+export { FALLBACK_MAX } from './plain-text.js';
+export { composePostMessage } from './post-message.js';
+export { composeUserMessage } from './user-message.js';

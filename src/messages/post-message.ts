@@ -1,0 +1,47 @@
+import type { DirectoryPost } from '../directory/types.js';
+import type { Message } from '../ports/message.js';
+import { sanitizeUrl } from '../text/limits.js';
+import { buildMessage, footerFor } from './build-message.js';
+import { KIND_COLORS } from './colors.js';
+import { FieldList, formatDay } from './fields.js';
+import { authorOf, listPeople } from './people.js';
+import { excerpt, singleLine, summaryLine } from './plain-text.js';
+
+const MAX_TOPICS = 5;
+
+/**
+ * A new or featured post: name as title, tagline as text, votes, comments, makers and
+ * topics as fields, the hunter as author. Plain text throughout; renderers escape.
+ */
+export function composePostMessage(post: DirectoryPost): Message {
+  const name = singleLine(post.name) || `Post ${post.id}`;
+  const tagline = post.tagline === undefined ? undefined : singleLine(post.tagline);
+  const topics = [...new Set(post.topics.map(singleLine).filter((topic) => topic !== ''))];
+  const fields = new FieldList()
+    .count('Votes', post.votesCount)
+    .count('Comments', post.commentsCount)
+    .text('Makers', listPeople(post.makers), false)
+    .text(
+      'Topics',
+      topics.length === 0
+        ? undefined
+        : topics.slice(0, MAX_TOPICS).join(', ') +
+            (topics.length > MAX_TOPICS ? ` and ${topics.length - MAX_TOPICS} more` : ''),
+      false,
+    )
+    .text('Launched', post.day === undefined ? undefined : formatDay(post.day));
+  const summary = tagline ? `New post: ${excerpt(name, 100)} — ${tagline}` : `New post: ${name}`;
+  return buildMessage({
+    kind: 'post',
+    title: name,
+    url: sanitizeUrl(post.url),
+    text: tagline,
+    fields: fields.build(),
+    thumbnailUrl: sanitizeUrl(post.thumbnailUrl),
+    author: post.user === undefined ? undefined : authorOf(post.user),
+    timestamp: post.featuredAt ?? post.createdAt,
+    color: KIND_COLORS.post,
+    footer: footerFor(post.featuredAt === undefined ? 'new post' : 'featured post'),
+    fallback: summaryLine(summary),
+  });
+}
