@@ -2,6 +2,7 @@ import { EventEmitter } from 'node:events';
 import { readFileSync } from 'node:fs';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { type WebSocket, WebSocketServer } from 'ws';
 import { blockKitViolations } from './block-kit-limits.js';
 
 /** The official (2020) Slack Web API OpenAPI spec: used for parameter names only (CONTRACTS.md caveats). */
@@ -78,6 +79,10 @@ export class FakeSlackApi {
   private server: Server | undefined;
   private baseUrl = '';
   private responseSeq = 0;
+  private readonly appTokens = new Set<string>();
+  private readonly sockets = new Set<WebSocket>();
+  private wss: WebSocketServer | undefined;
+  private envelopeSeq = 0;
   oauthGrants = new Map<string, { teamId: string; teamName: string; botToken: string; userId: string }>();
 
   constructor(options: FakeSlackOptions = {}) {
@@ -98,6 +103,8 @@ export class FakeSlackApi {
   async close(): Promise<void> {
     const server = this.server;
     if (server === undefined) return;
+    for (const socket of this.sockets) socket.terminate();
+    this.wss?.close();
     server.closeAllConnections();
     await new Promise<void>((resolve) => server.close(() => resolve()));
   }
@@ -111,6 +118,55 @@ export class FakeSlackApi {
   responseUrl(): string {
     this.responseSeq += 1;
     return `${this.baseUrl}/commands/T1/${this.responseSeq}/hook`;
+  }
+
+  /**
+   * Accepts `appToken` for apps.connections.open and serves Socket Mode on `/link`: a `hello`
+   * on connect, then whatever envelopes the test sends.
+   */
+  enableSocketMode(appToken: string): void {
+    this.appTokens.add(appToken);
+    if (this.wss !== undefined || this.server === undefined) return;
+    const wss = new WebSocketServer({ noServer: true });
+    this.wss = wss;
+    this.server.on('upgrade', (req, socket, head) => {
+      if (!(req.url ?? '').startsWith('/link')) {
+        socket.destroy();
+        return;
+      }
+      wss.handleUpgrade(req, socket, head, (ws) => {
+        this.sockets.add(ws);
+        ws.on('close', () => this.sockets.delete(ws));
+        ws.on('message', (data) => {
+          const ack = JSON.parse(String(data)) as { envelope_id?: string; payload?: unknown };
+          if (ack.envelope_id !== undefined) this.events.emit(`ack:${ack.envelope_id}`, ack.payload);
+        });
+        ws.send(JSON.stringify({ type: 'hello', num_connections: 1, connection_info: { app_id: 'A1' } }));
+        this.events.emit('socket');
+      });
+    });
+  }
+
+  /** Resolves once a Socket Mode client has connected. */
+  waitForSocket(): Promise<void> {
+    if (this.sockets.size > 0) return Promise.resolve();
+    return new Promise((resolve) => this.events.once('socket', () => resolve()));
+  }
+
+  /** Sends a Socket Mode envelope to every connected client; resolves with the ack's payload. */
+  sendEnvelope(type: string, payload: Record<string, unknown>): Promise<unknown> {
+    this.envelopeSeq += 1;
+    const envelopeId = `env-${this.envelopeSeq}`;
+    const acked = new Promise<unknown>((resolve) => this.events.once(`ack:${envelopeId}`, resolve));
+    const envelope = {
+      envelope_id: envelopeId,
+      type,
+      payload,
+      accepts_response_payload: true,
+      retry_attempt: 0,
+    };
+    for (const socket of this.sockets) socket.send(JSON.stringify(envelope));
+    return acked;
   }
 
   addToken(token: string, teamId: string): void {
@@ -249,8 +305,14 @@ export class FakeSlackApi {
     }
 
     if (method === 'oauth.v2.access') return this.oauthAccess(params);
-    if (method === 'apps.connections.open')
-      return { status: 200, body: { ok: false, error: 'not_allowed_token_type' } };
+    if (method === 'apps.connections.open') {
+      if (token === undefined || !this.appTokens.has(token))
+        return { status: 200, body: { ok: false, error: 'invalid_auth' } };
+      return {
+        status: 200,
+        body: { ok: true, url: `${this.baseUrl.replace('http:', 'ws:')}/link?ticket=1` },
+      };
+    }
 
     const fail = (error: string, extra: Record<string, unknown> = {}) => ({
       status: 200,
