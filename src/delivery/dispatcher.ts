@@ -1,0 +1,211 @@
+import type { ChatAdapter, DeliveryOutcome } from '../ports/chat-adapter.js';
+import type { Clock } from '../time/clock.js';
+import type { DeliveredLedger } from './dedupe.js';
+import type { Outbox, OutboxEntry } from './outbox.js';
+import type { SubscriptionRepository } from './subscriptions.js';
+import { TokenBucket } from './token-bucket.js';
+
+export type DispatchEvent =
+  | { type: 'delivered'; entry: OutboxEntry; ms: number }
+  | { type: 'rejected'; entry: OutboxEntry; code: string; reason: string; dropped: number }
+  | { type: 'failed'; entry: OutboxEntry; code: string; reason: string; retryInMs: number }
+  | { type: 'abandoned'; entry: OutboxEntry; reason: string }
+  | { type: 'error'; entry: OutboxEntry; error: unknown };
+
+export interface DispatcherOptions {
+  outbox: Outbox;
+  ledger: DeliveredLedger;
+  subscriptions: SubscriptionRepository;
+  adapters: ReadonlyMap<string, ChatAdapter>;
+  clock: Clock;
+  /** Deliveries in flight at once, across destinations (one at a time per destination). */
+  concurrency?: number;
+  /** After this many transient failures an entry is given up on (logged and counted). */
+  maxAttempts?: number;
+  onEvent?: (event: DispatchEvent) => void;
+}
+
+const BASE_BACKOFF_MS = 1000;
+const MAX_BACKOFF_MS = 10 * 60_000;
+
+/**
+ * Drains the outbox: one message at a time per destination (order kept), many
+ * destinations in parallel, paced to each platform's limits before it answers 429.
+ * A slow or failing destination holds only its own slot; outcomes are values, so one bad
+ * channel never stops the others.
+ */
+export class Dispatcher {
+  readonly #options: Required<Omit<DispatcherOptions, 'onEvent'>> & Pick<DispatcherOptions, 'onEvent'>;
+  readonly #inFlight = new Set<string>();
+  readonly #perDestination = new Map<string, TokenBucket>();
+  readonly #perPlatform = new Map<string, TokenBucket>();
+  #running = false;
+  #timer: NodeJS.Timeout | undefined;
+  #idle: (() => void)[] = [];
+
+  constructor(options: DispatcherOptions) {
+    this.#options = { concurrency: 16, maxAttempts: 15, ...options };
+  }
+
+  start(): void {
+    this.#running = true;
+    this.wake();
+  }
+
+  /** Stops starting deliveries and resolves once those in flight have finished. */
+  async stop(): Promise<void> {
+    this.#running = false;
+    clearTimeout(this.#timer);
+    if (this.#inFlight.size > 0) await new Promise<void>((resolve) => this.#idle.push(resolve));
+  }
+
+  /** Looks for work now (after an enqueue). */
+  wake(): void {
+    if (!this.#running) return;
+    clearTimeout(this.#timer);
+    this.#timer = undefined;
+    this.#pump();
+  }
+
+  /** Resolves when the outbox is empty and nothing is in flight (tests and benchmarks). */
+  async drained(pollMs = 20): Promise<void> {
+    while (this.#options.outbox.size() > 0 || this.#inFlight.size > 0) {
+      await new Promise((resolve) => setTimeout(resolve, pollMs));
+    }
+  }
+
+  #pump(): void {
+    if (!this.#running) return;
+    const { outbox, clock, concurrency } = this.#options;
+    const now = clock.now();
+    let nextWake = Number.POSITIVE_INFINITY;
+    const heads = outbox.heads().sort((a, b) => a.notBefore - b.notBefore || a.enqueuedAt - b.enqueuedAt);
+    for (const entry of heads) {
+      if (this.#inFlight.size >= concurrency) break;
+      if (this.#inFlight.has(entry.destinationKey)) continue;
+      const adapter = this.#options.adapters.get(entry.destination.platform);
+      if (!adapter) continue;
+      const wait = Math.max(
+        entry.notBefore - now,
+        this.#bucket(this.#perDestination, entry.destinationKey, adapter, 'perDestination', now).waitMs(now),
+        this.#bucket(this.#perPlatform, adapter.platform, adapter, 'global', now).waitMs(now),
+      );
+      if (wait > 0) {
+        nextWake = Math.min(nextWake, wait);
+        continue;
+      }
+      this.#perDestination.get(entry.destinationKey)?.take(now);
+      this.#perPlatform.get(adapter.platform)?.take(now);
+      this.#inFlight.add(entry.destinationKey);
+      void this.#deliver(adapter, entry).finally(() => {
+        this.#inFlight.delete(entry.destinationKey);
+        if (this.#inFlight.size === 0) for (const resolve of this.#idle.splice(0)) resolve();
+        this.wake();
+      });
+    }
+    if (Number.isFinite(nextWake) && this.#timer === undefined) {
+      this.#timer = setTimeout(() => {
+        this.#timer = undefined;
+        this.#pump();
+      }, nextWake);
+    }
+  }
+
+  #bucket(
+    buckets: Map<string, TokenBucket>,
+    key: string,
+    adapter: ChatAdapter,
+    kind: 'perDestination' | 'global',
+    now: number,
+  ): TokenBucket {
+    let bucket = buckets.get(key);
+    if (!bucket) {
+      bucket = new TokenBucket(adapter.pacing[kind], now);
+      buckets.set(key, bucket);
+    }
+    return bucket;
+  }
+
+  async #deliver(adapter: ChatAdapter, entry: OutboxEntry): Promise<void> {
+    const { outbox, ledger, subscriptions, clock, onEvent, maxAttempts } = this.#options;
+    const startedAt = clock.now();
+    // After an earlier attempt whose outcome could not be recorded, check before posting again.
+    if (entry.attempts > 0) {
+      const [already] = await ledger
+        .delivered([{ destination: entry.destinationKey, itemKey: entry.itemKey }])
+        .catch(() => [false]);
+      if (already) {
+        await outbox.remove(entry).catch(() => {});
+        return;
+      }
+    }
+    let outcome: DeliveryOutcome;
+    try {
+      outcome = await adapter.deliver(entry.destination, entry.message, {
+        idempotencyKey: `${entry.destinationKey}|${entry.itemKey}`,
+      });
+    } catch (error) {
+      // An adapter should return outcomes, not throw; treat a throw as transient.
+      onEvent?.({ type: 'error', entry, error });
+      outcome = {
+        status: 'failed',
+        code: 'adapter_threw',
+        reason: error instanceof Error ? error.message : String(error),
+      };
+    }
+    try {
+      if (outcome.status === 'delivered') {
+        // Mark delivered only after the platform confirmed the post; a crash between the
+        // two repeats just this one message on restart.
+        await ledger.markDelivered(entry.destinationKey, entry.itemKey);
+        await outbox.remove(entry);
+        onEvent?.({ type: 'delivered', entry, ms: clock.now() - startedAt });
+        return;
+      }
+      if (outcome.status === 'rejected') {
+        await subscriptions.pauseDestination(
+          entry.destination.platform,
+          entry.destination.channelId,
+          outcome.code,
+          outcome.reason,
+        );
+        const dropped = await outbox.dropDestination(entry.destinationKey);
+        onEvent?.({
+          type: 'rejected',
+          entry,
+          code: outcome.code,
+          reason: outcome.reason,
+          dropped: dropped.length,
+        });
+        return;
+      }
+      if (entry.attempts + 1 >= maxAttempts) {
+        await outbox.remove(entry);
+        onEvent?.({
+          type: 'abandoned',
+          entry,
+          reason: `${outcome.code}: ${outcome.reason} (after ${maxAttempts} attempts)`,
+        });
+        return;
+      }
+      const retryInMs = outcome.retryAfterMs ?? backoff(entry.attempts);
+      if (outcome.retryAfterMs !== undefined) {
+        this.#perDestination.get(entry.destinationKey)?.drainFor(outcome.retryAfterMs, clock.now());
+      }
+      await outbox.reschedule(entry, clock.now() + retryInMs);
+      onEvent?.({ type: 'failed', entry, code: outcome.code, reason: outcome.reason, retryInMs });
+    } catch (error) {
+      // The store failed while recording the outcome: keep the entry, back off in memory,
+      // and let the next attempt check the ledger first so a delivered post is not repeated.
+      entry.attempts += 1;
+      entry.notBefore = clock.now() + backoff(entry.attempts);
+      onEvent?.({ type: 'error', entry, error });
+    }
+  }
+}
+
+/** Exponential backoff with full jitter, capped. */
+function backoff(attempts: number): number {
+  const ceiling = Math.min(MAX_BACKOFF_MS, BASE_BACKOFF_MS * 2 ** attempts);
+  return Math.round(ceiling / 2 + Math.random() * (ceiling / 2));
+}

@@ -1,0 +1,168 @@
+import { randomBytes } from 'node:crypto';
+import type Keyv from 'keyv';
+import type { LeaseBackend } from '../store/leases.js';
+import type { Clock } from '../time/clock.js';
+import { sleep } from '../time/clock.js';
+import type { FeedFilters, FeedName } from './feed-filters.js';
+import type { SubscriptionSeed } from './subscription-spec.js';
+
+export interface Subscription {
+  /** Short id users type in `/directory unsubscribe <id>`. */
+  id: string;
+  platform: string;
+  channelId: string;
+  workspaceId?: string;
+  feed: FeedName;
+  filters: FeedFilters;
+  /** `env` for routes seeded from SUBSCRIPTIONS, otherwise the platform user id. */
+  createdBy: string;
+  /** Epoch ms. Items discovered before this never reach the subscription (no history flood). */
+  createdAt: number;
+  /** Set when the destination failed permanently; deliveries stop until resumed. */
+  paused?: { code: string; reason: string; at: number };
+}
+
+export type NewSubscription = Omit<Subscription, 'id' | 'createdAt' | 'paused'>;
+
+const KEY = 'subscriptions';
+const WRITE_LOCK = 'subscriptions-write';
+
+/**
+ * Subscriptions live in one store document. They change rarely (a slash command) and are
+ * read on every poll cycle; one document keeps a read to one round-trip. Changes from
+ * any instance go through a short lease so two concurrent edits never overwrite each other.
+ */
+export class SubscriptionRepository {
+  readonly #keyv: Keyv;
+  readonly #leases: LeaseBackend;
+  readonly #clock: Clock;
+  readonly #owner = randomBytes(6).toString('hex');
+
+  constructor(options: { keyv: Keyv; leases: LeaseBackend; clock: Clock }) {
+    this.#keyv = options.keyv;
+    this.#leases = options.leases;
+    this.#clock = options.clock;
+  }
+
+  async list(): Promise<Subscription[]> {
+    return ((await this.#keyv.get<Subscription[]>(KEY)) ?? []).map((s) => ({ ...s }));
+  }
+
+  async forChannel(platform: string, channelId: string): Promise<Subscription[]> {
+    return (await this.list()).filter((s) => s.platform === platform && s.channelId === channelId);
+  }
+
+  /** Adds a subscription; an identical one (same channel, feed and filters) is returned instead of duplicated. */
+  async add(input: NewSubscription): Promise<{ subscription: Subscription; created: boolean }> {
+    return this.#update<{ subscription: Subscription; created: boolean }>((all) => {
+      const existing = all.find(
+        (s) =>
+          s.platform === input.platform &&
+          s.channelId === input.channelId &&
+          s.feed === input.feed &&
+          sameFilters(s.filters, input.filters),
+      );
+      if (existing) return { next: all, result: { subscription: existing, created: false } };
+      const subscription: Subscription = { ...input, id: newId(all), createdAt: this.#clock.now() };
+      return { next: [...all, subscription], result: { subscription, created: true } };
+    });
+  }
+
+  /** Removes subscriptions of one channel by id, or every one of a feed; returns what was removed. */
+  async remove(platform: string, channelId: string, idOrFeed: string): Promise<Subscription[]> {
+    return this.#update((all) => {
+      const removed = all.filter(
+        (s) =>
+          s.platform === platform && s.channelId === channelId && (s.id === idOrFeed || s.feed === idOrFeed),
+      );
+      return { next: all.filter((s) => !removed.includes(s)), result: removed };
+    });
+  }
+
+  /** Pauses every subscription of a destination that failed permanently, recording why. */
+  async pauseDestination(platform: string, channelId: string, code: string, reason: string): Promise<number> {
+    return this.#update((all) => {
+      let count = 0;
+      const next = all.map((s) => {
+        if (s.platform !== platform || s.channelId !== channelId || s.paused) return s;
+        count += 1;
+        return { ...s, paused: { code, reason, at: this.#clock.now() } };
+      });
+      return { next, result: count };
+    });
+  }
+
+  async resumeChannel(platform: string, channelId: string): Promise<number> {
+    return this.#update((all) => {
+      let count = 0;
+      const next = all.map((s) => {
+        if (s.platform !== platform || s.channelId !== channelId || !s.paused) return s;
+        count += 1;
+        const { paused: _paused, ...rest } = s;
+        return rest;
+      });
+      return { next, result: count };
+    });
+  }
+
+  /**
+   * Makes the SUBSCRIPTIONS routes present (created by `env`), keeping their original
+   * creation time so a restart does not reset what counts as "new".
+   */
+  async seed(seeds: readonly SubscriptionSeed[]): Promise<number> {
+    if (seeds.length === 0) return 0;
+    return this.#update((all) => {
+      const next = [...all];
+      let added = 0;
+      for (const seed of seeds) {
+        const exists = next.some(
+          (s) =>
+            s.platform === seed.platform &&
+            s.channelId === seed.channelId &&
+            s.feed === seed.feed &&
+            sameFilters(s.filters, seed.filters),
+        );
+        if (exists) continue;
+        next.push({ ...seed, id: newId(next), createdBy: 'env', createdAt: this.#clock.now() });
+        added += 1;
+      }
+      return { next, result: added };
+    });
+  }
+
+  async #update<T>(change: (all: Subscription[]) => { next: Subscription[]; result: T }): Promise<T> {
+    await this.#lock();
+    try {
+      const { next, result } = change(await this.list());
+      await this.#keyv.set(KEY, next);
+      return result;
+    } finally {
+      await this.#leases.release(WRITE_LOCK, this.#owner).catch(() => {});
+    }
+  }
+
+  async #lock(): Promise<void> {
+    for (let attempt = 0; attempt < 100; attempt += 1) {
+      if (await this.#leases.acquire(WRITE_LOCK, this.#owner, 5000)) return;
+      await sleep(20 + Math.random() * 30);
+    }
+    throw new Error('could not lock the subscriptions for writing within 3 seconds');
+  }
+}
+
+function sameFilters(a: FeedFilters, b: FeedFilters): boolean {
+  return JSON.stringify(sortKeys(a)) === JSON.stringify(sortKeys(b));
+}
+
+function sortKeys(value: FeedFilters): [string, unknown][] {
+  return Object.entries(value)
+    .filter(([, v]) => v !== undefined)
+    .sort(([x], [y]) => x.localeCompare(y));
+}
+
+function newId(existing: readonly Subscription[]): string {
+  for (;;) {
+    const id = `s${randomBytes(3).toString('hex')}`;
+    if (!existing.some((s) => s.id === id)) return id;
+  }
+}

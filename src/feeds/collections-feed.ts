@@ -1,0 +1,81 @@
+import { facetsOf } from './facets.js';
+import { BACKGROUND, type Feed, type FeedDependencies, rememberIds } from './feed.js';
+import { type FeedItem, itemKey } from './feed-item.js';
+
+export interface CollectionsFeedState {
+  /** Ids of featured collections already handed on (bounded). */
+  seen: string[];
+  /** Latest `featured_at` seen, epoch ms. */
+  watermark: number;
+}
+
+/**
+ * A collection edited long after it was featured moves to the top of `updated_at` order
+ * too; only one featured within this window of the watermark counts as newly featured.
+ */
+const FEATURED_GRACE_MS = 6 * 60 * 60 * 1000;
+
+/**
+ * Newly featured collections. Featuring bumps `updated_at`, so the newest page of featured
+ * collections by `updated_at` holds every new one. Dedupe is on the id, never on an id
+ * cursor: a collection created years ago and featured today has a small id.
+ */
+export function createCollectionsFeed(deps: FeedDependencies): Feed<CollectionsFeedState> {
+  const { client, clock } = deps;
+  return {
+    name: 'collections',
+    quotaClass: 'v1',
+    costPerPoll: 1,
+    async poll(state) {
+      const result = await client.listCollections(
+        { featured: true, perPage: 50, sortBy: 'updated_at', order: 'desc' },
+        BACKGROUND,
+      );
+      if (result.notModified && state) return { items: [], nextState: state };
+      const featured = result.items.filter((c) => c.featuredAt !== undefined);
+      const featuredTimes = featured.map((c) => Date.parse(c.featuredAt ?? ''));
+      const newestFeaturedAt = Math.max(state?.watermark ?? 0, ...featuredTimes.filter(Number.isFinite));
+      if (!state) {
+        return {
+          items: [],
+          nextState: {
+            seen: rememberIds(
+              [],
+              featured.map((c) => c.id),
+            ),
+            watermark: newestFeaturedAt,
+          },
+        };
+      }
+      const now = clock.now();
+      const fresh = featured.filter(
+        (c) =>
+          !state.seen.includes(c.id) && Date.parse(c.featuredAt ?? '') >= state.watermark - FEATURED_GRACE_MS,
+      );
+      const items: FeedItem[] = fresh
+        .sort((a, b) => Date.parse(a.featuredAt ?? '') - Date.parse(b.featuredAt ?? ''))
+        .map((collection) => {
+          const record = { type: 'collection', collection } as const;
+          return {
+            feed: 'collections',
+            event: 'new',
+            id: collection.id,
+            key: itemKey('collections', 'new', collection.id),
+            record,
+            facets: facetsOf(record),
+            discoveredAt: now,
+          };
+        });
+      return {
+        items,
+        nextState: {
+          seen: rememberIds(
+            state.seen,
+            fresh.map((c) => c.id),
+          ),
+          watermark: newestFeaturedAt,
+        },
+      };
+    },
+  };
+}

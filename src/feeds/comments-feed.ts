@@ -1,0 +1,56 @@
+import { facetsOf } from './facets.js';
+import { BACKGROUND, compareIds, type Feed, type FeedDependencies } from './feed.js';
+import { type FeedItem, itemKey } from './feed-item.js';
+
+export interface CommentsFeedState {
+  /** Highest comment id already handed to the pipeline. */
+  newestId: string;
+}
+
+const PAGE_SIZE = 50;
+/** Bounds one poll's spend after a long outage; the next poll continues from the cursor. */
+const MAX_PAGES_PER_POLL = 10;
+
+/** New comments, walking the V1 `newer` id cursor until caught up. */
+export function createCommentsFeed(deps: FeedDependencies): Feed<CommentsFeedState> {
+  const { client, clock } = deps;
+  return {
+    name: 'comments',
+    quotaClass: 'v1',
+    costPerPoll: 1,
+    async poll(state) {
+      if (!state) {
+        const latest = await client.listComments({ perPage: 1, sortBy: 'id', order: 'desc' }, BACKGROUND);
+        return { items: [], nextState: { newestId: latest.items[0]?.id ?? '0' } };
+      }
+      const items: FeedItem[] = [];
+      let cursor = state.newestId;
+      for (let page = 0; page < MAX_PAGES_PER_POLL; page += 1) {
+        const result = await client.listComments(
+          { newer: cursor, perPage: PAGE_SIZE, sortBy: 'id', order: 'asc' },
+          BACKGROUND,
+        );
+        if (result.notModified) break;
+        const now = clock.now();
+        for (const comment of result.items) {
+          if (compareIds(comment.id, state.newestId) <= 0) continue;
+          const record = { type: 'comment', comment } as const;
+          items.push({
+            feed: 'comments',
+            event: 'new',
+            id: comment.id,
+            key: itemKey('comments', 'new', comment.id),
+            record,
+            facets: facetsOf(record),
+            discoveredAt: now,
+          });
+          if (compareIds(comment.id, cursor) > 0) cursor = comment.id;
+        }
+        // A short page means we are caught up (skipped records still count towards the page).
+        if (result.items.length + result.skipped < PAGE_SIZE) break;
+      }
+      items.sort((a, b) => compareIds(a.id, b.id));
+      return { items, nextState: { newestId: cursor } };
+    },
+  };
+}

@@ -1,0 +1,50 @@
+import type { FeedName } from '../delivery/feed-filters.js';
+import type { DirectoryClient, QuotaClass } from '../directory/index.js';
+import type { Clock } from '../time/clock.js';
+import type { FeedItem } from './feed-item.js';
+
+export interface FeedPollResult<State> {
+  items: FeedItem[];
+  /** Persisted only after every item is durably queued, so a crash re-finds them. */
+  nextState: State;
+}
+
+/**
+ * One upstream source of news. `poll` is pure with respect to storage: it gets the last
+ * state and returns the next one; the pipeline decides when that state is saved.
+ * A poll with no state seeds: it records what exists now and returns no items, so a
+ * first start never floods channels with history.
+ */
+export interface Feed<State = unknown> {
+  readonly name: FeedName;
+  /** Which directory quota one poll spends. */
+  readonly quotaClass: QuotaClass;
+  /** What one poll usually costs in that class (requests, or complexity points), for cadence planning. */
+  readonly costPerPoll: number;
+  poll(state: State | undefined): Promise<FeedPollResult<State>>;
+  /** Runs after the items of a poll are durably queued (e.g. clear notifications upstream). */
+  afterQueued?(items: readonly FeedItem[]): Promise<void>;
+}
+
+export interface FeedDependencies {
+  client: DirectoryClient;
+  clock: Clock;
+}
+
+/** Ids seen recently, newest last, bounded so state never grows without limit. */
+export function rememberIds(previous: readonly string[], added: readonly string[], limit = 1000): string[] {
+  const merged = [...previous.filter((id) => !added.includes(id)), ...added];
+  return merged.slice(Math.max(0, merged.length - limit));
+}
+
+/** Compares numeric-string ids (V1 ids are integers that may exceed 2^53 one day). */
+export function compareIds(a: string, b: string): number {
+  if (/^\d+$/.test(a) && /^\d+$/.test(b)) {
+    const x = BigInt(a);
+    const y = BigInt(b);
+    return x < y ? -1 : x > y ? 1 : 0;
+  }
+  return a < b ? -1 : a > b ? 1 : 0;
+}
+
+export const BACKGROUND = { priority: 'background' } as const;

@@ -1,0 +1,96 @@
+import type { DirectoryLiveEvent } from '../directory/index.js';
+import { facetsOf } from './facets.js';
+import { BACKGROUND, type Feed, type FeedDependencies, rememberIds } from './feed.js';
+import { type FeedItem, itemKey } from './feed-item.js';
+
+export interface LiveFeedState {
+  /** Ids of events already announced (bounded). */
+  seen: string[];
+  /** Upcoming dated events, kept for "starting soon" reminders between polls. */
+  upcoming: DirectoryLiveEvent[];
+}
+
+export interface LiveFeedOptions extends FeedDependencies {
+  /** The earliest reminder any subscription wants, in minutes before the start; 0 = none. */
+  reminderHorizonMinutes: () => number;
+}
+
+const PAGE_SIZE = 50;
+const MAX_PAGES_PER_POLL = 5;
+
+/**
+ * Upcoming live events (`newer` = today, offset paging), announced once each, plus a
+ * "starting soon" item for every event inside the reminder horizon. The reminder is its
+ * own event kind with its own dedupe key, emitted on every poll while in the window; the
+ * router decides per subscription, and dedupe makes it arrive once.
+ */
+export function createLiveFeed(options: LiveFeedOptions): Feed<LiveFeedState> {
+  const { client, clock } = options;
+  return {
+    name: 'live',
+    quotaClass: 'v1',
+    costPerPoll: 1,
+    async poll(state) {
+      const events: DirectoryLiveEvent[] = [];
+      const today = new Date(clock.now()).toISOString().slice(0, 10);
+      for (let page = 0; page < MAX_PAGES_PER_POLL; page += 1) {
+        const result = await client.listLiveEvents(
+          { newer: today, perPage: PAGE_SIZE, offset: page * PAGE_SIZE },
+          BACKGROUND,
+        );
+        events.push(...result.items);
+        if (result.items.length + result.skipped < PAGE_SIZE) break;
+      }
+      const now = clock.now();
+      const upcoming = events.filter((e) => e.startsAt !== null && Date.parse(e.startsAt) > now);
+      if (!state) {
+        return {
+          items: [],
+          nextState: {
+            seen: rememberIds(
+              [],
+              events.map((e) => e.id),
+            ),
+            upcoming,
+          },
+        };
+      }
+      const fresh = events.filter((e) => !state.seen.includes(e.id));
+      const items: FeedItem[] = fresh.map((event) => toItem(event, 'new', now));
+
+      const horizonMs = options.reminderHorizonMinutes() * 60_000;
+      if (horizonMs > 0) {
+        // Events from the previous poll count too: one that vanished from the listing
+        // (its day rolled over) still deserves its reminder.
+        const known = new Map([...state.upcoming, ...upcoming].map((e) => [e.id, e]));
+        for (const event of known.values()) {
+          const startsAt = Date.parse(event.startsAt ?? '');
+          if (startsAt > now && startsAt - now <= horizonMs) items.push(toItem(event, 'reminder', now));
+        }
+      }
+      return {
+        items,
+        nextState: {
+          seen: rememberIds(
+            state.seen,
+            fresh.map((e) => e.id),
+          ),
+          upcoming,
+        },
+      };
+    },
+  };
+}
+
+function toItem(event: DirectoryLiveEvent, kind: 'new' | 'reminder', now: number): FeedItem {
+  const record = { type: 'live', event } as const;
+  return {
+    feed: 'live',
+    event: kind,
+    id: event.id,
+    key: itemKey('live', kind, event.id),
+    record,
+    facets: facetsOf(record),
+    discoveredAt: now,
+  };
+}

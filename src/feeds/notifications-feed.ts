@@ -1,0 +1,62 @@
+import { facetsOf } from './facets.js';
+import { BACKGROUND, type Feed, type FeedDependencies, rememberIds } from './feed.js';
+import { type FeedItem, itemKey } from './feed-item.js';
+
+export interface NotificationsFeedState {
+  seen: string[];
+}
+
+export interface NotificationsFeedOptions extends FeedDependencies {
+  /** Clear the token user's notifications upstream once delivered items are durably queued. */
+  clearAfterDelivery: boolean;
+}
+
+/** The token user's notifications, every type; optionally cleared upstream after queueing. */
+export function createNotificationsFeed(options: NotificationsFeedOptions): Feed<NotificationsFeedState> {
+  const { client, clock } = options;
+  return {
+    name: 'notifications',
+    quotaClass: 'v1',
+    costPerPoll: options.clearAfterDelivery ? 2 : 1,
+    async poll(state) {
+      const result = await client.listNotifications({ type: 'all', perPage: 50 }, BACKGROUND);
+      if (result.notModified && state) return { items: [], nextState: state };
+      if (!state)
+        return {
+          items: [],
+          nextState: {
+            seen: rememberIds(
+              [],
+              result.items.map((n) => n.id),
+            ),
+          },
+        };
+      const now = clock.now();
+      const fresh = result.items.filter((n) => !state.seen.includes(n.id)).reverse();
+      const items: FeedItem[] = fresh.map((notification) => {
+        const record = { type: 'notification', notification } as const;
+        return {
+          feed: 'notifications',
+          event: 'new',
+          id: notification.id,
+          key: itemKey('notifications', 'new', notification.id),
+          record,
+          facets: facetsOf(record),
+          discoveredAt: now,
+        };
+      });
+      return {
+        items,
+        nextState: {
+          seen: rememberIds(
+            state.seen,
+            fresh.map((n) => n.id),
+          ),
+        },
+      };
+    },
+    async afterQueued(items) {
+      if (options.clearAfterDelivery && items.length > 0) await client.clearNotifications(BACKGROUND);
+    },
+  };
+}

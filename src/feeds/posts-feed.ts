@@ -1,0 +1,83 @@
+import type { DirectoryPost } from '../directory/index.js';
+import { estimateQueryComplexity } from '../directory/index.js';
+import { POSTS_QUERY } from '../directory/v2-queries.js';
+import { facetsOf } from './facets.js';
+import { BACKGROUND, type Feed, type FeedDependencies, rememberIds } from './feed.js';
+import { type FeedItem, itemKey } from './feed-item.js';
+
+export interface PostsFeedState {
+  seen: string[];
+  /** Newest `createdAt` seen, epoch ms. */
+  watermark: number;
+}
+
+/** The live service returns at most 20 posts per page. */
+const PAGE_SIZE = 20;
+const MAX_PAGES_PER_POLL = 3;
+/** Posts created a little before the watermark may appear late (clock skew, moderation). */
+const LATE_GRACE_MS = 60 * 60 * 1000;
+
+/** New posts from the V2 posts connection, newest first, paging back until it meets what was seen. */
+export function createPostsFeed(deps: FeedDependencies): Feed<PostsFeedState> {
+  const { client, clock } = deps;
+  return {
+    name: 'posts',
+    quotaClass: 'v2-complexity',
+    costPerPoll: estimateQueryComplexity(POSTS_QUERY, { first: PAGE_SIZE }),
+    async poll(state) {
+      const collected: DirectoryPost[] = [];
+      let after: string | undefined;
+      for (let page = 0; page < (state ? MAX_PAGES_PER_POLL : 1); page += 1) {
+        const connection = await client.listPosts(
+          { first: PAGE_SIZE, order: 'NEWEST', ...(after ? { after } : {}) },
+          BACKGROUND,
+        );
+        collected.push(...connection.nodes);
+        const reachedSeen = state && connection.nodes.some((p) => state.seen.includes(p.id));
+        if (reachedSeen || !connection.pageInfo.hasNextPage || !connection.pageInfo.endCursor) break;
+        after = connection.pageInfo.endCursor;
+      }
+      const times = collected.map((p) => Date.parse(p.createdAt ?? '')).filter(Number.isFinite);
+      const watermark = Math.max(state?.watermark ?? 0, ...times);
+      if (!state)
+        return {
+          items: [],
+          nextState: {
+            seen: rememberIds(
+              [],
+              collected.map((p) => p.id),
+            ),
+            watermark,
+          },
+        };
+
+      const now = clock.now();
+      const fresh = collected
+        .filter((p) => !state.seen.includes(p.id))
+        .filter((p) => !p.createdAt || Date.parse(p.createdAt) >= state.watermark - LATE_GRACE_MS)
+        .reverse();
+      const items: FeedItem[] = fresh.map((post) => {
+        const record = { type: 'post', post } as const;
+        return {
+          feed: 'posts',
+          event: 'new',
+          id: post.id,
+          key: itemKey('posts', 'new', post.id),
+          record,
+          facets: facetsOf(record),
+          discoveredAt: now,
+        };
+      });
+      return {
+        items,
+        nextState: {
+          seen: rememberIds(
+            state.seen,
+            fresh.map((p) => p.id),
+          ),
+          watermark,
+        },
+      };
+    },
+  };
+}

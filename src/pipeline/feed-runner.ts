@@ -1,0 +1,92 @@
+import type Keyv from 'keyv';
+import type { DeliveredLedger } from '../delivery/dedupe.js';
+import type { Dispatcher } from '../delivery/dispatcher.js';
+import type { Outbox, OutboxEntry } from '../delivery/outbox.js';
+import { destinationKey, routeItem } from '../delivery/router.js';
+import type { SubscriptionRepository } from '../delivery/subscriptions.js';
+import type { Feed } from '../feeds/feed.js';
+import type { FeedItem } from '../feeds/feed-item.js';
+import type { Message } from '../ports/message.js';
+import type { Clock } from '../time/clock.js';
+
+export interface FeedRunnerOptions {
+  store: Keyv;
+  subscriptions: SubscriptionRepository;
+  outbox: Outbox;
+  ledger: DeliveredLedger;
+  dispatcher: Pick<Dispatcher, 'wake'>;
+  compose: (item: FeedItem) => Message;
+  clock: Clock;
+  defaultRemindMinutes: number;
+}
+
+export interface PollSummary {
+  feed: string;
+  found: number;
+  queued: number;
+  /** Already delivered or queued for that destination. */
+  duplicates: number;
+}
+
+const stateKey = (feed: string) => `feed-state:${feed}`;
+
+/**
+ * One poll of one feed, end to end: poll → route to subscriptions → drop what each
+ * destination already has → queue durably → only then save the feed's new state.
+ * A crash anywhere before the state is saved re-finds the same items next time, and the
+ * outbox and the delivered ledger make that harmless.
+ */
+export async function runFeedOnce(feed: Feed, options: FeedRunnerOptions): Promise<PollSummary> {
+  const { store, subscriptions, outbox, ledger, clock } = options;
+  const state = await store.get(stateKey(feed.name));
+  const { items, nextState } = await feed.poll(state);
+  const allSubscriptions = await subscriptions.list();
+  const now = clock.now();
+
+  const candidates: OutboxEntry[] = [];
+  const messages = new Map<string, Message>();
+  for (const item of items) {
+    const targets = routeItem(item, allSubscriptions, {
+      now,
+      defaultRemindMinutes: options.defaultRemindMinutes,
+    });
+    for (const subscription of targets) {
+      const key = destinationKey(subscription.platform, subscription.channelId);
+      if (outbox.has(key, item.key)) continue;
+      let message = messages.get(item.key);
+      if (!message) {
+        message = options.compose(item);
+        messages.set(item.key, message);
+      }
+      candidates.push({
+        destination: {
+          platform: subscription.platform,
+          channelId: subscription.channelId,
+          ...(subscription.workspaceId ? { workspaceId: subscription.workspaceId } : {}),
+        },
+        destinationKey: key,
+        itemKey: item.key,
+        message,
+        subscriptionIds: [subscription.id],
+        enqueuedAt: now,
+        attempts: 0,
+        notBefore: now,
+      });
+    }
+  }
+  const delivered = await ledger.delivered(
+    candidates.map((c) => ({ destination: c.destinationKey, itemKey: c.itemKey })),
+  );
+  const fresh = candidates.filter((_, index) => !delivered[index]);
+  const queued = await outbox.enqueue(fresh);
+  await feed.afterQueued?.(items);
+  // Only now may the cursor move: everything behind it is delivered or durably queued.
+  await store.set(stateKey(feed.name), nextState);
+  if (queued > 0) options.dispatcher.wake();
+  return { feed: feed.name, found: items.length, queued, duplicates: candidates.length - queued };
+}
+
+/** Forgets a feed's cursor (tests and `reset`). */
+export async function resetFeedState(store: Keyv, feed: string): Promise<void> {
+  await store.delete(stateKey(feed));
+}

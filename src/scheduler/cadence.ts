@@ -1,0 +1,32 @@
+import type { QuotaClass, QuotaSnapshot } from '../directory/index.js';
+
+export interface CadenceInput {
+  /** Enabled feeds: which quota class each spends and how much per poll. */
+  feeds: readonly { name: string; quotaClass: QuotaClass; costPerPoll: number }[];
+  quotas: Record<QuotaClass, Pick<QuotaSnapshot, 'limit'>>;
+  windowMs: number;
+  /** Share of each quota kept for interactive lookups. */
+  reserveFraction: number;
+  minIntervalMs: number;
+}
+
+/**
+ * The shortest poll interval per feed that the quota allows: all feeds of one class share
+ * that class's budget after the lookup reserve, polling at one common interval, never
+ * more often than `minIntervalMs`. Recomputed from the latest headers, so it adapts when
+ * the operator changes the limits.
+ */
+export function planCadence(input: CadenceInput): Map<string, number> {
+  const plan = new Map<string, number>();
+  const costByClass = new Map<QuotaClass, number>();
+  for (const feed of input.feeds) {
+    costByClass.set(feed.quotaClass, (costByClass.get(feed.quotaClass) ?? 0) + feed.costPerPoll);
+  }
+  for (const feed of input.feeds) {
+    const budget = Math.max(1, input.quotas[feed.quotaClass].limit * (1 - input.reserveFraction));
+    const costPerRound = costByClass.get(feed.quotaClass) ?? feed.costPerPoll;
+    const quotaFloor = Math.ceil((input.windowMs * costPerRound) / budget);
+    plan.set(feed.name, Math.max(input.minIntervalMs, quotaFloor));
+  }
+  return plan;
+}

@@ -1,0 +1,159 @@
+import type Keyv from 'keyv';
+import type { FeedName } from '../delivery/feed-filters.js';
+import type { QuotaLedger } from '../directory/index.js';
+import type { Feed } from '../feeds/feed.js';
+import type { PollSummary } from '../pipeline/feed-runner.js';
+import type { Clock } from '../time/clock.js';
+import { planCadence } from './cadence.js';
+
+export interface FeedHealth {
+  feed: FeedName;
+  intervalMs: number;
+  lastPollAt?: number;
+  lastSuccessAt?: number;
+  lastError?: string;
+  consecutiveFailures: number;
+  lastFound?: number;
+  nextPollAt?: number;
+}
+
+export type SchedulerEvent =
+  | { type: 'polled'; summary: PollSummary; ms: number }
+  | { type: 'poll-failed'; feed: FeedName; error: unknown; retryInMs: number }
+  | { type: 'cadence'; feed: FeedName; intervalMs: number };
+
+export interface FeedSchedulerOptions {
+  feeds: readonly Feed[];
+  runFeed: (feed: Feed) => Promise<PollSummary>;
+  /** Feeds at least one active subscription wants; the others are not polled (quota kept). */
+  wantedFeeds: () => Promise<ReadonlySet<FeedName>>;
+  ledger: Pick<QuotaLedger, 'snapshot'>;
+  store: Keyv;
+  clock: Clock;
+  windowMs: number;
+  reserveFraction: number;
+  minIntervalMs: number;
+  onEvent?: (event: SchedulerEvent) => void;
+}
+
+const HEALTH_KEY = 'feed-health';
+const MAX_ERROR_BACKOFF_MS = 10 * 60_000;
+
+/**
+ * Runs each wanted feed at the cadence its quota allows. Polls never overlap (one at a
+ * time, across all feeds), are jittered so instances and feeds do not align, and stop
+ * cleanly: `stop()` waits for the poll in progress.
+ */
+export class FeedScheduler {
+  readonly #options: FeedSchedulerOptions;
+  readonly #health = new Map<FeedName, FeedHealth>();
+  #timer: NodeJS.Timeout | undefined;
+  #current: Promise<void> | undefined;
+  #running = false;
+
+  constructor(options: FeedSchedulerOptions) {
+    this.#options = options;
+    for (const feed of options.feeds)
+      this.#health.set(feed.name, { feed: feed.name, intervalMs: 0, consecutiveFailures: 0 });
+  }
+
+  start(): void {
+    if (this.#running) return;
+    this.#running = true;
+    this.#schedule(0);
+  }
+
+  async stop(): Promise<void> {
+    this.#running = false;
+    clearTimeout(this.#timer);
+    await this.#current;
+  }
+
+  /** Polls every wanted feed that is due now, one after another (also used by tests). */
+  async tick(): Promise<void> {
+    const { clock } = this.#options;
+    const wanted = await this.#options.wantedFeeds();
+    const feeds = this.#options.feeds.filter((f) => wanted.has(f.name));
+    const plan = planCadence({
+      feeds,
+      quotas: this.#options.ledger.snapshot(),
+      windowMs: this.#options.windowMs,
+      reserveFraction: this.#options.reserveFraction,
+      minIntervalMs: this.#options.minIntervalMs,
+    });
+    for (const feed of feeds) {
+      if (!this.#running && this.#timer !== undefined) break;
+      const health = this.#health.get(feed.name);
+      if (!health) continue;
+      const interval = plan.get(feed.name) ?? this.#options.minIntervalMs;
+      if (interval !== health.intervalMs) {
+        health.intervalMs = interval;
+        this.#options.onEvent?.({ type: 'cadence', feed: feed.name, intervalMs: interval });
+      }
+      if (health.nextPollAt !== undefined && health.nextPollAt > clock.now()) continue;
+      await this.#poll(feed, health, interval);
+    }
+    await this.#options.store.set(HEALTH_KEY, [...this.#health.values()]).catch(() => {});
+  }
+
+  /** Health of every feed as this instance knows it. */
+  health(): FeedHealth[] {
+    return [...this.#health.values()].map((h) => ({ ...h }));
+  }
+
+  /** Health as last saved by whichever instance polls (for `status` on any instance). */
+  static async savedHealth(store: Keyv): Promise<FeedHealth[]> {
+    return (await store.get<FeedHealth[]>(HEALTH_KEY)) ?? [];
+  }
+
+  async #poll(feed: Feed, health: FeedHealth, interval: number): Promise<void> {
+    const { clock } = this.#options;
+    const startedAt = clock.now();
+    health.lastPollAt = startedAt;
+    try {
+      const summary = await this.#options.runFeed(feed);
+      health.lastSuccessAt = clock.now();
+      health.consecutiveFailures = 0;
+      health.lastFound = summary.found;
+      delete health.lastError;
+      health.nextPollAt = startedAt + jitter(interval);
+      this.#options.onEvent?.({ type: 'polled', summary, ms: clock.now() - startedAt });
+    } catch (error) {
+      health.consecutiveFailures += 1;
+      health.lastError = error instanceof Error ? error.message : String(error);
+      const retryAfter = (error as { retryAfterMs?: number }).retryAfterMs;
+      const retryInMs = Math.min(
+        MAX_ERROR_BACKOFF_MS,
+        Math.max(retryAfter ?? 0, interval * 2 ** Math.min(health.consecutiveFailures - 1, 5)),
+      );
+      health.nextPollAt = clock.now() + retryInMs;
+      this.#options.onEvent?.({ type: 'poll-failed', feed: feed.name, error, retryInMs });
+    }
+  }
+
+  #schedule(delayMs: number): void {
+    if (!this.#running) return;
+    this.#timer = setTimeout(() => {
+      this.#current = this.tick()
+        .catch((error: unknown) => {
+          this.#options.onEvent?.({ type: 'poll-failed', feed: 'posts', error, retryInMs: 1000 });
+        })
+        .finally(() => {
+          this.#current = undefined;
+          this.#schedule(this.#untilNextDue());
+        });
+    }, delayMs);
+  }
+
+  #untilNextDue(): number {
+    const now = this.#options.clock.now();
+    const due = [...this.#health.values()].map((h) => (h.nextPollAt ?? now) - now);
+    // Re-check at least every few seconds: subscriptions or limits may have changed.
+    return Math.max(50, Math.min(5000, ...due));
+  }
+}
+
+/** ±10 % so instances and feeds do not poll in lock-step. */
+function jitter(intervalMs: number): number {
+  return Math.round(intervalMs * (0.9 + Math.random() * 0.2));
+}
