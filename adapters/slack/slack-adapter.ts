@@ -48,6 +48,11 @@ export interface SlackAdapterOptions {
   adminCacheTtlMs?: number;
   /** Clock for the admin cache. Default `Date.now`. */
   now?: () => number;
+  /**
+   * Socket Mode: how long start() waits for the first connection before resolving not ready (the
+   * client keeps retrying in the background). Default 20 s, inside Heroku's 60 s boot limit.
+   */
+  socketConnectTimeoutMs?: number;
 }
 
 /**
@@ -143,14 +148,24 @@ export function createSlackAdapter(options: SlackAdapterOptions): ChatAdapter {
   let health: AdapterHealth = { ready: false, reason: 'not started' };
   let stopped = false;
 
-  function createReceiver(): { receiver: Receiver; http?: HTTPReceiver } {
+  function createReceiver(): { receiver: Receiver; http?: HTTPReceiver; socket?: SocketModeReceiver } {
     if (options.appToken !== undefined) {
-      const receiver = new SocketModeReceiver({
+      const socket = new SocketModeReceiver({
         appToken: options.appToken,
         logger: boltLogger,
         installerOptions: { clientOptions },
       });
-      return { receiver };
+      // Readiness follows the WebSocket: Slack refreshes it regularly and the client reconnects.
+      socket.client.on('connected', () => {
+        if (!stopped) health = { ready: true };
+      });
+      socket.client.on('reconnecting', () => {
+        if (!stopped) health = { ready: false, reason: 'Slack Socket Mode reconnecting' };
+      });
+      socket.client.on('disconnected', () => {
+        if (!stopped) health = { ready: false, reason: 'Slack Socket Mode disconnected' };
+      });
+      return { receiver: socket, socket };
     }
     const oauth = options.oauth;
     const http = new HTTPReceiver({
@@ -196,6 +211,30 @@ export function createSlackAdapter(options: SlackAdapterOptions): ChatAdapter {
     });
   }
 
+  /** Waits for the first Socket Mode connection, but never past the deadline: a boot must not hang. */
+  async function connectSocket(created: App): Promise<void> {
+    const timeoutMs = options.socketConnectTimeoutMs ?? 20_000;
+    let timer: NodeJS.Timeout | undefined;
+    const deadline = new Promise<'timeout'>((resolve) => {
+      timer = setTimeout(() => resolve('timeout'), timeoutMs);
+    });
+    const started = created.start().then(
+      () => 'connected' as const,
+      (error: unknown) => {
+        logger.error({ err: error }, 'Slack Socket Mode failed to start');
+        return 'failed' as const;
+      },
+    );
+    const result = await Promise.race([started, deadline]);
+    clearTimeout(timer);
+    if (result === 'connected') {
+      health = { ready: true };
+      return;
+    }
+    health = { ready: false, reason: `Slack Socket Mode not connected (${result})` };
+    logger.warn({ timeoutMs }, 'Slack Socket Mode is not connected yet; continuing to retry');
+  }
+
   async function verifyToken(client: webApi.WebClient): Promise<void> {
     if (options.botToken === undefined) return;
     try {
@@ -218,7 +257,7 @@ export function createSlackAdapter(options: SlackAdapterOptions): ChatAdapter {
 
     async start(context) {
       stopped = false;
-      const { receiver, http } = createReceiver();
+      const { receiver, http, socket } = createReceiver();
       const created = new App({
         receiver,
         logger: boltLogger,
@@ -242,14 +281,14 @@ export function createSlackAdapter(options: SlackAdapterOptions): ChatAdapter {
         ackBudgetMs: options.ackBudgetMs ?? 2000,
       });
       await verifyToken(created.client);
+      app = created;
       if (http !== undefined) {
         mountHttp(context, http);
-      } else {
+        health = { ready: true };
+      } else if (socket !== undefined) {
         // Socket Mode: Bolt opens the WebSocket via apps.connections.open; no port is bound.
-        await created.start();
+        await connectSocket(created);
       }
-      app = created;
-      health = { ready: true };
       logger.info(
         { mode: http === undefined ? 'socket' : 'http', multiWorkspace: options.oauth !== undefined },
         'Slack adapter started',

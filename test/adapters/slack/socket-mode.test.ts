@@ -54,3 +54,35 @@ describe('Slack Socket Mode', () => {
     expect((await fetch(`${server.url}/slack/events`, { method: 'POST' })).status).toBe(404);
   });
 });
+
+describe('Slack Socket Mode without a connection', () => {
+  it('does not hang start() when Slack refuses the app token, and reports not ready', async () => {
+    const slack = await new FakeSlackApi().start();
+    slack.addToken('xoxb-test', 'T1');
+    const server = await startMountServer();
+    const adapter = createSlackAdapter({
+      botToken: 'xoxb-test',
+      signingSecret: 'unused',
+      appToken: 'xapp-unknown',
+      apiUrl: slack.apiUrl,
+      logger: createCapturingLogger(),
+      socketConnectTimeoutMs: 200,
+    });
+    try {
+      await adapter.start({
+        http: server.http,
+        commands: new FakeCommandHandler(),
+        logger: createCapturingLogger(),
+      });
+      expect(adapter.health()).toMatchObject({
+        ready: false,
+        reason: expect.stringContaining('Socket Mode'),
+      });
+      expect(slack.callsTo('apps.connections.open').length).toBeGreaterThan(0);
+    } finally {
+      await adapter.stop();
+      await server.close();
+      await slack.close();
+    }
+  });
+});
