@@ -1,0 +1,23 @@
+import type { CommandReply } from '../../src/ports/index.js';
+import { type ConsoleRenderOptions, renderConsoleMessage } from './render-console-message.js';
+import { oneLine, stripControls } from './terminal-text.js';
+
+/**
+ * Renders a command reply for the terminal: the lead line (marked ✗ with the error code and
+ * usage when the command failed), then each result message, separated by blank lines.
+ */
+export function renderConsoleReply(reply: CommandReply, options: ConsoleRenderOptions = {}): string {
+  const parts: string[] = [];
+  const lead = stripControls(reply.text).trim();
+  if (reply.error !== undefined) {
+    parts.push(`✗ ${lead || 'The command failed.'} (${oneLine(reply.error.code)})`);
+    if (reply.error.usage !== undefined && reply.error.usage.trim() !== '') {
+      parts.push(`Usage: ${stripControls(reply.error.usage).trim()}`);
+    }
+  } else if (lead !== '') {
+    parts.push(lead);
+  }
+  const messages = reply.messages.map((message) => renderConsoleMessage(message, options));
+  if (messages.length === 0) return parts.join('\n');
+  return [parts.join('\n'), ...messages].filter((part) => part !== '').join('\n\n');
+}
