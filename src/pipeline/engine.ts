@@ -1,0 +1,160 @@
+import { DeliveredLedger } from '../delivery/dedupe.js';
+import { type DispatchEvent, Dispatcher } from '../delivery/dispatcher.js';
+import type { FeedName } from '../delivery/feed-filters.js';
+import { Outbox } from '../delivery/outbox.js';
+import type { SubscriptionSeed } from '../delivery/subscription-spec.js';
+import { SubscriptionRepository } from '../delivery/subscriptions.js';
+import type { DirectoryClient } from '../directory/index.js';
+import { createCollectionsFeed } from '../feeds/collections-feed.js';
+import { createCommentsFeed } from '../feeds/comments-feed.js';
+import type { Feed } from '../feeds/feed.js';
+import type { FeedItem } from '../feeds/feed-item.js';
+import { createLiveFeed } from '../feeds/live-feed.js';
+import { createNotificationsFeed } from '../feeds/notifications-feed.js';
+import { createPostsFeed } from '../feeds/posts-feed.js';
+import type { ChatAdapter } from '../ports/chat-adapter.js';
+import type { Message } from '../ports/message.js';
+import { FeedScheduler, type SchedulerEvent } from '../scheduler/feed-scheduler.js';
+import { LeaderElection, type LeaderEvent } from '../scheduler/leader.js';
+import type { BotStore } from '../store/create-store.js';
+import type { Clock } from '../time/clock.js';
+import { type PollSummary, runFeedOnce } from './feed-runner.js';
+
+export interface EngineSettings {
+  pollMinIntervalMs: number;
+  dedupeTtlMs: number;
+  reserveFraction: number;
+  defaultRemindMinutes: number;
+  clearNotifications: boolean;
+  /** The directory's quota window (spec: 15 minutes). */
+  windowMs: number;
+  leaseTtlMs?: number;
+  leaseRenewMs?: number;
+}
+
+export type EngineEvent =
+  | ({ source: 'scheduler' } & SchedulerEvent)
+  | ({ source: 'dispatcher' } & DispatchEvent)
+  | ({ source: 'leader' } & LeaderEvent);
+
+export interface EngineOptions {
+  store: BotStore;
+  client: DirectoryClient;
+  adapters: readonly ChatAdapter[];
+  clock: Clock;
+  compose: (item: FeedItem) => Message;
+  settings: EngineSettings;
+  seeds?: readonly SubscriptionSeed[];
+  onEvent?: (event: EngineEvent) => void;
+}
+
+/**
+ * The core pipeline assembled: feeds → router → outbox → dispatcher → adapters, run by the
+ * scheduler on whichever instance holds the poller lease. Every instance can answer
+ * commands; only the leader polls and delivers.
+ */
+export function createEngine(options: EngineOptions) {
+  const { store, client, clock, settings, onEvent } = options;
+  const keyv = store.keyv;
+  const subscriptions = new SubscriptionRepository({ keyv, leases: store.leases, clock });
+  const outbox = new Outbox({ keyv });
+  const ledger = new DeliveredLedger({ keyv, ttlMs: settings.dedupeTtlMs });
+  const adapters = new Map(options.adapters.map((a) => [a.platform, a]));
+  const dispatcher = new Dispatcher({
+    outbox,
+    ledger,
+    subscriptions,
+    adapters,
+    clock,
+    onEvent: (event) => onEvent?.({ source: 'dispatcher', ...event }),
+  });
+
+  let reminderHorizon = settings.defaultRemindMinutes;
+  const feeds: Feed[] = [
+    createPostsFeed({ client, clock }),
+    createCommentsFeed({ client, clock }),
+    createCollectionsFeed({ client, clock }),
+    createLiveFeed({ client, clock, reminderHorizonMinutes: () => reminderHorizon }),
+    createNotificationsFeed({ client, clock, clearAfterDelivery: settings.clearNotifications }),
+  ] as Feed[];
+
+  const runFeed = (feed: Feed): Promise<PollSummary> =>
+    runFeedOnce(feed, {
+      store: keyv,
+      subscriptions,
+      outbox,
+      ledger,
+      dispatcher,
+      compose: options.compose,
+      clock,
+      defaultRemindMinutes: settings.defaultRemindMinutes,
+    });
+
+  const wantedFeeds = async (): Promise<ReadonlySet<FeedName>> => {
+    const all = await subscriptions.list();
+    const active = all.filter((s) => !s.paused && adapters.has(s.platform));
+    reminderHorizon = Math.max(
+      0,
+      ...active
+        .filter((s) => s.feed === 'live')
+        .map((s) => s.filters.remindMinutes ?? settings.defaultRemindMinutes),
+    );
+    return new Set(active.map((s) => s.feed));
+  };
+
+  const scheduler = new FeedScheduler({
+    feeds,
+    runFeed,
+    wantedFeeds,
+    ledger: client.ledger,
+    store: keyv,
+    clock,
+    windowMs: settings.windowMs,
+    reserveFraction: settings.reserveFraction,
+    minIntervalMs: settings.pollMinIntervalMs,
+    onEvent: (event) => onEvent?.({ source: 'scheduler', ...event }),
+  });
+
+  const leader = new LeaderElection({
+    leases: store.leases,
+    ...(settings.leaseTtlMs ? { ttlMs: settings.leaseTtlMs } : {}),
+    ...(settings.leaseRenewMs ? { renewEveryMs: settings.leaseRenewMs } : {}),
+    async onLead() {
+      await outbox.load();
+      dispatcher.start();
+      scheduler.start();
+    },
+    async onFollow() {
+      await scheduler.stop();
+      await dispatcher.stop();
+    },
+    onEvent: (event) => onEvent?.({ source: 'leader', ...event }),
+  });
+
+  return {
+    subscriptions,
+    outbox,
+    dispatcher,
+    scheduler,
+    leader,
+    feeds,
+    /** Seeds SUBSCRIPTIONS and starts competing for the poller lease. */
+    async start(): Promise<void> {
+      await subscriptions.seed(options.seeds ?? []);
+      leader.start();
+    },
+    /** Stops polling, finishes deliveries in flight, releases the lease. */
+    async stop(): Promise<void> {
+      await leader.stop();
+    },
+    /** Polls every wanted feed once, now, regardless of cadence (tests, benchmarks). */
+    async pollAllOnce(): Promise<PollSummary[]> {
+      const wanted = await wantedFeeds();
+      const summaries: PollSummary[] = [];
+      for (const feed of feeds) if (wanted.has(feed.name)) summaries.push(await runFeed(feed));
+      return summaries;
+    },
+  };
+}
+
+export type Engine = ReturnType<typeof createEngine>;

@@ -1,0 +1,91 @@
+import { randomUUID } from 'node:crypto';
+import { join } from 'node:path';
+import { createDirectoryClient, type DirectoryClientEvent } from '../../src/directory/index.js';
+import { type RunningEmulator, startEmulator } from '../../src/emulator/index.js';
+import { createItemComposer } from '../../src/pipeline/compose-item.js';
+import { createEngine, type EngineEvent, type EngineSettings } from '../../src/pipeline/engine.js';
+import type { ChatAdapter } from '../../src/ports/index.js';
+import { type BotStore, createStore } from '../../src/store/create-store.js';
+import { systemClock } from '../../src/time/clock.js';
+import { RecordingAdapter } from './recording-adapter.js';
+import { makeTempDir } from './temp-dir.js';
+
+export const TEST_SETTINGS: EngineSettings = {
+  pollMinIntervalMs: 50,
+  dedupeTtlMs: 86_400_000,
+  reserveFraction: 0.2,
+  defaultRemindMinutes: 15,
+  clearNotifications: false,
+  windowMs: 900_000,
+  leaseTtlMs: 1000,
+  leaseRenewMs: 200,
+};
+
+/** One bot instance (engine + client + store) against a shared emulator. */
+export async function startInstance(options: {
+  emulator: RunningEmulator;
+  storeUrl: string;
+  namespace: string;
+  adapters?: ChatAdapter[];
+  settings?: Partial<EngineSettings>;
+}) {
+  const clientEvents: DirectoryClientEvent[] = [];
+  const engineEvents: EngineEvent[] = [];
+  const client = createDirectoryClient({
+    baseUrl: options.emulator.url,
+    token: 'dev-token',
+    retry: { attempts: 2, baseDelayMs: 5, maxDelayMs: 20 },
+    onEvent: (event) => clientEvents.push(event),
+  });
+  const store: BotStore = createStore({ url: options.storeUrl, namespace: options.namespace });
+  const adapter = new RecordingAdapter();
+  const engine = createEngine({
+    store,
+    client,
+    adapters: options.adapters ?? [adapter],
+    clock: systemClock,
+    compose: createItemComposer(systemClock),
+    settings: { ...TEST_SETTINGS, ...options.settings },
+    onEvent: (event) => engineEvents.push(event),
+  });
+  return {
+    client,
+    store,
+    engine,
+    adapter,
+    clientEvents,
+    engineEvents,
+    async close() {
+      await engine.stop();
+      await engine.dispatcher.stop();
+      await client.close();
+      await store.close();
+    },
+  };
+}
+
+/** An emulator plus a temp dir for SQLite files, cleaned up together. */
+export async function startWorld(emulatorOptions: Parameters<typeof startEmulator>[0] = {}) {
+  const temp = makeTempDir();
+  const emulator = await startEmulator({ port: 0, seed: 7, ...emulatorOptions });
+  return {
+    emulator,
+    sqliteUrl: (name = randomUUID()) => `sqlite://${join(temp.path, `${name}.sqlite`)}`,
+    async close() {
+      await emulator.close();
+      temp.cleanup();
+    },
+  };
+}
+
+export function waitUntil(condition: () => boolean, timeoutMs = 10_000, what = 'condition'): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const started = Date.now();
+    const check = () => {
+      if (condition()) return resolve();
+      if (Date.now() - started > timeoutMs) return reject(new Error(`timed out waiting for ${what}`));
+      setTimeout(check, 10);
+    };
+    check();
+  });
+}
