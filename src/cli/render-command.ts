@@ -1,0 +1,185 @@
+import { readFile } from 'node:fs/promises';
+import { parseArgs } from 'node:util';
+import {
+  composeRawRecord,
+  guessRecordKind,
+  RECORD_KINDS,
+  type RecordKind,
+  unwrapRecord,
+} from '../messages/raw-record.js';
+import type { Message } from '../ports/message.js';
+import { type CliIo, USAGE_EXIT_CODE, UsageError } from './io.js';
+import type { Subcommand } from './subcommand.js';
+
+export const RENDER_PLATFORMS = ['console', 'slack', 'discord'] as const;
+export type RenderPlatform = (typeof RENDER_PLATFORMS)[number];
+
+/** Each platform's message renderer; undefined when that adapter is not wired in. */
+export type MessageRenderers = Record<RenderPlatform, ((message: Message) => unknown) | undefined>;
+
+export interface RenderCommandOptions {
+  /** Read when the file is `-` or absent; default `process.stdin`. */
+  stdin?: NodeJS.ReadableStream & { isTTY?: boolean };
+  /** Default: `fs.readFile` as UTF-8. */
+  readTextFile?: (path: string) => Promise<string>;
+}
+
+const USAGE = `Usage: directory-bot render --platform console|slack|discord [--kind KIND] [FILE|-]
+
+Reads ONE directory record as JSON from FILE (or stdin when FILE is "-" or absent), validates
+it with the directory client's schemas, composes the bot's message and prints what would be
+sent: readable text for console, the exact JSON payload for slack and discord.
+
+The record is a V1 comment, collection, live event or notification, or a V2 post node (V1
+posts, V2 comments, collections and users are read too). A GraphQL {"data": {...}} answer or
+a V1 list holding one record is unwrapped.
+
+Options:
+  --platform, -p   console | slack | discord (required)
+  --kind, -k       ${RECORD_KINDS.join(' | ')}; guessed from the record's fields when left out
+  --help, -h       show this help
+
+Exits 0 on success, 1 when the record is invalid or cannot be read, 2 on a usage error.`;
+
+interface RenderArgs {
+  platform: RenderPlatform;
+  kind: RecordKind | undefined;
+  file: string | undefined;
+}
+
+function parseRenderArgs(argv: string[]): RenderArgs | 'help' {
+  const { values, positionals } = parseArgs({
+    args: argv,
+    options: {
+      platform: { type: 'string', short: 'p' },
+      kind: { type: 'string', short: 'k' },
+      help: { type: 'boolean', short: 'h' },
+    },
+    allowPositionals: true,
+    strict: true,
+  });
+  if (values.help) return 'help';
+  const platform = values.platform;
+  if (platform === undefined) throw new UsageError('--platform is required (console, slack or discord).');
+  if (!(RENDER_PLATFORMS as readonly string[]).includes(platform)) {
+    throw new UsageError(`--platform must be one of ${RENDER_PLATFORMS.join(', ')}, not "${platform}".`);
+  }
+  const kind = values.kind;
+  if (kind !== undefined && !(RECORD_KINDS as readonly string[]).includes(kind)) {
+    throw new UsageError(`--kind must be one of ${RECORD_KINDS.join(', ')}, not "${kind}".`);
+  }
+  if (positionals.length > 1) throw new UsageError(`Give one file (or -), not ${positionals.length}.`);
+  return { platform: platform as RenderPlatform, kind: kind as RecordKind | undefined, file: positionals[0] };
+}
+
+async function readStream(stream: NodeJS.ReadableStream): Promise<string> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of stream)
+    chunks.push(typeof chunk === 'string' ? Buffer.from(chunk) : (chunk as Buffer));
+  return Buffer.concat(chunks).toString('utf8');
+}
+
+/**
+ * The `render` subcommand: shows exactly what the bot would post for one record, on any
+ * platform, without connecting anywhere. The renderers are injected by the composition root
+ * (the only place in src/ allowed to import adapters).
+ */
+export function createRenderCommand(
+  renderers: MessageRenderers,
+  options: RenderCommandOptions = {},
+): Subcommand {
+  const stdin = options.stdin ?? process.stdin;
+  const readTextFile = options.readTextFile ?? ((path: string) => readFile(path, 'utf8'));
+
+  async function run(argv: string[], io: CliIo): Promise<number> {
+    const args = parseRenderArgs(argv);
+    if (args === 'help') {
+      io.stdout(USAGE);
+      return 0;
+    }
+    const render = renderers[args.platform];
+    if (render === undefined) {
+      io.stderr(
+        `Rendering for ${args.platform} is not available: its renderer is not wired into this build.`,
+      );
+      return 1;
+    }
+
+    const fromStdin = args.file === undefined || args.file === '-';
+    if (args.file === undefined && stdin.isTTY === true) {
+      throw new UsageError('Give a file, or pipe one JSON record on stdin.');
+    }
+    const where = fromStdin ? 'stdin' : `"${args.file}"`;
+    let text: string;
+    try {
+      text = fromStdin ? await readStream(stdin) : await readTextFile(args.file as string);
+    } catch (error) {
+      io.stderr(`Could not read ${where}: ${error instanceof Error ? error.message : String(error)}`);
+      return 1;
+    }
+    let json: unknown;
+    try {
+      json = JSON.parse(text);
+    } catch (error) {
+      io.stderr(`${where} is not valid JSON: ${error instanceof Error ? error.message : String(error)}`);
+      return 1;
+    }
+
+    const { record, kind: wrappedKind } = unwrapRecord(json);
+    let kind = args.kind ?? wrappedKind;
+    if (kind === undefined) {
+      const guess = guessRecordKind(record);
+      if (guess === undefined) {
+        throw new UsageError(
+          `Could not tell what kind of record this is; pass --kind (${RECORD_KINDS.join(', ')}).`,
+        );
+      }
+      kind = guess.kind;
+      io.stderr(`Guessed --kind ${kind} because ${guess.reason}; pass --kind to override.`);
+    }
+
+    const result = composeRawRecord(kind, record);
+    if (!result.ok) {
+      io.stderr(`The ${result.source} record from ${where} is not valid:`);
+      for (const problem of result.problems) io.stderr(`  - ${problem}`);
+      return 1;
+    }
+    let payload: unknown;
+    try {
+      payload = render(result.message);
+    } catch (error) {
+      io.stderr(
+        `The ${args.platform} renderer failed: ${error instanceof Error ? error.message : String(error)}`,
+      );
+      return 1;
+    }
+    io.stdout(
+      typeof payload === 'string' && args.platform === 'console' ? payload : JSON.stringify(payload, null, 2),
+    );
+    return 0;
+  }
+
+  return {
+    name: 'render',
+    summary: 'Print the message the bot would post for one directory record (JSON file or stdin).',
+    usage: USAGE,
+    async run(argv, io) {
+      try {
+        return await run(argv, io);
+      } catch (error) {
+        if (error instanceof UsageError || isParseArgsError(error)) {
+          io.stderr((error as Error).message);
+          io.stderr('Run "directory-bot render --help" for usage.');
+          return USAGE_EXIT_CODE;
+        }
+        throw error;
+      }
+    },
+  };
+}
+
+/** node:util parseArgs throws TypeErrors with ERR_PARSE_ARGS_* codes for unknown or malformed options. */
+function isParseArgsError(error: unknown): boolean {
+  const code = (error as { code?: unknown } | null)?.code;
+  return typeof code === 'string' && code.startsWith('ERR_PARSE_ARGS_');
+}

@@ -1,0 +1,146 @@
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { PassThrough } from 'node:stream';
+import { afterAll, describe, expect, it } from 'vitest';
+import { renderConsoleMessage } from '../../adapters/console/index.js';
+import type { CliIo } from '../../src/cli/io.js';
+import { createRenderCommand, type MessageRenderers } from '../../src/cli/render-command.js';
+import type { Message } from '../../src/ports/index.js';
+import { rawV1Collection, rawV1Comment, rawV1LiveEvent, rawV2Post } from '../messages/raw-fixtures.js';
+import { makeTempDir } from '../support/temp-dir.js';
+
+const temp = makeTempDir('render-command-');
+afterAll(() => temp.cleanup());
+
+function captureIo(): CliIo & { out: string[]; err: string[] } {
+  const out: string[] = [];
+  const err: string[] = [];
+  return { out, err, stdout: (line) => out.push(line), stderr: (line) => err.push(line) };
+}
+
+const renderers: MessageRenderers = {
+  console: renderConsoleMessage,
+  slack: (message: Message) => ({
+    text: message.fallback,
+    blocks: [{ type: 'header', title: message.title }],
+  }),
+  discord: undefined,
+};
+
+function stdinWith(text: string): PassThrough {
+  const stream = new PassThrough();
+  stream.end(text);
+  return stream;
+}
+
+function fileWith(name: string, content: unknown): string {
+  const path = join(temp.path, name);
+  writeFileSync(path, typeof content === 'string' ? content : JSON.stringify(content));
+  return path;
+}
+
+async function run(argv: string[], stdin = stdinWith('')) {
+  const io = captureIo();
+  const code = await createRenderCommand(renderers, { stdin }).run(argv, io);
+  return { code, stdout: io.out.join('\n'), stderr: io.err.join('\n') };
+}
+
+describe('directory-bot render', () => {
+  it('prints console text for a V1 comment read from a file, saying what kind it guessed', async () => {
+    const result = await run(['--platform', 'console', fileWith('comment.json', rawV1Comment)]);
+    expect(result.code).toBe(0);
+    expect(result.stderr).toBe('Guessed --kind comment because it has "body"; pass --kind to override.');
+    expect(result.stdout).toContain('New comment\n  by someone\n');
+    expect(result.stdout).toContain('<!channel> @everyone <@U123ABC>');
+    expect(result.stdout).not.toContain('REDACTED');
+  });
+
+  it('prints the renderer’s payload as 2-space JSON for slack, reading stdin', async () => {
+    const result = await run(['-p', 'slack', '--kind', 'post', '-'], stdinWith(JSON.stringify(rawV2Post)));
+    expect(result.code).toBe(0);
+    expect(result.stderr).toBe('');
+    expect(JSON.parse(result.stdout)).toEqual({
+      text: 'New post: Analytical Engine — Computes Bernoulli numbers',
+      blocks: [{ type: 'header', title: 'Analytical Engine' }],
+    });
+    expect(result.stdout).toContain('\n  "text"');
+  });
+
+  it('reads stdin when no file is given and unwraps a GraphQL answer', async () => {
+    const result = await run(
+      ['--platform', 'console'],
+      stdinWith(JSON.stringify({ data: { post: rawV2Post } })),
+    );
+    expect(result.code).toBe(0);
+    expect(result.stderr).toBe('');
+    expect(result.stdout.startsWith('Analytical Engine\n')).toBe(true);
+  });
+
+  it('renders a live event and a collection by their guessed kinds', async () => {
+    const live = await run(['--platform', 'console', fileWith('live.json', rawV1LiveEvent)]);
+    expect(live.code).toBe(0);
+    expect(live.stdout).toContain('Starts: Fri 10 Mar 2017, 18:00 UTC');
+    const collection = await run(['--platform', 'console', fileWith('collection.json', rawV1Collection)]);
+    expect(collection.code).toBe(0);
+    expect(collection.stderr).toContain('--kind collection');
+    expect(collection.stdout).toContain('Posts: 7 · Subscribers: 44');
+  });
+
+  it('exits 1 naming each failing path when the record is invalid', async () => {
+    const { body: _body, ...noBody } = rawV1Comment;
+    const path = fileWith('bad.json', { ...noBody, created_at: 'yesterday' });
+    const result = await run(['--platform', 'console', '--kind', 'comment', path]);
+    expect(result.code).toBe(1);
+    expect(result.stdout).toBe('');
+    expect(result.stderr).toBe(
+      `The V1 comment record from "${path}" is not valid:\n  - body: missing\n  - created_at: not an ISO 8601 timestamp: yesterday`,
+    );
+  });
+
+  it('exits 1 when the platform’s renderer is not wired in', async () => {
+    const result = await run(['--platform', 'discord', fileWith('c.json', rawV1Comment)]);
+    expect(result.code).toBe(1);
+    expect(result.stderr).toContain('Rendering for discord is not available');
+  });
+
+  it('exits 1 on input that is not JSON or a file that does not exist', async () => {
+    const notJson = await run(['--platform', 'console', fileWith('x.json', '{"id": 1,')]);
+    expect(notJson.code).toBe(1);
+    expect(notJson.stderr).toMatch(/x\.json" is not valid JSON/);
+    const missing = await run(['--platform', 'console', join(temp.path, 'nope.json')]);
+    expect(missing.code).toBe(1);
+    expect(missing.stderr).toMatch(/^Could not read ".*nope\.json": ENOENT/);
+  });
+
+  it.each([
+    [[], '--platform is required'],
+    [['--platform', 'teams'], '--platform must be one of console, slack, discord, not "teams"'],
+    [['-p', 'console', '--kind', 'topic'], '--kind must be one of'],
+    [['-p', 'console', 'a.json', 'b.json'], 'Give one file (or -), not 2'],
+    [['-p', 'console', '--bogus'], '--bogus'],
+  ])('exits 2 on the usage error in %j', async (argv, message) => {
+    const result = await run(argv);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain(message);
+    expect(result.stderr).toContain('render --help');
+  });
+
+  it('exits 2 asking for --kind when the record cannot be recognised', async () => {
+    const result = await run(['--platform', 'console'], stdinWith('{"id": 1, "name": "x"}'));
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain('pass --kind');
+  });
+
+  it('exits 2 instead of waiting when stdin is a terminal and no file is given', async () => {
+    const tty = Object.assign(new PassThrough(), { isTTY: true });
+    const result = await run(['--platform', 'console'], tty);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain('Give a file, or pipe one JSON record on stdin.');
+  });
+
+  it('prints its usage with --help', async () => {
+    const result = await run(['--help']);
+    expect(result.code).toBe(0);
+    expect(result.stdout).toContain('Usage: directory-bot render --platform console|slack|discord');
+  });
+});
