@@ -19,7 +19,7 @@ export interface ConsolePromptDeps {
   commands: CommandHandler;
   logger: Logger;
   render?: ConsoleRenderOptions;
-  /** Called once when the input ends (Ctrl-D, end of a pipe). */
+  /** Called once when the input ends by itself (Ctrl-D, end of a pipe), after its last answer; not after close(). */
   onClose?: () => void;
 }
 
@@ -54,6 +54,8 @@ export function startConsolePrompt(deps: ConsolePromptDeps): ConsolePrompt {
   const rl = createInterface({ input: deps.input, output, terminal, prompt: PROMPT });
   let queue: Promise<void> = Promise.resolve();
   let closed = false;
+  // Set when close() ends the prompt, so onClose reports only the input ending by itself.
+  let closedByOwner = false;
 
   const answer = async (line: string): Promise<void> => {
     if (line.trim() === '') return;
@@ -81,7 +83,7 @@ export function startConsolePrompt(deps: ConsolePromptDeps): ConsolePrompt {
   });
   rl.on('close', () => {
     closed = true;
-    void queue.then(() => deps.onClose?.());
+    if (!closedByOwner) void queue.then(() => deps.onClose?.());
   });
   rl.prompt();
 
@@ -89,6 +91,7 @@ export function startConsolePrompt(deps: ConsolePromptDeps): ConsolePrompt {
     close() {
       if (closed) return;
       closed = true;
+      closedByOwner = true;
       rl.close();
     },
     idle: () => queue,

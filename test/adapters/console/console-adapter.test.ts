@@ -171,4 +171,22 @@ describe('the console adapter', () => {
     await closed;
     expect(out.output()).toContain('Post 5');
   });
+
+  it('does not report the input as ended when it is stopped itself', async () => {
+    let reported = 0;
+    const input = new PassThrough();
+    const adapter = createConsoleAdapter({
+      write: capture().write,
+      input,
+      logger: silentLogger(),
+      onInputClosed: () => {
+        reported += 1;
+      },
+    });
+    await adapter.start(contextWith(new FakeCommands()));
+    await adapter.stop();
+    input.end();
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(reported).toBe(0);
+  });
 });
