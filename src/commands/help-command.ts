@@ -1,0 +1,44 @@
+import type { CommandReply } from '../ports/commands.js';
+import type { CommandSpec } from './command-spec.js';
+import { errorReply, infoMessage, infoReply } from './replies.js';
+import { closestMatch } from './suggest.js';
+
+/** `help`: every command with its usage; `help <command>`: one in detail with examples. */
+export function helpReply(specs: readonly CommandSpec[], command: string | undefined): CommandReply {
+  if (command === undefined) {
+    const lines = specs.map(
+      (spec) => `${spec.usage}\n    ${spec.description}${spec.managesChannel ? ' (channel managers)' : ''}`,
+    );
+    return infoReply('Commands of /directory. "help <command>" shows examples.', [
+      infoMessage('/directory commands', lines.join('\n')),
+    ]);
+  }
+  const name = command.toLowerCase();
+  const spec = specs.find((s) => s.name === name);
+  if (!spec) {
+    const near = closestMatch(
+      name,
+      specs.map((s) => s.name),
+    );
+    const nearSpec = near ? specs.find((s) => s.name === near) : undefined;
+    return errorReply(
+      'command_usage',
+      near
+        ? `No command "${command}". Did you mean "${near}"?`
+        : `No command "${command}". Try "help" for the list.`,
+      nearSpec?.usage ?? 'help [command]',
+    );
+  }
+  const options = spec.options.map((o) => {
+    const label = o.positional ? `<${o.name}>` : `--${o.name}${o.type === 'boolean' ? '' : ' …'}`;
+    return `${label}: ${o.description}${o.required ? ' (required)' : ''}`;
+  });
+  const text = [
+    spec.description,
+    ...(options.length > 0 ? ['', ...options] : []),
+    '',
+    'Examples:',
+    ...spec.examples.map((e) => `/directory ${e}`),
+  ].join('\n');
+  return infoReply(`Usage: ${spec.usage}`, [infoMessage(spec.name, text)]);
+}

@@ -1,0 +1,233 @@
+import type { DirectoryClient, DirectoryLiveEvent, IdOrSlug } from '../directory/index.js';
+import {
+  composeCollectionMessage,
+  composeCommentMessage,
+  composeLiveEventMessage,
+  composePostMessage,
+  composeUserMessage,
+} from '../messages/index.js';
+import type { CommandReply } from '../ports/commands.js';
+import type { Clock } from '../time/clock.js';
+import { parsePostRef } from './arg-formats.js';
+import type { ParsedArgs } from './command-spec.js';
+import { errorReply, lookupReply } from './replies.js';
+
+/** A person is waiting: lookups may spend the quota reserve the feeds leave alone. */
+export const INTERACTIVE = { priority: 'interactive' } as const;
+
+const DEFAULT_COUNT = 5;
+/** The live service pages posts at 20; `upcoming` filters undated events out of one page. */
+const LIVE_PAGE = 20;
+const USER_EXTRAS = 3;
+const DAY_MS = 86_400_000;
+
+export interface LookupContext {
+  client: DirectoryClient;
+  clock: Clock;
+}
+
+/**
+ * A lookup split in two: `key` names the answer independently of how it was typed (for the
+ * cache), `run` fetches it.
+ */
+export interface PreparedLookup {
+  key: string;
+  run(): Promise<CommandReply>;
+}
+
+const str = (args: ParsedArgs, name: string): string | undefined => {
+  const value = args[name];
+  return typeof value === 'string' ? value : undefined;
+};
+const int = (args: ParsedArgs, name: string, fallback: number): number => {
+  const value = args[name];
+  return typeof value === 'number' ? value : fallback;
+};
+const describeRef = (ref: IdOrSlug): string => ('id' in ref ? `id ${ref.id}` : `slug ${ref.slug}`);
+const refKey = (ref: IdOrSlug): string => ('id' in ref ? `id:${ref.id}` : `slug:${ref.slug}`);
+const notFound = (text: string) => errorReply('upstream_not_found', text);
+
+function postRef(args: ParsedArgs): IdOrSlug {
+  // The parser validated the reference already; this only converts it.
+  return parsePostRef(str(args, 'post') ?? '') ?? { slug: '' };
+}
+
+function plural(n: number, word: string): string {
+  return `${n} ${word}${n === 1 ? '' : 's'}`;
+}
+
+/** Prepares the lookup a command names; undefined for commands that are not lookups. */
+export function prepareLookup(
+  command: string,
+  args: ParsedArgs,
+  ctx: LookupContext,
+): PreparedLookup | undefined {
+  const { client, clock } = ctx;
+  switch (command) {
+    case 'post': {
+      const ref = postRef(args);
+      return {
+        key: `post ${refKey(ref)}`,
+        async run() {
+          const post = await client.getPost(ref, INTERACTIVE);
+          if (!post) return notFound(`No post with ${describeRef(ref)}.`);
+          return lookupReply(`Post: ${post.name}`, [composePostMessage(post)]);
+        },
+      };
+    }
+    case 'posts': {
+      const requested = str(args, 'day');
+      const day =
+        requested === undefined || requested.toLowerCase() === 'today'
+          ? new Date(clock.now()).toISOString().slice(0, 10)
+          : requested;
+      const top = int(args, 'top', DEFAULT_COUNT);
+      return {
+        key: `posts ${day} top:${top}`,
+        async run() {
+          const start = Date.parse(`${day}T00:00:00.000Z`);
+          const page = await client.listPosts(
+            {
+              first: top,
+              order: 'VOTES',
+              postedAfter: new Date(start).toISOString(),
+              postedBefore: new Date(start + DAY_MS).toISOString(),
+            },
+            INTERACTIVE,
+          );
+          const posts = page.nodes.slice(0, top);
+          if (posts.length === 0) return lookupReply(`No posts on ${day} yet.`, []);
+          return lookupReply(
+            `Top ${plural(posts.length, 'post')} of ${day} (UTC) by votes`,
+            posts.map(composePostMessage),
+          );
+        },
+      };
+    }
+    case 'comments': {
+      const ref = postRef(args);
+      const limit = int(args, 'limit', DEFAULT_COUNT);
+      return {
+        key: `comments ${refKey(ref)} limit:${limit}`,
+        async run() {
+          // V1 filters comments by post id only: a slug is resolved through V2 first.
+          const post = 'slug' in ref ? await client.getPost(ref, INTERACTIVE) : undefined;
+          if (post === null) return notFound(`No post with ${describeRef(ref)}.`);
+          const postId = post?.id ?? ('id' in ref ? ref.id : '');
+          const result = await client.listComments(
+            { postId, perPage: limit, sortBy: 'created_at', order: 'desc' },
+            INTERACTIVE,
+          );
+          const comments = result.items.slice(0, limit).map((c) => (post && !c.post ? { ...c, post } : c));
+          const on = post ? post.name : `post ${postId}`;
+          if (comments.length === 0) return lookupReply(`No comments on ${on} yet.`, []);
+          return lookupReply(
+            `Latest ${plural(comments.length, 'comment')} on ${on}`,
+            comments.map(composeCommentMessage),
+          );
+        },
+      };
+    }
+    case 'collection': {
+      const slug = (str(args, 'slug') ?? '').toLowerCase();
+      return {
+        key: `collection ${slug}`,
+        async run() {
+          const collection = await client.getCollection({ slug }, INTERACTIVE);
+          if (!collection) return notFound(`No collection with slug ${slug}.`);
+          return lookupReply(`Collection: ${collection.name}`, [composeCollectionMessage(collection)]);
+        },
+      };
+    }
+    case 'collections': {
+      const featured = str(args, 'featured') !== undefined;
+      const by = str(args, 'by')?.replace(/^@/, '');
+      return {
+        key: `collections featured:${featured} by:${by?.toLowerCase() ?? ''}`,
+        async run() {
+          const result = await client.listCollections(
+            {
+              perPage: DEFAULT_COUNT,
+              // Featuring bumps updated_at, so that order lists the latest featured first.
+              sortBy: featured ? 'updated_at' : 'created_at',
+              order: 'desc',
+              ...(featured ? { featured: true } : {}),
+              ...(by ? { userUsername: by } : {}),
+            },
+            INTERACTIVE,
+          );
+          const collections = result.items.slice(0, DEFAULT_COUNT);
+          const what = `${featured ? 'featured ' : ''}collections${by ? ` by ${by}` : ''}`;
+          if (collections.length === 0) return lookupReply(`No ${what}.`, []);
+          return lookupReply(`Latest ${what}`, collections.map(composeCollectionMessage));
+        },
+      };
+    }
+    case 'live': {
+      const when = (str(args, 'when') ?? 'upcoming').toLowerCase();
+      const video = args['video'] === true;
+      return {
+        key: `live ${when} video:${video}`,
+        async run() {
+          const now = clock.now();
+          const today = new Date(now).toISOString().slice(0, 10);
+          const result = await client.listLiveEvents(
+            {
+              perPage: LIVE_PAGE,
+              ...(when === 'upcoming'
+                ? { newer: today }
+                : when === 'undated'
+                  ? { date: false }
+                  : { date: when }),
+              ...(video ? { liveVideo: true } : {}),
+            },
+            INTERACTIVE,
+          );
+          const events: DirectoryLiveEvent[] = result.items
+            // `newer` keeps undated events too (the spec says so); "upcoming" means dated ones.
+            .filter((e) => when !== 'upcoming' || (e.startsAt !== null && Date.parse(e.startsAt) >= now))
+            .slice(0, DEFAULT_COUNT);
+          const what = `${when === 'undated' ? 'undated' : when === 'upcoming' ? 'upcoming' : ''} ${
+            video ? 'on-camera ' : ''
+          }live events${when !== 'upcoming' && when !== 'undated' ? ` in ${when}` : ''}`
+            .replace(/\s+/g, ' ')
+            .trim();
+          if (events.length === 0) return lookupReply(`No ${what}.`, []);
+          return lookupReply(
+            `${what.charAt(0).toUpperCase()}${what.slice(1)}`,
+            events.map((e) => composeLiveEventMessage(e, { now })),
+          );
+        },
+      };
+    }
+    case 'user': {
+      const username = (str(args, 'username') ?? '').replace(/^@/, '');
+      return {
+        key: `user ${username.toLowerCase()}`,
+        async run() {
+          const profile = await client.getUser({ username }, { ...INTERACTIVE, first: 5 });
+          if (!profile) return notFound(`No user named ${username}.`);
+          const messages = [composeUserMessage(profile)];
+          // A redacted profile has no usable id or username to look further with.
+          if (!profile.redacted) {
+            const [collections, comments] = await Promise.all([
+              client.listCollections(
+                { userUsername: profile.username, perPage: USER_EXTRAS, sortBy: 'created_at', order: 'desc' },
+                INTERACTIVE,
+              ),
+              client.listComments(
+                { userId: profile.id, perPage: USER_EXTRAS, sortBy: 'created_at', order: 'desc' },
+                INTERACTIVE,
+              ),
+            ]);
+            messages.push(...collections.items.slice(0, USER_EXTRAS).map(composeCollectionMessage));
+            messages.push(...comments.items.slice(0, USER_EXTRAS).map(composeCommentMessage));
+          }
+          return lookupReply(`User: ${profile.redacted ? 'someone' : profile.username}`, messages);
+        },
+      };
+    }
+    default:
+      return undefined;
+  }
+}

@@ -1,0 +1,34 @@
+import type { CommandReply } from '../ports/commands.js';
+import type { Message } from '../ports/message.js';
+
+/** A private answer with results the asker may share in the channel. */
+export function lookupReply(text: string, messages: Message[]): CommandReply {
+  return { visibility: 'ephemeral', text, messages, shareable: messages.length > 0 };
+}
+
+/** A private answer with nothing to share. */
+export function infoReply(text: string, messages: Message[] = []): CommandReply {
+  return { visibility: 'ephemeral', text, messages, shareable: false };
+}
+
+/** A private failure answer; never shareable. */
+export function errorReply(code: string, text: string, usage?: string): CommandReply {
+  return {
+    visibility: 'ephemeral',
+    text,
+    messages: [],
+    shareable: false,
+    error: usage === undefined ? { code } : { code, usage },
+  };
+}
+
+/** An `info` Message: the way the bot shows its own lists (subscriptions, status). */
+export function infoMessage(title: string, text: string, fields?: Message['fields']): Message {
+  return {
+    kind: 'info',
+    title,
+    ...(text === '' ? {} : { text }),
+    ...(fields && fields.length > 0 ? { fields } : {}),
+    fallback: text === '' ? title : `${title}: ${text.split('\n')[0] ?? ''}`.slice(0, 300),
+  };
+}

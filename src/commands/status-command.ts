@@ -1,0 +1,84 @@
+import type { CommandInvocation, CommandReply } from '../ports/commands.js';
+import type { MessageField } from '../ports/message.js';
+import type { FeedHealth } from '../scheduler/feed-scheduler.js';
+import { infoMessage, infoReply } from './replies.js';
+import { formatDuration, formatUtc } from './time-text.js';
+import type { QuotaStatus, StatusReport } from './types.js';
+
+const QUOTA_NAMES: Readonly<Record<string, string>> = {
+  v1: 'V1 requests',
+  'v2-requests': 'V2 requests',
+  'v2-complexity': 'V2 complexity points',
+};
+
+function quotaLine(quota: QuotaStatus, now: number): string {
+  const left = `${quota.remaining} of ${quota.limit} left`;
+  const reset =
+    quota.resetAt !== null && quota.resetAt > now
+      ? `, resets at ${formatUtc(quota.resetAt, now)} (in ${formatDuration(quota.resetAt - now)})`
+      : '';
+  return `${quota.paused ? 'PAUSED after a rate limit; ' : ''}${left}${reset}`;
+}
+
+/** A feed is late when its last success is older than three of its intervals. */
+function feedLine(health: FeedHealth, now: number): string {
+  if (health.lastPollAt === undefined) return 'not polled yet';
+  const parts: string[] = [`last poll ${formatDuration(now - health.lastPollAt)} ago`];
+  if (health.intervalMs > 0) parts.push(`every ${formatDuration(health.intervalMs)}`);
+  if (health.lastSuccessAt !== undefined) parts.push(`lag ${formatDuration(now - health.lastSuccessAt)}`);
+  const late =
+    health.lastSuccessAt === undefined ||
+    (health.intervalMs > 0 && now - health.lastSuccessAt > 3 * health.intervalMs);
+  const state =
+    health.consecutiveFailures > 0
+      ? `FAILING (${health.consecutiveFailures}×${health.lastError ? `: ${health.lastError}` : ''})`
+      : late
+        ? 'LATE'
+        : 'healthy';
+  return `${state}; ${parts.join(', ')}`;
+}
+
+/**
+ * `status`: quota left per class and when it resets, each feed's last poll, lag and health,
+ * and this channel's paused subscriptions with the reason. Other channels' subscriptions are
+ * only counted: their names are not the asker's business.
+ */
+export function statusReply(report: StatusReport, invocation: CommandInvocation, now: number): CommandReply {
+  const quotaFields: MessageField[] = Object.entries(report.quotas).map(([name, quota]) => ({
+    name: QUOTA_NAMES[name] ?? name,
+    value: quotaLine(quota, now),
+  }));
+  const feedFields: MessageField[] = report.feeds.map((health) => ({
+    name: `Feed ${health.feed}`,
+    value: feedLine(health, now),
+  }));
+  const here = report.pausedSubscriptions.filter(
+    (s) => s.platform === invocation.platform && s.channelId === invocation.channelId,
+  );
+  const elsewhere = report.pausedSubscriptions.length - here.length;
+  const pausedLines = [
+    ...here.map((s) => `${s.id} (${s.feed}) paused: ${s.paused?.reason ?? 'unknown reason'}`),
+    ...(elsewhere > 0 ? [`${elsewhere} paused in other channels`] : []),
+  ];
+  const messages = [
+    infoMessage(
+      'Directory bot status',
+      report.isPoller
+        ? 'This instance polls the directory.'
+        : 'Another instance polls the directory; feed health is as it last saved it.',
+      [
+        ...quotaFields,
+        ...(feedFields.length > 0 ? feedFields : [{ name: 'Feeds', value: 'no feed is being polled' }]),
+      ],
+    ),
+  ];
+  if (pausedLines.length > 0) messages.push(infoMessage('Paused subscriptions', pausedLines.join('\n')));
+  const failing = report.feeds.filter((h) => h.consecutiveFailures > 0).length;
+  const lead =
+    failing > 0 || here.length > 0
+      ? `Status: ${failing > 0 ? `${failing} feed(s) failing` : ''}${failing > 0 && here.length > 0 ? ', ' : ''}${
+          here.length > 0 ? `${here.length} subscription(s) paused here` : ''
+        }.`
+      : 'Status: all good.';
+  return infoReply(lead, messages);
+}

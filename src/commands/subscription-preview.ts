@@ -1,0 +1,116 @@
+import type { FeedFilters, FeedName } from '../delivery/feed-filters.js';
+import { matchesFilters } from '../delivery/router.js';
+import type { DirectoryClient } from '../directory/index.js';
+import { facetsOf } from '../feeds/facets.js';
+import { type FeedItem, type FeedRecord, itemKey } from '../feeds/feed-item.js';
+import {
+  composeCollectionMessage,
+  composeCommentMessage,
+  composeLiveEventMessage,
+  composeNotificationMessage,
+  composePostMessage,
+} from '../messages/index.js';
+import type { Message } from '../ports/message.js';
+import { INTERACTIVE } from './lookups.js';
+
+const PAGE = 50;
+/** The live service returns at most 20 posts per page. */
+const POSTS_PAGE = 20;
+
+/** A recent page of a feed, newest (or, for live events, soonest) first. */
+async function recentRecords(
+  client: DirectoryClient,
+  feed: FeedName,
+  filters: FeedFilters,
+  now: number,
+): Promise<FeedRecord[]> {
+  switch (feed) {
+    case 'posts': {
+      const page = await client.listPosts({ first: POSTS_PAGE, order: 'NEWEST' }, INTERACTIVE);
+      return page.nodes.map((post) => ({ type: 'post', post }));
+    }
+    case 'comments': {
+      // A numeric post filter narrows the page upstream; a slug is matched in the bot.
+      const postId = filters.post && /^\d+$/.test(filters.post) ? filters.post : undefined;
+      const result = await client.listComments(
+        { perPage: PAGE, sortBy: 'id', order: 'desc', ...(postId ? { postId } : {}) },
+        INTERACTIVE,
+      );
+      return result.items.map((comment) => ({ type: 'comment', comment }));
+    }
+    case 'collections': {
+      const result = await client.listCollections(
+        { featured: true, perPage: PAGE, sortBy: 'updated_at', order: 'desc' },
+        INTERACTIVE,
+      );
+      return result.items.map((collection) => ({ type: 'collection', collection }));
+    }
+    case 'live': {
+      const today = new Date(now).toISOString().slice(0, 10);
+      const result = await client.listLiveEvents({ newer: today, perPage: PAGE }, INTERACTIVE);
+      return result.items.map((event) => ({ type: 'live', event }));
+    }
+    case 'notifications': {
+      const result = await client.listNotifications({ type: 'all', perPage: PAGE }, INTERACTIVE);
+      return result.items.map((notification) => ({ type: 'notification', notification }));
+    }
+  }
+}
+
+function compose(record: FeedRecord, now: number): Message {
+  switch (record.type) {
+    case 'post':
+      return composePostMessage(record.post);
+    case 'comment':
+      return composeCommentMessage(record.comment);
+    case 'collection':
+      return composeCollectionMessage(record.collection);
+    case 'live':
+      return composeLiveEventMessage(record.event, { now });
+    case 'notification':
+      return composeNotificationMessage(record.notification);
+  }
+}
+
+function idOf(record: FeedRecord): string {
+  switch (record.type) {
+    case 'post':
+      return record.post.id;
+    case 'comment':
+      return record.comment.id;
+    case 'collection':
+      return record.collection.id;
+    case 'live':
+      return record.event.id;
+    case 'notification':
+      return record.notification.id;
+  }
+}
+
+/**
+ * The most recent item of `feed` that a subscription with `filters` would have received,
+ * composed as the channel would see it; undefined when nothing recent matches. Uses the
+ * router's own `matchesFilters`, so the preview never promises what delivery would not do.
+ */
+export async function previewSubscription(
+  client: DirectoryClient,
+  feed: FeedName,
+  filters: FeedFilters,
+  now: number,
+): Promise<Message | undefined> {
+  const records = await recentRecords(client, feed, filters, now);
+  for (const record of records) {
+    const id = idOf(record);
+    const item: FeedItem = {
+      feed,
+      event: 'new',
+      id,
+      key: itemKey(feed, 'new', id),
+      record,
+      facets: facetsOf(record),
+      discoveredAt: now,
+    };
+    if (matchesFilters(item, filters)) return compose(record, now);
+  }
+  return undefined;
+}

@@ -1,0 +1,60 @@
+import type { Subscription, SubscriptionRepository } from '../delivery/subscriptions.js';
+import type { DirectoryClient, QuotaClass } from '../directory/index.js';
+import type { FeedHealth } from '../scheduler/feed-scheduler.js';
+import type { Clock } from '../time/clock.js';
+
+/** One directory quota class as `status` shows it. */
+export interface QuotaStatus {
+  limit: number;
+  remaining: number;
+  /** Epoch ms of the next reset; null when no period has started. */
+  resetAt: number | null;
+  /** A 429 pause is in force. */
+  paused: boolean;
+}
+
+/** What `/directory status` reports; the composition root provides it. */
+export interface StatusReport {
+  quotas: Readonly<Record<QuotaClass, QuotaStatus>>;
+  /** Each feed's health as last saved by the instance that polls. */
+  feeds: readonly FeedHealth[];
+  /** Every paused subscription; `status` shows those of the asking channel. */
+  pausedSubscriptions: readonly Subscription[];
+  /** Whether the instance answering is the one polling the directory. */
+  isPoller: boolean;
+}
+
+/** How a command ended, for metrics. */
+export type CommandResult =
+  | 'ok'
+  | 'cached'
+  | 'usage'
+  | 'forbidden'
+  | 'rate_limited'
+  | 'not_found'
+  | 'quota'
+  | 'upstream_error'
+  | 'error';
+
+export interface CommandEvent {
+  /** The command name, or `unknown` when the text named none. */
+  command: string;
+  platform: string;
+  result: CommandResult;
+}
+
+export interface CommandDependencies {
+  client: DirectoryClient;
+  subscriptions: SubscriptionRepository;
+  clock: Clock;
+  /** Platform user ids always allowed to change subscriptions (ADMIN_USER_IDS). */
+  adminUserIds: readonly string[];
+  status: () => Promise<StatusReport>;
+  /** Reminder lead time live subscriptions get when they do not choose one. */
+  defaultRemindMinutes: number;
+  /** Identical lookups within this many ms are answered from memory. Default 60 s. */
+  cacheTtlMs?: number;
+  /** Lookups that go upstream per person per minute. Default 10. */
+  userRateLimit?: { perMinute: number };
+  onEvent?: (event: CommandEvent) => void;
+}
