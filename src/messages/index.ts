@@ -11,4 +11,13 @@ export { composeNotificationMessage } from './notification-message.js';
 export { SOMEONE } from './people.js';
 export { FALLBACK_MAX } from './plain-text.js';
 export { composePostMessage } from './post-message.js';
+export {
+  composeRawRecord,
+  guessRecordKind,
+  type KindGuess,
+  type RawComposeResult,
+  RECORD_KINDS,
+  type RecordKind,
+  unwrapRecord,
+} from './raw-record.js';
 export { composeUserMessage } from './user-message.js';
