@@ -142,6 +142,16 @@ function slackConfig(str: (name: string) => string | undefined, problems: string
       'SLACK_CLIENT_ID, SLACK_CLIENT_SECRET, SLACK_STATE_SECRET: set all three for multi-workspace install, or none',
     );
   }
+  if (botToken && oauthParts === 3) {
+    problems.push(
+      'SLACK_BOT_TOKEN: leave it unset with multi-workspace OAuth (each workspace gets its own token at install)',
+    );
+  }
+  if (appToken && oauthParts === 3) {
+    problems.push(
+      'SLACK_APP_TOKEN: Socket Mode serves a single workspace; unset it, or unset SLACK_CLIENT_ID/SECRET/STATE_SECRET',
+    );
+  }
   if (!botToken && oauthParts !== 3) {
     problems.push(
       'SLACK_BOT_TOKEN: required for a single-workspace install (or set the three SLACK_CLIENT_* / SLACK_STATE_SECRET for OAuth)',

@@ -81,6 +81,19 @@ describe('loading the configuration', () => {
     });
   });
 
+  it('refuses a bot token together with multi-workspace OAuth, naming both sides', () => {
+    const problems = problemsOf({
+      SLACK_BOT_TOKEN: 'xoxb-1-2-3',
+      SLACK_SIGNING_SECRET: 'shh-secret',
+      SLACK_CLIENT_ID: '123.456',
+      SLACK_CLIENT_SECRET: 'client-secret',
+      SLACK_STATE_SECRET: 'state-secret',
+    });
+    expect(problems).toEqual([
+      expect.stringMatching(/^SLACK_BOT_TOKEN: leave it unset with multi-workspace OAuth/),
+    ]);
+  });
+
   it('checks Discord ids and keys for their shape', () => {
     const problems = problemsOf({
       DISCORD_TOKEN: 't',

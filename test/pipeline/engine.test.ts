@@ -1,4 +1,4 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import type { FeedName } from '../../src/delivery/feed-filters.js';
 import { startInstance, startWorld, waitUntil } from '../support/engine-harness.js';
 import { RecordingAdapter } from '../support/recording-adapter.js';

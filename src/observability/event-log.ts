@@ -1,0 +1,126 @@
+import type { DirectoryClientEvent, QuotaLedger } from '../directory/index.js';
+import type { Metrics } from '../metrics/registry.js';
+import type { EngineEvent } from '../pipeline/engine.js';
+import type { Logger } from '../ports/logger.js';
+
+/**
+ * Library-like parts (the directory client, the engine) report events; this is where they
+ * become log lines and metrics, so those parts stay free of logging policy.
+ */
+export function directoryEventSink(logger: Logger, metrics: Metrics, ledger: () => QuotaLedger | undefined) {
+  return (event: DirectoryClientEvent): void => {
+    switch (event.type) {
+      case 'request': {
+        metrics.upstreamRequests.inc({ route: event.route, status: String(event.status ?? 'none') });
+        metrics.upstreamLatency.observe({ route: event.route }, event.ms / 1000);
+        const snapshot = ledger()?.snapshot();
+        if (snapshot)
+          for (const [quotaClass, q] of Object.entries(snapshot))
+            metrics.quotaRemaining.set({ class: quotaClass }, q.remaining);
+        if (event.errorCode) {
+          logger.warn(
+            { route: event.route, status: event.status, code: event.errorCode, attempt: event.attempt },
+            'directory request failed',
+          );
+        } else {
+          logger.debug(
+            { route: event.route, status: event.status, ms: event.ms, cost: event.cost },
+            'directory request',
+          );
+        }
+        return;
+      }
+      case 'record-skipped':
+        metrics.recordsSkipped.inc({ resource: event.resource });
+        logger.warn(
+          { resource: event.resource, id: event.id, path: event.path, issue: event.issue },
+          'skipped a malformed directory record',
+        );
+        return;
+      case 'rate-limited':
+        metrics.rateLimited.inc({ service: 'directory' });
+        logger.warn(
+          { quotaClass: event.quotaClass, route: event.route, retryAfterMs: event.retryAfterMs },
+          'directory rate limit reached; pausing that quota class until it resets',
+        );
+        return;
+      case 'quota-wait':
+        logger.info({ quotaClass: event.quotaClass, waitMs: event.waitMs }, 'waiting for directory quota');
+        return;
+      case 'retry':
+        logger.info(
+          { route: event.route, attempt: event.attempt, delayMs: event.delayMs, code: event.errorCode },
+          'retrying directory request',
+        );
+        return;
+      case 'not-modified':
+        logger.debug({ route: event.route }, 'directory answered 304 Not Modified');
+        return;
+    }
+  };
+}
+
+export function engineEventSink(logger: Logger, metrics: Metrics, outboxSize: () => number) {
+  return (event: EngineEvent): void => {
+    switch (event.source) {
+      case 'scheduler':
+        if (event.type === 'polled') {
+          metrics.feedPolls.inc({ feed: event.summary.feed, result: 'ok' });
+          metrics.feedItems.inc({ feed: event.summary.feed }, event.summary.found);
+          if (event.summary.found > 0) logger.info({ ...event.summary, ms: event.ms }, 'polled feed');
+          else logger.debug({ ...event.summary, ms: event.ms }, 'polled feed');
+        } else if (event.type === 'poll-failed') {
+          metrics.feedPolls.inc({ feed: event.feed, result: 'error' });
+          logger.warn(
+            { feed: event.feed, err: event.error, retryInMs: event.retryInMs },
+            'feed poll failed; will retry',
+          );
+        } else {
+          logger.info(
+            { feed: event.feed, intervalS: Math.round(event.intervalMs / 1000) },
+            'feed cadence set from the quota',
+          );
+        }
+        return;
+      case 'dispatcher': {
+        metrics.outboxDepth.set(outboxSize());
+        const { entry } = event;
+        const where = {
+          platform: entry.destination.platform,
+          channel: entry.destination.channelId,
+          item: entry.itemKey,
+        };
+        if (event.type === 'delivered') {
+          metrics.deliveries.inc({ platform: entry.destination.platform, outcome: 'delivered' });
+          logger.debug({ ...where, ms: event.ms }, 'delivered');
+        } else if (event.type === 'rejected') {
+          metrics.deliveries.inc({ platform: entry.destination.platform, outcome: 'rejected' });
+          logger.warn(
+            { ...where, code: event.code, dropped: event.dropped },
+            `channel refused permanently (${event.reason}); its subscriptions are paused`,
+          );
+        } else if (event.type === 'failed') {
+          metrics.deliveries.inc({ platform: entry.destination.platform, outcome: 'failed' });
+          if (event.code.includes('rate')) metrics.rateLimited.inc({ service: entry.destination.platform });
+          logger.info(
+            { ...where, code: event.code, retryInMs: event.retryInMs },
+            'delivery failed; will retry',
+          );
+        } else if (event.type === 'abandoned') {
+          metrics.deliveries.inc({ platform: entry.destination.platform, outcome: 'abandoned' });
+          logger.error({ ...where, reason: event.reason }, 'gave up on a delivery');
+        } else {
+          logger.error({ ...where, err: event.error }, 'delivery error');
+        }
+        return;
+      }
+      case 'leader':
+        if (event.type === 'acquired')
+          logger.info({ owner: event.owner }, 'this instance now polls and delivers');
+        else if (event.type === 'lost')
+          logger.warn({ owner: event.owner, reason: event.reason }, 'lost the poller lease; standing by');
+        else logger.info({ owner: event.owner }, 'released the poller lease');
+        return;
+    }
+  };
+}

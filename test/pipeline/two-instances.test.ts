@@ -1,0 +1,74 @@
+import { randomUUID } from 'node:crypto';
+import { afterAll, describe, expect, it } from 'vitest';
+import { storeBackends } from '../support/backends.js';
+import { startInstance, startWorld, waitUntil } from '../support/engine-harness.js';
+import { RecordingAdapter } from '../support/recording-adapter.js';
+
+const world = await startWorld();
+afterAll(() => world.close());
+const redis = (await storeBackends('/tmp/unused.sqlite')).find((b) => b.name === 'redis');
+
+describe('two instances on one Redis', () => {
+  it('only one polls at a time, the other takes over within the lease, and nothing is posted twice', async (context) => {
+    if (!redis || redis.unavailable) return context.skip(redis?.unavailable ?? 'no redis');
+    const namespace = `two-${randomUUID()}`;
+    // Both instances post to the same platform, as two dynos of one app would.
+    const platform = new RecordingAdapter();
+    const a = await startInstance({
+      emulator: world.emulator,
+      storeUrl: redis.url,
+      namespace,
+      adapters: [platform],
+    });
+    const b = await startInstance({
+      emulator: world.emulator,
+      storeUrl: redis.url,
+      namespace,
+      adapters: [platform],
+    });
+    try {
+      await a.engine.subscriptions.add({
+        platform: 'console',
+        channelId: 'news',
+        feed: 'comments',
+        filters: {},
+        createdBy: 't',
+      });
+      await a.engine.start();
+      await b.engine.start();
+      await waitUntil(() => a.engine.leader.isLeader || b.engine.leader.isLeader, 5000, 'a leader');
+
+      // Watch leadership while items arrive: never two leaders at once.
+      let overlap = 0;
+      const watch = setInterval(() => {
+        if (a.engine.leader.isLeader && b.engine.leader.isLeader) overlap += 1;
+      }, 5);
+      const leaderFirst = a.engine.leader.isLeader ? a : b;
+      const follower = leaderFirst === a ? b : a;
+      await waitUntil(
+        () => leaderFirst.engine.scheduler.health().some((h) => h.lastSuccessAt),
+        5000,
+        'first poll',
+      );
+      for (let i = 0; i < 5; i += 1) world.emulator.admin.addComment({ body: `before takeover ${i}` });
+      await waitUntil(() => platform.deliveries.length === 5, 10_000, 'five deliveries');
+
+      // The leader loses the store (a network partition): it cannot renew, so it stops
+      // polling on its own, and the other instance takes over once the lease lapses.
+      leaderFirst.store.leases.acquire = async () => {
+        throw new Error('connection lost');
+      };
+      for (let i = 0; i < 5; i += 1) world.emulator.admin.addComment({ body: `after takeover ${i}` });
+      await waitUntil(() => follower.engine.leader.isLeader, 5000, 'takeover within the lease');
+      await waitUntil(() => platform.deliveries.length === 10, 10_000, 'ten deliveries');
+      clearInterval(watch);
+
+      expect(overlap).toBe(0);
+      const texts = platform.deliveries.map((d) => d.message.text);
+      expect(new Set(texts).size).toBe(10);
+    } finally {
+      await a.close();
+      await b.close();
+    }
+  });
+});
