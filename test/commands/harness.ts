@@ -1,0 +1,101 @@
+import type { CommandDependencies, CommandEvent, StatusReport } from '../../src/commands/index.js';
+import { createCommandHandler } from '../../src/commands/index.js';
+import { SubscriptionRepository } from '../../src/delivery/subscriptions.js';
+import { createDirectoryClient, type DirectoryClient } from '../../src/directory/index.js';
+import {
+  createManualClock,
+  type EmulatorOptions,
+  type ManualClock,
+  type RunningEmulator,
+  startEmulator,
+} from '../../src/emulator/index.js';
+import type { Actor, CommandHandler, CommandReply } from '../../src/ports/index.js';
+import { type BotStore, createStore } from '../../src/store/create-store.js';
+import { makeTempDir } from '../support/temp-dir.js';
+
+export const ADMIN_ID = 'UADMIN01';
+export const CHANNEL = 'C0123ABCD';
+
+export interface Harness {
+  emulator: RunningEmulator;
+  clock: ManualClock;
+  client: DirectoryClient;
+  store: BotStore;
+  subscriptions: SubscriptionRepository;
+  handler: CommandHandler;
+  events: CommandEvent[];
+  /** Runs `/directory <text>` on Slack in CHANNEL as a person who may not manage it. */
+  run(text: string, actor?: Partial<Actor>, platform?: string): Promise<CommandReply>;
+  /** Upstream API requests the emulator has answered so far. */
+  requests(): number;
+  close(): Promise<void>;
+}
+
+export interface HarnessOptions {
+  emulator?: EmulatorOptions;
+  handler?: Partial<CommandDependencies>;
+  status?: () => Promise<StatusReport>;
+}
+
+/**
+ * The real command handler against a real emulator, a real directory client and a real
+ * SQLite store in a temporary directory. The client's sleeps move the manual clock.
+ */
+export async function startHarness(options: HarnessOptions = {}): Promise<Harness> {
+  const clock = createManualClock();
+  const emulator = await startEmulator({ port: 0, clock, ...options.emulator });
+  const temp = makeTempDir('directory-bot-commands-');
+  const store = createStore({ url: `sqlite://${temp.path}/bot.sqlite`, namespace: 'commands-test' });
+  const subscriptions = new SubscriptionRepository({ keyv: store.keyv, leases: store.leases, clock });
+  const client = createDirectoryClient({
+    baseUrl: emulator.url,
+    token: 'dev-token',
+    clock,
+    sleep: async (ms) => clock.advance(ms),
+    retry: { attempts: 2, baseDelayMs: 10, maxDelayMs: 10 },
+    random: () => 0.5,
+  });
+  const events: CommandEvent[] = [];
+  const status =
+    options.status ??
+    (async (): Promise<StatusReport> => ({
+      quotas: client.ledger.snapshot(),
+      feeds: [],
+      pausedSubscriptions: (await subscriptions.list()).filter((s) => s.paused),
+      isPoller: true,
+    }));
+  const handler = createCommandHandler({
+    client,
+    subscriptions,
+    clock,
+    adminUserIds: [ADMIN_ID],
+    status,
+    defaultRemindMinutes: 15,
+    onEvent: (event) => events.push(event),
+    ...options.handler,
+  });
+  return {
+    emulator,
+    clock,
+    client,
+    store,
+    subscriptions,
+    handler,
+    events,
+    run: (text, actor = {}, platform = 'slack') =>
+      handler.handle({
+        platform,
+        channelId: CHANNEL,
+        workspaceId: 'T0123',
+        actor: { userId: 'U0000USER', canManageChannel: false, ...actor },
+        text,
+      }),
+    requests: () => emulator.admin.stats().requests.total,
+    async close() {
+      await client.close();
+      await store.close();
+      await emulator.close();
+      temp.cleanup();
+    },
+  };
+}
