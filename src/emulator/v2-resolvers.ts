@@ -76,10 +76,12 @@ const query: Record<string, Resolver<unknown>> = {
     const twitterUrl = args['twitterUrl'] as string | null | undefined;
     const topicId =
       topic == null ? undefined : ([...ctx.store.topics.values()].find((t) => t.slug === topic)?.id ?? -1);
+    // Compared at the second precision V2 shows, so `postedAfter: <a post's createdAt>` excludes that post.
+    const seconds = (ms: number) => Math.floor(ms / 1000) * 1000;
     const matching = [...ctx.store.posts.values()].filter(
       (p) =>
-        (after == null || p.createdAt > after) &&
-        (before == null || p.createdAt < before) &&
+        (after == null || seconds(p.createdAt) > after) &&
+        (before == null || seconds(p.createdAt) < before) &&
         (featured == null || (p.featuredAt !== null) === featured) &&
         (topicId === undefined || p.topicIds.includes(topicId)) &&
         (url == null || p.website === url || p.productLinks.some((l) => l.url === url)) &&
