@@ -1,0 +1,181 @@
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { COMMAND_SPECS } from '../../src/commands/index.js';
+import { ADMIN_ID, CHANNEL, type Harness, startHarness } from './harness.js';
+
+const SUBSCRIBE_USAGE = COMMAND_SPECS.find((s) => s.name === 'subscribe')?.usage;
+const MANAGER = { canManageChannel: true };
+
+describe('subscription commands', () => {
+  let h: Harness;
+
+  beforeAll(async () => {
+    h = await startHarness();
+  });
+  afterAll(async () => {
+    await h.close();
+  });
+  beforeEach(async () => {
+    for (const s of await h.subscriptions.list()) await h.subscriptions.remove(s.platform, s.channelId, s.id);
+  });
+
+  describe('permissions', () => {
+    it('lets someone the platform says may manage the channel subscribe', async () => {
+      const reply = await h.run('subscribe posts', MANAGER);
+      expect(reply.error).toBeUndefined();
+      expect(await h.subscriptions.forChannel('slack', CHANNEL)).toHaveLength(1);
+    });
+
+    it('lets someone listed in ADMIN_USER_IDS subscribe and unsubscribe', async () => {
+      const added = await h.run('subscribe collections', { userId: ADMIN_ID });
+      expect(added.error).toBeUndefined();
+      const removed = await h.run('unsubscribe collections', { userId: ADMIN_ID });
+      expect(removed.error).toBeUndefined();
+      expect(await h.subscriptions.forChannel('slack', CHANNEL)).toEqual([]);
+    });
+
+    it('refuses everyone else, says why and who can, per platform, and changes nothing', async () => {
+      const slack = await h.run('subscribe posts');
+      expect(slack.error).toEqual({ code: 'command_forbidden' });
+      expect(slack.text).toBe(
+        "You cannot change this channel's subscriptions. Only workspace admins and owners, or people listed in ADMIN_USER_IDS, can change this channel's subscriptions.",
+      );
+      const discord = await h.run('unsubscribe posts', {}, 'discord');
+      expect(discord.error?.code).toBe('command_forbidden');
+      expect(discord.text).toContain('Manage Channels permission');
+      // Arguments are not discussed with someone who may not make the change at all.
+      const bad = await h.run('subscribe nonsense --bogus');
+      expect(bad.error?.code).toBe('command_forbidden');
+      expect(await h.subscriptions.list()).toEqual([]);
+      expect(h.events.at(-1)).toEqual({ command: 'subscribe', platform: 'slack', result: 'forbidden' });
+    });
+
+    it('lets everyone list subscriptions and look things up', async () => {
+      await h.run('subscribe posts', MANAGER);
+      const list = await h.run('subscriptions');
+      expect(list.error).toBeUndefined();
+      expect(list.text).toBe('This channel has 1 subscription.');
+    });
+  });
+
+  describe('subscribe', () => {
+    it('says what was subscribed, the id, and previews the latest matching item', async () => {
+      h.emulator.admin.addPost({ name: 'Rocket Notes', tagline: 'AI notes for rockets', votesCount: 80 });
+      const reply = await h.run('subscribe posts --keyword ai,rockets --exclude crypto --min-votes 50', MANAGER);
+      expect(reply.error).toBeUndefined();
+      const [subscription] = await h.subscriptions.forChannel('slack', CHANNEL);
+      expect(subscription?.filters).toEqual({ keywords: ['ai', 'rockets'], exclude: ['crypto'], minVotes: 50 });
+      expect(subscription?.createdBy).toBe('U0000USER');
+      expect(reply.text).toContain(
+        'Subscribed this channel to posts — mentioning "ai" or "rockets", not mentioning "crypto", with at least 50 votes.',
+      );
+      expect(reply.text).toContain(`Id: ${subscription?.id}`);
+      expect(reply.messages).toHaveLength(1);
+      expect(reply.messages[0]?.title).toBe('Rocket Notes');
+      expect(reply.visibility).toBe('ephemeral');
+    });
+
+    it('says so when nothing recent matches', async () => {
+      const reply = await h.run('subscribe comments --keyword zzyzxquux', MANAGER);
+      expect(reply.error).toBeUndefined();
+      expect(reply.messages).toEqual([]);
+      expect(reply.text).toContain('Nothing recent matches these filters');
+    });
+
+    it('previews comments on one post and live events with a reminder', async () => {
+      const post = h.emulator.admin.addPost({ name: 'Preview Target' });
+      h.emulator.admin.addComment({ postId: post.id, body: 'First!' });
+      const comments = await h.run(`subscribe comments --post ${post.id}`, MANAGER);
+      expect(comments.messages[0]?.text).toBe('First!');
+      h.emulator.admin.scheduleLive({
+        name: 'On camera soon',
+        liveVideo: true,
+        startsAt: new Date(h.clock.now() + 7_200_000).toISOString(),
+      });
+      const live = await h.run('subscribe live --video --remind 30', MANAGER);
+      expect(live.text).toContain('live — on camera only, reminder 30 min before');
+      expect(live.messages[0]?.kind).toBe('live');
+    });
+
+    it('does not duplicate an identical subscription', async () => {
+      await h.run('subscribe notifications', MANAGER);
+      const again = await h.run('subscribe notifications', MANAGER);
+      expect(again.text).toContain('This channel already has that subscription');
+      expect(await h.subscriptions.forChannel('slack', CHANNEL)).toHaveLength(1);
+    });
+
+    const bad: [string, string][] = [
+      ['subscribe', 'Missing <feed>'],
+      ['subscribe podcasts', '<feed> expects posts, comments, collections, live, notifications'],
+      [`subscribe ${'p'.repeat(14)}`, 'too long'],
+      ['subscribe posts --min-votes lots', '--min-votes expects a whole number'],
+      ['subscribe posts --min-votes', '--min-votes needs a value'],
+      ['subscribe posts --min-votes -1', '--min-votes must be 0 or more'],
+      ['subscribe live --remind 2000', '--remind must be at most 1440'],
+      ['subscribe live --remind', '--remind needs a value'],
+      ['subscribe comments --post "a b"', '--post expects a post slug'],
+      [`subscribe comments --post ${'a'.repeat(101)}`, '--post is too long'],
+      ['subscribe posts --user', '--user needs a value'],
+      ['subscribe posts --user "jane doe"', '--user expects a username'],
+      [`subscribe posts --keyword ${'k'.repeat(501)}`, '--keyword is too long'],
+      [`subscribe posts --keyword ${'k'.repeat(101)}`, '--keyword: at most 100 characters'],
+      ['subscribe posts --keyword', '--keyword needs a value'],
+      ['subscribe posts --exclude', '--exclude needs a value'],
+      ['subscribe posts --video=sometimes', '--video is a switch'],
+      ['subscribe posts --tag ai', 'Unknown flag --tag'],
+      ['subscribe posts --keywrd ai', 'Did you mean --keyword?'],
+      ['subscribe comments --video', '--video does not apply to the comments feed'],
+      ['subscribe live --min-votes 3', '--min-votes does not apply to the live feed'],
+    ];
+    it.each(bad)('"%s" is refused with the usage: %s', async (text, problem) => {
+      const reply = await h.run(text, MANAGER);
+      expect(reply.error).toEqual({ code: 'command_usage', usage: SUBSCRIBE_USAGE });
+      expect(reply.text).toContain(problem);
+      expect(await h.subscriptions.list()).toEqual([]);
+    });
+  });
+
+  describe('unsubscribe and subscriptions', () => {
+    it('lists this channel only, removes by id or by feed, and says when nothing matched', async () => {
+      await h.run('subscribe posts --min-votes 10', MANAGER);
+      await h.run('subscribe posts --keyword ai', MANAGER);
+      await h.run('subscribe comments', MANAGER);
+      await h.subscriptions.add({ platform: 'slack', channelId: 'COTHER', feed: 'live', filters: {}, createdBy: 'x' });
+      const list = await h.run('subscriptions');
+      expect(list.text).toBe('This channel has 3 subscriptions.');
+      const mine = await h.subscriptions.forChannel('slack', CHANNEL);
+      for (const s of mine) expect(list.messages[0]?.text).toContain(s.id);
+      expect(list.messages[0]?.text).toContain('comments (everything)');
+
+      const comments = mine.find((s) => s.feed === 'comments');
+      const byId = await h.run(`unsubscribe ${comments?.id}`, MANAGER);
+      expect(byId.text).toBe('Removed a subscription from this channel.');
+      const byFeed = await h.run('unsubscribe posts', MANAGER);
+      expect(byFeed.text).toBe('Removed 2 subscriptions from this channel.');
+      const none = await h.run('unsubscribe posts', MANAGER);
+      expect(none.error?.code).toBe('command_usage');
+      expect(none.text).toBe('This channel has no subscription to posts. See "subscriptions" for the list.');
+      expect(await h.subscriptions.forChannel('slack', 'COTHER')).toHaveLength(1);
+      expect((await h.run('subscriptions')).text).toContain('This channel has no subscriptions.');
+    });
+
+    it('shows why a subscription is paused', async () => {
+      await h.run('subscribe posts', MANAGER);
+      await h.subscriptions.pauseDestination('slack', CHANNEL, 'channel_not_found', 'the channel was deleted');
+      const list = await h.run('subscriptions');
+      expect(list.messages[0]?.text).toContain('PAUSED: the channel was deleted');
+    });
+
+    it('refuses bad unsubscribe arguments', async () => {
+      for (const [text, problem] of [
+        ['unsubscribe', 'Missing <target>'],
+        ['unsubscribe s1!', 'expects a subscription id'],
+        [`unsubscribe ${'s'.repeat(33)}`, 'too long'],
+        ['unsubscribe posts --all', 'Unknown flag --all'],
+      ] as const) {
+        const reply = await h.run(text, MANAGER);
+        expect(reply.error?.code).toBe('command_usage');
+        expect(reply.text).toContain(problem);
+      }
+    });
+  });
+});
