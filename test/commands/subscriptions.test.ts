@@ -60,10 +60,17 @@ describe('subscription commands', () => {
   describe('subscribe', () => {
     it('says what was subscribed, the id, and previews the latest matching item', async () => {
       h.emulator.admin.addPost({ name: 'Rocket Notes', tagline: 'AI notes for rockets', votesCount: 80 });
-      const reply = await h.run('subscribe posts --keyword ai,rockets --exclude crypto --min-votes 50', MANAGER);
+      const reply = await h.run(
+        'subscribe posts --keyword ai,rockets --exclude crypto --min-votes 50',
+        MANAGER,
+      );
       expect(reply.error).toBeUndefined();
       const [subscription] = await h.subscriptions.forChannel('slack', CHANNEL);
-      expect(subscription?.filters).toEqual({ keywords: ['ai', 'rockets'], exclude: ['crypto'], minVotes: 50 });
+      expect(subscription?.filters).toEqual({
+        keywords: ['ai', 'rockets'],
+        exclude: ['crypto'],
+        minVotes: 50,
+      });
       expect(subscription?.createdBy).toBe('U0000USER');
       expect(reply.text).toContain(
         'Subscribed this channel to posts — mentioning "ai" or "rockets", not mentioning "crypto", with at least 50 votes.',
@@ -139,7 +146,13 @@ describe('subscription commands', () => {
       await h.run('subscribe posts --min-votes 10', MANAGER);
       await h.run('subscribe posts --keyword ai', MANAGER);
       await h.run('subscribe comments', MANAGER);
-      await h.subscriptions.add({ platform: 'slack', channelId: 'COTHER', feed: 'live', filters: {}, createdBy: 'x' });
+      await h.subscriptions.add({
+        platform: 'slack',
+        channelId: 'COTHER',
+        feed: 'live',
+        filters: {},
+        createdBy: 'x',
+      });
       const list = await h.run('subscriptions');
       expect(list.text).toBe('This channel has 3 subscriptions.');
       const mine = await h.subscriptions.forChannel('slack', CHANNEL);
@@ -160,7 +173,12 @@ describe('subscription commands', () => {
 
     it('shows why a subscription is paused', async () => {
       await h.run('subscribe posts', MANAGER);
-      await h.subscriptions.pauseDestination('slack', CHANNEL, 'channel_not_found', 'the channel was deleted');
+      await h.subscriptions.pauseDestination(
+        'slack',
+        CHANNEL,
+        'channel_not_found',
+        'the channel was deleted',
+      );
       const list = await h.run('subscriptions');
       expect(list.messages[0]?.text).toContain('PAUSED: the channel was deleted');
     });
