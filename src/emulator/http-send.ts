@@ -14,14 +14,14 @@ export const JSON_TYPE = 'application/json; charset=utf-8';
 
 export interface Outgoing {
   status: number;
-  /** The exact body text; undefined for a 304. */
-  body?: string;
+  /** The exact body (text, or bytes already encoded by a cache); undefined for a 304. */
+  body?: string | Buffer;
   contentType?: string;
   etag?: string;
 }
 
 /** A strong or weak ETag over a body. */
-export function etagFor(body: string, strength: 'strong' | 'weak'): string {
+export function etagFor(body: string | Buffer, strength: 'strong' | 'weak'): string {
   const tag = `"${createHash('sha1').update(body).digest('hex')}"`;
   return strength === 'weak' ? `W/${tag}` : tag;
 }
@@ -51,7 +51,7 @@ export function send(res: ServerResponse, outgoing: Outgoing, quota: QuotaSnapsh
     res.end();
     return;
   }
-  const payload = Buffer.from(outgoing.body, 'utf8');
+  const payload = typeof outgoing.body === 'string' ? Buffer.from(outgoing.body, 'utf8') : outgoing.body;
   headers['Content-Length'] = String(payload.byteLength);
   res.writeHead(outgoing.status, headers);
   res.end(payload);
