@@ -1,5 +1,6 @@
 import type { EmulatorAdmin } from './admin.js';
 import { ClockNotManualError } from './admin.js';
+import { checkAdminInput } from './admin-input.js';
 import { ApiError, notFound } from './api-error.js';
 import type { Clock } from './clock.js';
 import { InvalidFaultError } from './faults.js';
@@ -66,17 +67,17 @@ function route(method: string, path: string, body: Body, admin: EmulatorAdmin, c
     case 'GET /__admin/counts':
       return ok(admin.counts());
     case 'POST /__admin/comments':
-      return created(admin.addComment(body));
+      return created(admin.addComment(checkAdminInput('comment', body)));
     case 'POST /__admin/posts':
-      return created(admin.addPost(body));
+      return created(admin.addPost(checkAdminInput('post', body)));
     case 'POST /__admin/collections':
-      return created(admin.addCollection(body));
+      return created(admin.addCollection(checkAdminInput('collection', body)));
     case 'POST /__admin/live':
-      return created(admin.scheduleLive(body));
+      return created(admin.scheduleLive(checkAdminInput('live', body)));
     case 'POST /__admin/notifications': {
       const { token, ...input } = body;
       if (typeof token !== 'string') throw new ApiError(400, 'invalid_parameter', 'token must be a string');
-      return created(admin.addNotification(token, input));
+      return created(admin.addNotification(token, checkAdminInput('notification', input)));
     }
     case 'GET /__admin/clock':
       return ok({ now: clock.now(), iso: new Date(clock.now()).toISOString() });

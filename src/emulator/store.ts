@@ -246,7 +246,7 @@ export class Store {
     else if (input.startsAt === undefined) startsAt = this.clock.now() + this.random.int(1, 72) * HOUR;
     else {
       startsAt = Date.parse(input.startsAt);
-      if (Number.isNaN(startsAt)) throw new UnknownRecordError(`startsAt is not a date: ${input.startsAt}`);
+      if (Number.isNaN(startsAt)) throw new RangeError(`startsAt is not a date: ${input.startsAt}`);
     }
     return this.putLive(id, input, startsAt);
   }

@@ -42,6 +42,13 @@ describe('admin API under /__admin/', () => {
     expect((await h.admin('GET', '/nothing-here')).status).toBe(404);
     expect((await h.admin('POST', '/clock/advance', { ms: -5 })).status).toBe(400);
     expect((await h.call('POST', '/__admin/comments', { token: null, body: '{oops' })).status).toBe(400);
+    const typo = await h.admin('POST', '/collections', { featured_at: 'now' });
+    expect(typo.status).toBe(400);
+    expect(typo.json().error_description).toContain('featured_at');
+    expect((await h.admin('POST', '/comments', { postId: '4' })).json().error_description).toContain(
+      'postId',
+    );
+    expect((await h.admin('POST', '/live', { startsAt: 'soon' })).status).toBe(400);
   });
 
   it('advances a manual clock and refuses to move the system clock', async () => {
