@@ -99,12 +99,10 @@ export interface NotificationRecord {
   toUserId: number;
   fromUserId: number | null;
   createdAt: number;
-  /** Type of the reference object (`Post`, `Comment`, `Collection`, `User`, `LiveEvent`). */
+  /** Type of the reference object (`Post`, `Comment`, `Collection`, `User`). */
   referenceType: string;
   referenceId: number;
   sentence: string;
   /** Cleared by DELETE /v1/notifications; only unseen ones are listed. */
   seen: boolean;
 }
-
-export const NOTIFICATION_TYPES = ['Post', 'Comment', 'Collection', 'User', 'LiveEvent'] as const;
