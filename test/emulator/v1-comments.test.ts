@@ -60,6 +60,12 @@ describe('GET /v1/comments', () => {
     expect(ids(both)).toEqual([11, 12, 13]);
   });
 
+  it('offsets within a cursor range with page', async () => {
+    const h = await startHarness();
+    const second = (await h.get('/v1/comments?older=100&per_page=5&page=2')).json();
+    expect(ids(second)).toEqual([94, 93, 92, 91, 90]);
+  });
+
   it('sorts by created_at and updated_at in either order', async () => {
     const h = await startHarness();
     const byCreated = (await h.get('/v1/comments?sort_by=created_at&order=asc&per_page=10')).json().comments;

@@ -53,6 +53,15 @@ describe('POST /v2/api/graphql', () => {
     expect(bad.errors[0].message).toContain('Invalid cursor');
   });
 
+  it('pages backwards with last and before', async () => {
+    const h = await startHarness();
+    const q =
+      'query ($before: String) { posts(last: 2, before: $before, order: NEWEST) { pageInfo { hasPreviousPage hasNextPage } edges { cursor } } }';
+    const { posts } = (await h.graphql(q, { before: b64(6) })).json().data;
+    expect(posts.edges.map((e: { cursor: string }) => e.cursor)).toEqual([b64(4), b64(5)]);
+    expect(posts.pageInfo).toEqual({ hasPreviousPage: true, hasNextPage: true });
+  });
+
   it('orders by NEWEST, VOTES, FEATURED_AT and filters featured, postedAfter, postedBefore and topic', async () => {
     const h = await startHarness();
     const nodes = async (args: string) =>
