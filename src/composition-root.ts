@@ -1,8 +1,34 @@
+import { createConsoleAdapter, renderConsoleMessage, renderConsoleReply } from '../adapters/console/index.js';
+import {
+  createDiscordAdapter,
+  registerDiscordCommands,
+  renderDiscordMessage,
+  renderDiscordReply,
+} from '../adapters/discord/index.js';
+import { createSlackAdapter, renderSlackMessage, renderSlackReply } from '../adapters/slack/index.js';
+import type { LookupPlatform, LookupSession } from './cli/lookup-command.js';
+import { publicDefinition } from './commands/command-spec.js';
+import { COMMAND_SPECS, createCommandHandler } from './commands/index.js';
+import type { StatusReport } from './commands/types.js';
 import type { Config } from './config/config.js';
+import { loadConfig } from './config/load-config.js';
+import { FEED_NAMES } from './delivery/feed-filters.js';
+import type { SubscriptionSeed } from './delivery/subscription-spec.js';
+import { createDirectoryClient, type DirectoryClient, SPEC_WINDOW_MS } from './directory/index.js';
+import { type RunningEmulator, startEmulator } from './emulator/index.js';
 import { createHttpServer } from './http/http-server.js';
 import { createMetrics } from './metrics/registry.js';
+import { directoryEventSink, engineEventSink } from './observability/event-log.js';
+import { createItemComposer } from './pipeline/compose-item.js';
+import { createEngine, type Engine } from './pipeline/engine.js';
+import type { ChatAdapter } from './ports/chat-adapter.js';
+import type { CommandHandler, CommandReply } from './ports/commands.js';
 import type { Logger } from './ports/logger.js';
-import { createStore } from './store/create-store.js';
+import type { Message } from './ports/message.js';
+import { FeedScheduler } from './scheduler/feed-scheduler.js';
+import { type BotStore, createStore } from './store/create-store.js';
+import { systemClock } from './time/clock.js';
+import { USER_AGENT } from './version.js';
 
 export interface App {
   /** Binds the HTTP server first (so the platform sees the port quickly), then starts the rest. */
@@ -13,15 +39,24 @@ export interface App {
 
 export interface AppOptions {
   logger: Logger;
+  /** Standard input for the console prompt; only passed when it is a terminal. */
+  consoleInput?: NodeJS.ReadableStream;
+  /** Called when the console prompt ends (Ctrl-D): the CLI shuts down. */
+  onConsoleClosed?: () => void;
 }
+
+/** The sandbox's own token for its embedded emulator. */
+const SANDBOX_TOKEN = 'sandbox-token';
+const SANDBOX_CHANNEL = 'sandbox';
 
 /**
  * The composition root: the one place that reads the configuration and wires the store,
- * the directory, the pipeline and the chosen chat adapters together. It is the only module
- * in src/ allowed to import from adapters/.
+ * the directory, the pipeline, the commands and the chosen chat adapters together. It is
+ * the only module in src/ allowed to import from adapters/.
  */
 export function createApp(config: Config, options: AppOptions): App {
   const { logger } = options;
+  const sandbox = config.directory.baseUrl === undefined && !config.slack && !config.discord;
   const metrics = createMetrics();
   const http = createHttpServer({ logger, registry: metrics.registry });
   let storeErrorLogged = false;
@@ -43,27 +78,273 @@ export function createApp(config: Config, options: AppOptions): App {
     },
   });
 
+  let emulator: RunningEmulator | undefined;
+  let client: DirectoryClient | undefined;
+  let engine: Engine | undefined;
+  const adapters: ChatAdapter[] = [];
   let stopped: Promise<void> | undefined;
+  let starting: Promise<unknown> = Promise.resolve();
+
+  const start = async () => {
+    const port = await http.listen(config.server.port);
+    logger.info({ port }, `listening on http://127.0.0.1:${port} (GET /healthz, /readyz, /metrics)`);
+    if (store.kind === 'sqlite' && config.server.onHeroku) {
+      logger.warn(
+        { store: store.description },
+        'RUNNING ON HEROKU WITH A FILE STORE: dyno disks are wiped at least daily, so subscriptions, cursors and dedupe state will be lost. Add Heroku Redis or Postgres (REDIS_URL / DATABASE_URL).',
+      );
+    }
+    await store.ping();
+    logger.info({ store: store.description }, `store ready (${store.kind})`);
+
+    const directory = await openDirectory(config, logger, metrics, () => client?.ledger);
+    emulator = directory.emulator;
+    client = directory.client;
+
+    adapters.push(...createAdapters(config, options, store, sandbox));
+    const seeds: SubscriptionSeed[] = [...config.feeds.subscriptions];
+    if (sandbox)
+      for (const feed of FEED_NAMES)
+        seeds.push({ platform: 'console', channelId: SANDBOX_CHANNEL, feed, filters: {} });
+
+    const activeEngine = createEngine({
+      store,
+      client,
+      adapters,
+      clock: systemClock,
+      compose: createItemComposer(systemClock),
+      settings: {
+        pollMinIntervalMs: sandbox
+          ? Math.min(config.feeds.pollMinIntervalMs, 10_000)
+          : config.feeds.pollMinIntervalMs,
+        dedupeTtlMs: config.feeds.dedupeTtlMs,
+        reserveFraction: config.directory.lookupReserveFraction,
+        defaultRemindMinutes: config.feeds.liveRemindMinutes,
+        clearNotifications: config.feeds.clearNotifications,
+        windowMs: SPEC_WINDOW_MS,
+        leaseTtlMs: config.feeds.pollerLeaseTtlMs,
+        // Renew three times per lease so one slow store round-trip never loses it.
+        leaseRenewMs: Math.floor(config.feeds.pollerLeaseTtlMs / 3),
+      },
+      seeds,
+      onEvent: engineEventSink(logger, metrics, () => activeEngine.outbox.size()),
+    });
+    engine = activeEngine;
+
+    const commands = buildCommandHandler(config, client, activeEngine, store, metrics);
+    for (const adapter of adapters) {
+      await adapter.start({ http, commands, logger: logger.child({ adapter: adapter.platform }) });
+      http.addReadinessCheck({ name: adapter.platform, check: async () => adapter.health().reason });
+    }
+    await activeEngine.start();
+    announce(logger, config, sandbox, adapters, emulator);
+    return { port };
+  };
+
   return {
-    async start() {
-      const port = await http.listen(config.server.port);
-      logger.info({ port }, `listening on http://127.0.0.1:${port} (GET /healthz, /readyz, /metrics)`);
-      if (store.kind === 'sqlite' && config.server.onHeroku) {
-        logger.warn(
-          { store: store.description },
-          'RUNNING ON HEROKU WITH A FILE STORE: dyno disks are wiped at least daily, so subscriptions, cursors and dedupe state will be lost. Add Heroku Redis or Postgres (REDIS_URL / DATABASE_URL).',
-        );
-      }
-      await store.ping();
-      logger.info({ store: store.description }, `store ready (${store.kind})`);
-      return { port };
+    start() {
+      const run = start();
+      starting = run.catch(() => {});
+      return run;
     },
     stop() {
       stopped ??= (async () => {
+        // A signal during start-up: let start finish wiring, then take everything down in order.
+        await starting;
+        // Stop taking commands and events first, then let deliveries in flight finish.
+        for (const adapter of adapters)
+          await adapter.stop().catch((error: unknown) => logger.warn({ err: error }, 'adapter stop failed'));
+        await engine?.stop();
         await http.close();
+        await client?.close();
+        await emulator?.close();
         await store.close();
       })();
       return stopped;
+    },
+  };
+}
+
+async function openDirectory(
+  config: Config,
+  logger: Logger,
+  metrics: ReturnType<typeof createMetrics>,
+  ledger: () => DirectoryClient['ledger'] | undefined,
+): Promise<{ client: DirectoryClient; emulator: RunningEmulator | undefined }> {
+  let emulator: RunningEmulator | undefined;
+  let baseUrl = config.directory.baseUrl;
+  let token = config.directory.token;
+  if (!baseUrl) {
+    emulator = await startEmulator({
+      port: 0,
+      tokens: [SANDBOX_TOKEN],
+      seed: 1,
+      activityPerMinute: config.sandbox.activityPerMinute,
+    });
+    baseUrl = emulator.url;
+    token = SANDBOX_TOKEN;
+    logger.info({ url: emulator.url }, 'embedded directory emulator started (sandbox data)');
+  }
+  const client = createDirectoryClient({
+    baseUrl,
+    token: token ?? '',
+    userAgent: USER_AGENT,
+    onEvent: directoryEventSink(logger.child({ component: 'directory' }), metrics, ledger),
+  });
+  return { client, emulator };
+}
+
+function createAdapters(
+  config: Config,
+  options: AppOptions,
+  store: BotStore,
+  sandbox: boolean,
+): ChatAdapter[] {
+  const { logger } = options;
+  const adapters: ChatAdapter[] = [];
+  const wantsConsole = sandbox || config.feeds.subscriptions.some((s) => s.platform === 'console');
+  if (wantsConsole) {
+    adapters.push(
+      createConsoleAdapter({
+        logger,
+        ...(options.consoleInput ? { input: options.consoleInput } : {}),
+        ...(options.onConsoleClosed ? { onInputClosed: options.onConsoleClosed } : {}),
+        render: { color: process.stdout.isTTY === true },
+      }),
+    );
+  }
+  if (config.slack) {
+    adapters.push(
+      createSlackAdapter({
+        ...(config.slack.botToken ? { botToken: config.slack.botToken } : {}),
+        signingSecret: config.slack.signingSecret,
+        ...(config.slack.appToken ? { appToken: config.slack.appToken } : {}),
+        apiUrl: config.slack.apiUrl,
+        ...(config.slack.oauth ? { oauth: { ...config.slack.oauth, installationStore: store.keyv } } : {}),
+        logger,
+      }),
+    );
+  }
+  if (config.discord) {
+    adapters.push(
+      createDiscordAdapter({
+        ...(config.discord.token ? { token: config.discord.token } : {}),
+        applicationId: config.discord.applicationId,
+        ...(config.discord.publicKey ? { publicKey: config.discord.publicKey } : {}),
+        apiUrl: config.discord.apiUrl,
+        gateway: config.discord.gateway && config.discord.token !== undefined,
+        logger,
+      }),
+    );
+  }
+  return adapters;
+}
+
+function buildCommandHandler(
+  config: Config,
+  client: DirectoryClient,
+  engine: Engine,
+  store: BotStore,
+  metrics: ReturnType<typeof createMetrics>,
+): CommandHandler {
+  const status = async (): Promise<StatusReport> => {
+    const all = await engine.subscriptions.list();
+    return {
+      quotas: client.ledger.snapshot(),
+      feeds: engine.leader.isLeader ? engine.scheduler.health() : await FeedScheduler.savedHealth(store.keyv),
+      pausedSubscriptions: all.filter((s) => s.paused),
+      isPoller: engine.leader.isLeader,
+    };
+  };
+  return createCommandHandler({
+    client,
+    subscriptions: engine.subscriptions,
+    clock: systemClock,
+    adminUserIds: config.feeds.adminUserIds,
+    status,
+    defaultRemindMinutes: config.feeds.liveRemindMinutes,
+    onEvent: (event) =>
+      metrics.commands.inc({ platform: event.platform, command: event.command, result: event.result }),
+  });
+}
+
+function announce(
+  logger: Logger,
+  config: Config,
+  sandbox: boolean,
+  adapters: readonly ChatAdapter[],
+  emulator: RunningEmulator | undefined,
+): void {
+  if (sandbox) {
+    logger.info(
+      'SANDBOX MODE: an embedded directory emulator invents activity and every feed is posted to this console. ' +
+        'Type /directory help at the prompt. To go live set DIRECTORY_BASE_URL + DIRECTORY_TOKEN and ' +
+        'SLACK_BOT_TOKEN + SLACK_SIGNING_SECRET and/or DISCORD_TOKEN + DISCORD_APPLICATION_ID (see .env.example).',
+    );
+    return;
+  }
+  logger.info(
+    {
+      directory: emulator ? `embedded emulator at ${emulator.url}` : config.directory.baseUrl,
+      platforms: adapters.map((a) => a.platform),
+      staticSubscriptions: config.feeds.subscriptions.length,
+    },
+    'directory bot ready',
+  );
+}
+
+/** Each platform's message renderer, for `directory-bot render`. */
+export const MESSAGE_RENDERERS = {
+  console: (message: Message) => renderConsoleMessage(message),
+  slack: (message: Message) => renderSlackMessage(message),
+  discord: (message: Message) => renderDiscordMessage(message),
+};
+
+/** Each platform's command-reply renderer, for `directory-bot lookup`. */
+export const REPLY_RENDERERS = {
+  console: (reply: CommandReply) => renderConsoleReply(reply),
+  slack: (reply: CommandReply) => renderSlackReply(reply),
+  discord: (reply: CommandReply) => renderDiscordReply(reply),
+};
+
+export { registerDiscordCommands };
+
+/** The `/directory` command definitions, for registering them with Discord. */
+export function commandDefinitions() {
+  return COMMAND_SPECS.map(publicDefinition);
+}
+
+/**
+ * A one-shot command handler for `directory-bot lookup`: the configured directory (or an
+ * embedded emulator), the configured store, no chat platform.
+ */
+export async function openLookupSession(platform: LookupPlatform, logger: Logger): Promise<LookupSession> {
+  const config = loadConfig();
+  const store = createStore({ url: config.store.url });
+  const metrics = createMetrics();
+  const { client, emulator } = await openDirectory(config, logger, metrics, () => undefined);
+  const engine = createEngine({
+    store,
+    client,
+    adapters: [],
+    clock: systemClock,
+    compose: createItemComposer(systemClock),
+    settings: {
+      pollMinIntervalMs: config.feeds.pollMinIntervalMs,
+      dedupeTtlMs: config.feeds.dedupeTtlMs,
+      reserveFraction: config.directory.lookupReserveFraction,
+      defaultRemindMinutes: config.feeds.liveRemindMinutes,
+      clearNotifications: false,
+      windowMs: SPEC_WINDOW_MS,
+    },
+  });
+  return {
+    handler: buildCommandHandler(config, client, engine, store, metrics),
+    render: REPLY_RENDERERS[platform],
+    async close() {
+      await client.close();
+      await emulator?.close();
+      await store.close();
     },
   };
 }

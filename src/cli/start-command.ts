@@ -38,7 +38,13 @@ export const startCommand: Subcommand = {
       format: config.server.logFormat,
       secrets: config.secrets,
     });
-    const app = createApp(config, { logger });
+    let requestStop: (reason: string) => void = () => {};
+    const app = createApp(config, {
+      logger,
+      // The console prompt only makes sense on a terminal; under a process manager stdin is not one.
+      ...(process.stdin.isTTY ? { consoleInput: process.stdin } : {}),
+      onConsoleClosed: () => requestStop('console input closed'),
+    });
     let stopping: Promise<void> | undefined;
     const stop = (signal: string) => {
       if (stopping) return;
@@ -63,12 +69,11 @@ export const startCommand: Subcommand = {
       );
     };
     const stopped = new Promise<void>((resolveStopped) => {
-      for (const signal of ['SIGTERM', 'SIGINT'] as const) {
-        process.once(signal, () => {
-          stop(signal);
-          void stopping?.then(resolveStopped);
-        });
-      }
+      requestStop = (reason) => {
+        stop(reason);
+        void stopping?.then(resolveStopped);
+      };
+      for (const signal of ['SIGTERM', 'SIGINT'] as const) process.once(signal, () => requestStop(signal));
     });
 
     try {

@@ -1,6 +1,24 @@
+import {
+  commandDefinitions,
+  MESSAGE_RENDERERS,
+  openLookupSession,
+  registerDiscordCommands,
+} from '../composition-root.js';
+import { createSilentLogger } from '../logging/create-logger.js';
+import { createDiscordRegisterCommand } from './discord-register-command.js';
 import { doctorCommand } from './doctor-command.js';
+import { emulatorCommand } from './emulator-command.js';
+import { createLookupCommand } from './lookup-command.js';
+import { createRenderCommand } from './render-command.js';
 import { startCommand } from './start-command.js';
 import type { Subcommand } from './subcommand.js';
 
 /** Every CLI subcommand, listed explicitly (no file-glob loading). */
-export const SUBCOMMANDS: readonly Subcommand[] = [startCommand, doctorCommand];
+export const SUBCOMMANDS: readonly Subcommand[] = [
+  startCommand,
+  emulatorCommand,
+  createRenderCommand(MESSAGE_RENDERERS),
+  createLookupCommand((platform) => openLookupSession(platform, createSilentLogger())),
+  doctorCommand,
+  createDiscordRegisterCommand(registerDiscordCommands, commandDefinitions),
+];

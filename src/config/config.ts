@@ -25,6 +25,7 @@ export interface Config {
     subscriptions: SubscriptionSeed[];
     adminUserIds: string[];
     pollMinIntervalMs: number;
+    pollerLeaseTtlMs: number;
     dedupeTtlMs: number;
     liveRemindMinutes: number;
     clearNotifications: boolean;

@@ -93,6 +93,7 @@ export function loadConfig(options: LoadConfigOptions = {}): Config {
       subscriptions,
       adminUserIds: env['ADMIN_USER_IDS'] as string[],
       pollMinIntervalMs: num('POLL_MIN_INTERVAL_S') * 1000,
+      pollerLeaseTtlMs: num('POLLER_LEASE_TTL_S') * 1000,
       dedupeTtlMs: num('DEDUPE_TTL_DAYS') * 86_400_000,
       liveRemindMinutes: num('LIVE_REMIND_MINUTES'),
       clearNotifications: bool('NOTIFICATIONS_CLEAR'),

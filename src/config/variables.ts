@@ -198,6 +198,14 @@ export const VARIABLES: readonly VariableSpec[] = [
     schema: integer(30, 1, 86_400),
   },
   {
+    name: 'POLLER_LEASE_TTL_S',
+    group: 'Feeds',
+    description:
+      'Seconds the polling instance holds its lease between renewals; after a crash another instance (or the restarted one) takes over within this time.',
+    defaultText: '30',
+    schema: integer(30, 2, 600),
+  },
+  {
     name: 'DEDUPE_TTL_DAYS',
     group: 'Feeds',
     description:

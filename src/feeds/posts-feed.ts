@@ -11,8 +11,8 @@ export interface PostsFeedState {
   watermark: number;
 }
 
-/** The live service returns at most 20 posts per page. */
-const PAGE_SIZE = 20;
+/** Ten newest posts per poll (the service allows 20): half the complexity, and pages follow when all are new. */
+const PAGE_SIZE = 10;
 const MAX_PAGES_PER_POLL = 3;
 /** Posts created a little before the watermark may appear late (clock skew, moderation). */
 const LATE_GRACE_MS = 60 * 60 * 1000;

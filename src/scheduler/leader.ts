@@ -4,7 +4,8 @@ import type { LeaseBackend } from '../store/leases.js';
 export type LeaderEvent =
   | { type: 'acquired'; owner: string }
   | { type: 'lost'; owner: string; reason: string }
-  | { type: 'released'; owner: string };
+  | { type: 'released'; owner: string }
+  | { type: 'lease-error'; owner: string; error: unknown };
 
 export interface LeaderOptions {
   leases: LeaseBackend;
@@ -66,6 +67,7 @@ export class LeaderElection {
       holds = await leases.acquire(name, this.owner, ttlMs);
     } catch (error) {
       reason = `the store did not answer: ${error instanceof Error ? error.message : String(error)}`;
+      this.#options.onEvent?.({ type: 'lease-error', owner: this.owner, error });
     }
     if (holds && !this.#leading) {
       this.#leading = true;

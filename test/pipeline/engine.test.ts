@@ -245,11 +245,12 @@ describe('upstream failures', () => {
       await expect(bot.engine.pollAllOnce()).rejects.toThrow();
       world.emulator.admin.clearFaults();
       world.emulator.admin.resetQuotas();
-      if (fault.status === 429) {
+      if ('status' in fault && fault.status === 429) {
         // The client paused the class until the reset; a fresh instance on the same store continues.
         await bot.close();
       }
-      const next = fault.status === 429 ? await instance({ storeUrl: world.sqliteUrl() }) : bot;
+      const next =
+        'status' in fault && fault.status === 429 ? await instance({ storeUrl: world.sqliteUrl() }) : bot;
       if (next !== bot) {
         await subscribeAll(next, 'news', ['comments']);
         await next.engine.pollAllOnce();

@@ -1,0 +1,77 @@
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { startEmulator } from '../../src/emulator/index.js';
+import { spawnBot } from '../support/child-bot.js';
+import { makeTempDir } from '../support/temp-dir.js';
+
+const TRIALS = 20;
+const temp = makeTempDir();
+const emulator = await startEmulator({ port: 0, seed: 11 });
+afterAll(async () => {
+  await emulator.close();
+  temp.cleanup();
+});
+
+function botEnv(): Record<string, string> {
+  return {
+    PORT: '0',
+    LOG_LEVEL: 'info',
+    DIRECTORY_BASE_URL: emulator.url,
+    DIRECTORY_TOKEN: 'dev-token',
+    STORE_URL: `sqlite://${join(temp.path, 'sigkill.sqlite')}`,
+    SUBSCRIPTIONS: 'console:trial=comments',
+    POLL_MIN_INTERVAL_S: '1',
+    // The killed process never releases its lease; its successor takes over after this.
+    POLLER_LEASE_TTL_S: '2',
+  };
+}
+
+const count = (text: string, marker: string) => text.split(marker).length - 1;
+
+describe('killing the bot with SIGKILL at random moments', () => {
+  it(`loses nothing and repeats at most the in-flight message per kill (${TRIALS} trials)`, async () => {
+    const markers: string[] = [];
+    let output = '';
+    let kills = 0;
+    let next = 0;
+    const addComments = (n: number) => {
+      for (let i = 0; i < n; i += 1) {
+        const marker = `marker-${String(next).padStart(4, '0')}-end`;
+        next += 1;
+        markers.push(marker);
+        emulator.admin.addComment({ body: marker });
+      }
+    };
+
+    for (let trial = 0; trial < TRIALS; trial += 1) {
+      const bot = spawnBot(['start'], botEnv());
+      await bot.waitFor(/now polls and delivers/);
+      if (trial > 0) addComments(1 + (trial % 3));
+      // A random moment: before, during or after the next poll and its deliveries.
+      await new Promise((resolve) => setTimeout(resolve, Math.random() * 1500));
+      bot.child.kill('SIGKILL');
+      await bot.exited;
+      kills += 1;
+      output += bot.output();
+    }
+
+    const final = spawnBot(['start'], botEnv());
+    await final.waitFor(/now polls and delivers/);
+    const expectAll = async () => {
+      for (let waited = 0; waited < 20_000; waited += 100) {
+        if (markers.every((m) => count(output + final.output(), m) >= 1)) return;
+        await new Promise((resolve) => setTimeout(resolve, 100));
+      }
+    };
+    await expectAll();
+    final.child.kill('SIGTERM');
+    expect((await final.exited).code).toBe(0);
+    output += final.output();
+
+    const missing = markers.filter((m) => count(output, m) === 0);
+    const duplicates = markers.reduce((sum, m) => sum + Math.max(0, count(output, m) - 1), 0);
+    expect(missing).toEqual([]);
+    expect(markers.length).toBeGreaterThan(TRIALS);
+    expect(duplicates).toBeLessThanOrEqual(kills);
+  }, 180_000);
+});
