@@ -27,6 +27,8 @@ export interface RecordedCall {
   params: Record<string, unknown>;
   status: number;
   response: Record<string, unknown>;
+  /** When the fake received the call, on its clock (`now`), so tests can check Retry-After was honoured. */
+  at: number;
 }
 
 /** One POST to a response_url. */
@@ -71,7 +73,13 @@ export class FakeSlackApi {
   readonly users = new Map<string, { is_admin: boolean; is_owner: boolean }>();
   private readonly tokens = new Map<string, FakeToken>();
   private readonly buckets = new Map<string, { tokens: number; at: number }>();
-  private readonly forced: { method: string; status: number; retryAfter?: number; remaining: number }[] = [];
+  private readonly forced: {
+    method: string;
+    status: number;
+    retryAfter?: number;
+    remaining: number;
+    channel?: string;
+  }[] = [];
   private readonly events = new EventEmitter();
   private readonly allowedPostParams = postMessageParameters();
   private readonly now: () => number;
@@ -200,13 +208,17 @@ export class FakeSlackApi {
     this.users.set(id, { is_admin: roles.is_admin ?? false, is_owner: roles.is_owner ?? false });
   }
 
-  /** The next `times` calls of `method` answer `status` (429 with Retry-After, or a 5xx). */
-  failNext(method: string, status: number, times = 1, retryAfter?: number): void {
+  /**
+   * The next `times` calls of `method` answer `status` (429 with Retry-After, or a 5xx); with
+   * `channel`, only calls for that channel do (a storm on one busy channel).
+   */
+  failNext(method: string, status: number, times = 1, retryAfter?: number, channel?: string): void {
     this.forced.push({
       method,
       status,
       remaining: times,
       ...(retryAfter === undefined ? {} : { retryAfter }),
+      ...(channel === undefined ? {} : { channel }),
     });
   }
 
@@ -266,8 +278,9 @@ export class FakeSlackApi {
     const token = auth?.startsWith('Bearer ')
       ? auth.slice('Bearer '.length)
       : (params['token'] as string | undefined);
+    const at = this.now();
     const { status, body, headers } = this.answer(method, token, params);
-    const call: RecordedCall = { method, token, params, status, response: body };
+    const call: RecordedCall = { method, token, params, status, response: body, at };
     this.calls.push(call);
     this.events.emit('call', call);
     res.writeHead(status, { 'content-type': 'application/json', ...headers }).end(JSON.stringify(body));
@@ -291,7 +304,12 @@ export class FakeSlackApi {
     token: string | undefined,
     params: Record<string, unknown>,
   ): { status: number; body: Record<string, unknown>; headers?: Record<string, string> } {
-    const forced = this.forced.find((f) => f.method === method && f.remaining > 0);
+    const forced = this.forced.find(
+      (f) =>
+        f.method === method &&
+        f.remaining > 0 &&
+        (f.channel === undefined || f.channel === String(params['channel'])),
+    );
     if (forced !== undefined) {
       forced.remaining -= 1;
       if (forced.status === 429) {
