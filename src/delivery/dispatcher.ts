@@ -130,10 +130,16 @@ export class Dispatcher {
     const { outbox, ledger, subscriptions, clock, onEvent, maxAttempts } = this.#options;
     const startedAt = clock.now();
     // After an earlier attempt whose outcome could not be recorded, check before posting again.
+    // If the store cannot answer, wait: posting blind could repeat a message.
     if (entry.attempts > 0) {
-      const [already] = await ledger
-        .delivered([{ destination: entry.destinationKey, itemKey: entry.itemKey }])
-        .catch(() => [false]);
+      let already: boolean | undefined;
+      try {
+        [already] = await ledger.delivered([{ destination: entry.destinationKey, itemKey: entry.itemKey }]);
+      } catch (error) {
+        entry.notBefore = clock.now() + backoff(entry.attempts);
+        onEvent?.({ type: 'error', entry, error });
+        return;
+      }
       if (already) {
         await outbox.remove(entry).catch(() => {});
         return;

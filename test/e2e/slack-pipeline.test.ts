@@ -1,0 +1,266 @@
+import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import { createSlackAdapter } from '../../adapters/slack/index.js';
+import type { FeedName } from '../../src/delivery/feed-filters.js';
+import { FakeSlackApi, type RecordedCall } from '../fakes/slack/fake-slack-api.js';
+import { signedHeaders } from '../fakes/slack/signing.js';
+import { startInstance, startWorld } from '../support/engine-harness.js';
+import { Cleanup, commandsFor, silentLogger, startBotHttp } from './support.js';
+
+const TOKEN = 'xoxb-e2e-token';
+const TEAM = 'T0E2E';
+const SIGNING_SECRET = 'e2e-signing-secret';
+
+const world = await startWorld();
+afterAll(() => world.close());
+const cleanup = new Cleanup();
+afterEach(() => cleanup.run());
+
+/** Emulator → engine → the real Slack adapter (Bolt + WebClient) → a fake Slack, plus the bot's HTTP server. */
+async function slackBot(options: { burst?: number } = {}) {
+  const logger = silentLogger();
+  // Slack allows short bursts per channel; the fake allows as many as the adapter's pacing claims.
+  const slack = await new FakeSlackApi({ burst: options.burst ?? 3 }).start();
+  cleanup.add(() => slack.close());
+  slack.addToken(TOKEN, TEAM);
+  const adapter = createSlackAdapter({
+    botToken: TOKEN,
+    signingSecret: SIGNING_SECRET,
+    apiUrl: slack.apiUrl,
+    logger,
+  });
+  const bot = await startInstance({
+    emulator: world.emulator,
+    storeUrl: world.sqliteUrl(),
+    namespace: 'e2e-slack',
+    adapters: [adapter],
+  });
+  cleanup.add(() => bot.close());
+  const server = await startBotHttp(logger);
+  cleanup.add(() => server.close());
+  await adapter.start({ http: server.http, commands: commandsFor(bot), logger });
+  cleanup.add(() => adapter.stop());
+
+  return {
+    slack,
+    bot,
+    url: server.url,
+    async subscribe(channelId: string, feed: FeedName) {
+      slack.addChannel(channelId);
+      await bot.engine.subscriptions.add({ platform: 'slack', channelId, feed, filters: {}, createdBy: 'e2e' });
+    },
+    /** One poll of every wanted feed, delivered to the end (retries included). */
+    async pollAndDeliver() {
+      bot.engine.dispatcher.start();
+      await bot.engine.pollAllOnce();
+      await bot.engine.dispatcher.drained();
+    },
+    /** chat.postMessage calls Slack accepted, for one channel. */
+    posted(channelId: string): RecordedCall[] {
+      return slack.callsTo('chat.postMessage').filter((c) => c.params['channel'] === channelId && c.response['ok']);
+    },
+    attempts(channelId: string): RecordedCall[] {
+      return slack.callsTo('chat.postMessage').filter((c) => c.params['channel'] === channelId);
+    },
+  };
+}
+
+/** Everything Slack would show for a post: the fallback text and every block, as one string. */
+const shown = (call: RecordedCall) => JSON.stringify([call.params['text'], call.params['blocks']]);
+
+describe('Slack end to end: emulator → engine → Slack adapter → fake Slack', () => {
+  it('posts every new comment, post, collection and live event to its channel once, escaped and within Block Kit', async () => {
+    const e2e = await slackBot();
+    await e2e.subscribe('C0COMMENTS', 'comments');
+    await e2e.subscribe('C0POSTS', 'posts');
+    await e2e.subscribe('C0COLLECTIONS', 'collections');
+    await e2e.subscribe('C0LIVE', 'live');
+    await e2e.bot.engine.pollAllOnce(); // seeds the cursors: history is never posted
+
+    const { admin } = world.emulator;
+    admin.addComment({ body: 'Plain and friendly' });
+    admin.addComment({ body: 'Hey <!channel> look at <@U123ABC> in <#C999|general> <!subteam^S1|team>' });
+    admin.addComment({ body: 'Tom & Jerry > everyone' });
+    admin.addPost({ name: 'Rocket <!here> launcher' });
+    admin.addPost({ name: 'Quiet tool' });
+    admin.featureCollection(admin.addCollection({ name: 'Curated <!everyone> picks' }).id);
+    admin.scheduleLive({ name: 'Launch AMA', startsAt: new Date(Date.now() + 3 * 86_400_000).toISOString() });
+    await e2e.pollAndDeliver();
+
+    expect(e2e.posted('C0COMMENTS')).toHaveLength(3);
+    expect(e2e.posted('C0POSTS')).toHaveLength(2);
+    expect(e2e.posted('C0COLLECTIONS')).toHaveLength(1);
+    expect(e2e.posted('C0LIVE')).toHaveLength(1);
+    const comments = e2e.posted('C0COMMENTS').map(shown);
+    for (const body of ['Plain and friendly', 'Tom &amp; Jerry &gt; everyone', 'Hey &lt;!channel&gt; look at &lt;@U123ABC&gt;']) {
+      expect(comments.filter((c) => c.includes(body))).toHaveLength(1);
+    }
+    expect(e2e.posted('C0POSTS').map(shown).join()).toContain('Rocket &lt;!here&gt; launcher');
+    expect(e2e.posted('C0COLLECTIONS').map(shown).join()).toContain('Curated &lt;!everyone&gt; picks');
+    expect(e2e.posted('C0LIVE').map(shown).join()).toContain('Launch AMA');
+
+    // Nothing anyone wrote can ping or link: no raw mention syntax reaches Slack, and no link_names.
+    const everything = e2e.slack.callsTo('chat.postMessage').map((c) => JSON.stringify(c.params));
+    for (const raw of ['<!channel>', '<!here>', '<!everyone>', '<@U123ABC>', '<#C999', '<!subteam^S1']) {
+      expect(everything.filter((p) => p.includes(raw))).toEqual([]);
+    }
+    for (const call of e2e.slack.callsTo('chat.postMessage')) {
+      expect(call.params['link_names']).toBeUndefined();
+      expect(String(call.params['unfurl_links'])).toBe('false');
+    }
+    expect(e2e.slack.violations).toEqual([]);
+    // Paced to the channel's limit before Slack had to say 429.
+    expect(e2e.slack.callsTo('chat.postMessage').filter((c) => c.status === 429)).toEqual([]);
+
+    // Nothing new upstream: polling again posts nothing more.
+    await e2e.pollAndDeliver();
+    await e2e.pollAndDeliver();
+    expect(e2e.slack.callsTo('chat.postMessage')).toHaveLength(7);
+  });
+
+  it('delivers everything once through a 429 storm on one channel, waits out each Retry-After, and keeps other channels flowing', async () => {
+    const e2e = await slackBot();
+    await e2e.subscribe('C0STORM', 'comments');
+    await e2e.subscribe('C0CALM', 'comments');
+    await e2e.bot.engine.pollAllOnce();
+    e2e.slack.failNext('chat.postMessage', 429, 3, 1, 'C0STORM');
+    const bodies = ['storm one', 'storm two', 'storm three'];
+    for (const body of bodies) world.emulator.admin.addComment({ body });
+    await e2e.pollAndDeliver();
+
+    // Every comment once, in order, on both channels.
+    const order = (calls: RecordedCall[]) => calls.map((c) => bodies.findIndex((b) => shown(c).includes(b)));
+    expect(order(e2e.posted('C0STORM'))).toEqual([0, 1, 2]);
+    expect(order(e2e.posted('C0CALM'))).toEqual([0, 1, 2]);
+
+    // Each 429 was honoured: the next post to that channel came only after its Retry-After.
+    const storm = e2e.attempts('C0STORM');
+    expect(storm.filter((c) => c.status === 429)).toHaveLength(3);
+    storm.forEach((call, index) => {
+      const next = storm[index + 1];
+      if (call.status !== 429 || next === undefined) return;
+      expect(next.at - call.at).toBeGreaterThanOrEqual(1000);
+    });
+
+    // The calm channel was not held up behind the storm: it had everything before the storm channel got its first.
+    const position = (call: RecordedCall) => e2e.slack.calls.indexOf(call);
+    const lastCalm = Math.max(...e2e.posted('C0CALM').map(position));
+    const firstStorm = Math.min(...e2e.posted('C0STORM').map(position));
+    expect(lastCalm).toBeLessThan(firstStorm);
+    expect(e2e.slack.violations).toEqual([]);
+  });
+
+  it('rides out a workspace-wide 429 storm and still posts everything exactly once', async () => {
+    const e2e = await slackBot();
+    const channels = ['C0WIDE1', 'C0WIDE2', 'C0WIDE3'];
+    for (const channel of channels) await e2e.subscribe(channel, 'comments');
+    await e2e.bot.engine.pollAllOnce();
+    e2e.slack.failNext('chat.postMessage', 429, 5, 1);
+    for (const body of ['wide one', 'wide two']) world.emulator.admin.addComment({ body });
+    await e2e.pollAndDeliver();
+
+    for (const channel of channels) {
+      const texts = e2e.posted(channel).map(shown);
+      expect(texts.filter((t) => t.includes('wide one'))).toHaveLength(1);
+      expect(texts.filter((t) => t.includes('wide two'))).toHaveLength(1);
+      expect(texts).toHaveLength(2);
+      const attempts = e2e.attempts(channel);
+      attempts.forEach((call, index) => {
+        const next = attempts[index + 1];
+        if (call.status === 429 && next !== undefined) expect(next.at - call.at).toBeGreaterThanOrEqual(1000);
+      });
+    }
+    expect(e2e.slack.callsTo('chat.postMessage').filter((c) => c.status === 429)).toHaveLength(5);
+  });
+
+  it('pauses a channel archived mid-run with the reason, stops posting there, and keeps the others going', async () => {
+    const e2e = await slackBot();
+    await e2e.subscribe('C0DOOMED', 'comments');
+    await e2e.subscribe('C0DOOMED', 'posts');
+    await e2e.subscribe('C0FINE', 'comments');
+    await e2e.bot.engine.pollAllOnce();
+    const { admin } = world.emulator;
+    admin.addComment({ body: 'before the archive' });
+    await e2e.pollAndDeliver();
+    expect(e2e.posted('C0DOOMED')).toHaveLength(1);
+
+    e2e.slack.archiveChannel('C0DOOMED');
+    const before = e2e.attempts('C0DOOMED').length;
+    admin.addComment({ body: 'after the archive' });
+    admin.addComment({ body: 'and another' });
+    admin.addPost({ name: 'A post nobody in C0DOOMED will see' });
+    await e2e.pollAndDeliver();
+
+    // One attempt found the channel archived; nothing else was tried there.
+    const afterArchive = e2e.attempts('C0DOOMED').slice(before);
+    expect(afterArchive.map((c) => c.response['error'])).toEqual(['is_archived']);
+    const subscriptions = await e2e.bot.engine.subscriptions.list();
+    const doomed = subscriptions.filter((s) => s.channelId === 'C0DOOMED');
+    expect(doomed).toHaveLength(2);
+    for (const subscription of doomed) expect(subscription.paused?.code).toBe('is_archived');
+    expect(subscriptions.find((s) => s.channelId === 'C0FINE')?.paused).toBeUndefined();
+    expect(e2e.posted('C0FINE').map(shown).join()).toContain('and another');
+    expect(e2e.posted('C0FINE')).toHaveLength(3);
+
+    // Later items skip the paused channel entirely.
+    admin.addComment({ body: 'much later' });
+    await e2e.pollAndDeliver();
+    expect(e2e.attempts('C0DOOMED').length).toBe(before + 1);
+    expect(e2e.posted('C0FINE')).toHaveLength(4);
+  });
+});
+
+describe('Slack /directory end to end', () => {
+  function slashCommand(text: string, responseUrl: string): string {
+    return new URLSearchParams({
+      token: 'legacy-verification-token',
+      team_id: TEAM,
+      team_domain: 'e2e',
+      channel_id: 'C0ASK',
+      channel_name: 'ask',
+      user_id: 'U0ASKER',
+      user_name: 'asker',
+      command: '/directory',
+      text,
+      api_app_id: 'A0E2E',
+      response_url: responseUrl,
+      trigger_id: '1.2.3',
+    }).toString();
+  }
+
+  it('answers a signed `/directory post <id>` on the bot’s own server with the post from the directory', async () => {
+    const e2e = await slackBot();
+    const post = world.emulator.admin.addPost({ name: 'Lookup <!here> target' });
+    const body = slashCommand(`post ${post.id}`, e2e.slack.responseUrl());
+    const res = await fetch(`${e2e.url}/slack/events`, {
+      method: 'POST',
+      headers: signedHeaders(SIGNING_SECRET, body, Math.floor(Date.now() / 1000)),
+      body,
+    });
+    expect(res.status).toBe(200);
+    const acked = (await res.json()) as Record<string, unknown>;
+    // A slow lookup is acked at once and answered through response_url; either way the asker sees the post.
+    const answer = acked['text'] === 'Working on it…' ? (await e2e.slack.waitForResponse()).body : acked;
+    expect(answer['response_type']).toBe('ephemeral');
+    const visible = JSON.stringify(answer);
+    expect(visible).toContain('Lookup &lt;!here&gt; target');
+    expect(visible).not.toContain('<!here>');
+    expect(visible).toContain('Share in channel');
+    expect(e2e.slack.violations).toEqual([]);
+
+    // The health route on the same server is still the bot's own.
+    expect((await fetch(`${e2e.url}/healthz`)).status).toBe(200);
+  });
+
+  it('refuses a /directory request signed with the wrong secret and runs nothing', async () => {
+    const e2e = await slackBot();
+    const body = slashCommand('post 1', e2e.slack.responseUrl());
+    const res = await fetch(`${e2e.url}/slack/events`, {
+      method: 'POST',
+      headers: signedHeaders('not-the-secret', body, Math.floor(Date.now() / 1000)),
+      body,
+    });
+    expect(res.status).toBe(401);
+    expect(e2e.slack.responses).toEqual([]);
+    expect(world.emulator.admin.stats().requests.total).toBeGreaterThan(0);
+  });
+});

@@ -1,0 +1,66 @@
+import { Registry } from 'prom-client';
+import { createCommandHandler } from '../../src/commands/index.js';
+import { createHttpServer } from '../../src/http/http-server.js';
+import type { CommandHandler, Logger } from '../../src/ports/index.js';
+import { systemClock } from '../../src/time/clock.js';
+import type { startInstance } from '../support/engine-harness.js';
+
+type Instance = Awaited<ReturnType<typeof startInstance>>;
+
+/** A logger that drops everything: e2e tests assert on what users see, not on log lines. */
+export function silentLogger(): Logger {
+  const noop = (): void => {};
+  const logger: Logger = {
+    trace: noop,
+    debug: noop,
+    info: noop,
+    warn: noop,
+    error: noop,
+    fatal: noop,
+    child: () => logger,
+  };
+  return logger;
+}
+
+/** The bot's real HTTP server (health, readiness, metrics, adapter mounts) on 127.0.0.1, port 0. */
+export async function startBotHttp(logger: Logger) {
+  const http = createHttpServer({ logger, registry: new Registry() });
+  const port = await http.listen(0, '127.0.0.1');
+  return { http, url: `http://127.0.0.1:${port}`, close: () => http.close() };
+}
+
+/** The real `/directory` handler of one bot instance, against the same emulator and store. */
+export function commandsFor(bot: Instance): CommandHandler {
+  return createCommandHandler({
+    client: bot.client,
+    subscriptions: bot.engine.subscriptions,
+    clock: systemClock,
+    adminUserIds: [],
+    defaultRemindMinutes: 15,
+    status: async () => ({
+      quotas: bot.client.ledger.snapshot(),
+      feeds: bot.engine.scheduler.health(),
+      pausedSubscriptions: (await bot.engine.subscriptions.list()).filter((s) => s.paused),
+      isPoller: true,
+    }),
+  });
+}
+
+/** Closes what a test opened, last opened first, even when one close fails. */
+export class Cleanup {
+  readonly #steps: (() => Promise<unknown> | unknown)[] = [];
+
+  add(step: () => Promise<unknown> | unknown): void {
+    this.#steps.push(step);
+  }
+
+  async run(): Promise<void> {
+    for (const step of this.#steps.splice(0).reverse()) {
+      try {
+        await step();
+      } catch {
+        // Keep closing the rest: a half-closed world leaks ports into the next test.
+      }
+    }
+  }
+}
