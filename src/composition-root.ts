@@ -43,6 +43,8 @@ export interface AppOptions {
   consoleInput?: NodeJS.ReadableStream;
   /** Called when the console prompt ends (Ctrl-D): the CLI shuts down. */
   onConsoleClosed?: () => void;
+  /** Where the console adapter writes; default stdout. */
+  consoleWrite?: (text: string) => void;
 }
 
 /** The sandbox's own token for its embedded emulator. */
@@ -209,6 +211,7 @@ function createAdapters(
         logger,
         ...(options.consoleInput ? { input: options.consoleInput } : {}),
         ...(options.onConsoleClosed ? { onInputClosed: options.onConsoleClosed } : {}),
+        ...(options.consoleWrite ? { write: options.consoleWrite } : {}),
         render: { color: process.stdout.isTTY === true },
       }),
     );

@@ -1,0 +1,68 @@
+import { join } from 'node:path';
+import { PassThrough } from 'node:stream';
+import { afterAll, describe, expect, it } from 'vitest';
+import { createApp } from '../../src/composition-root.js';
+import { loadConfig } from '../../src/config/load-config.js';
+import { createSilentLogger } from '../../src/logging/create-logger.js';
+import { waitUntil } from '../support/engine-harness.js';
+import { makeTempDir } from '../support/temp-dir.js';
+
+const temp = makeTempDir();
+afterAll(() => temp.cleanup());
+
+describe('the sandbox, as a newcomer sees it', () => {
+  it('answers every /directory command typed at the console prompt and shows feed updates', async () => {
+    const config = loadConfig({
+      environment: {
+        PORT: '0',
+        STORE_URL: `sqlite://${join(temp.path, 'sandbox.sqlite')}`,
+        SANDBOX_ACTIVITY_PER_MIN: '600',
+      },
+      envFile: false,
+    });
+    let output = '';
+    const input = new PassThrough();
+    const app = createApp(config, {
+      logger: createSilentLogger(),
+      consoleInput: input,
+      consoleWrite: (text) => {
+        output += text;
+      },
+    });
+    const { port } = await app.start();
+    try {
+      expect((await fetch(`http://127.0.0.1:${port}/readyz`)).status).toBe(200);
+      const commands = [
+        ['help', 'subscribe'],
+        ['post 1', 'Votes'],
+        ['posts today --top 3', ''],
+        ['comments 1 --limit 2', ''],
+        ['collections featured', ''],
+        ['live upcoming', ''],
+        ['live undated', ''],
+        ['subscribe comments --keyword launch', 'Subscribed'],
+        ['subscriptions', 'comments'],
+        ['unsubscribe comments', 'removed'],
+        ['status', 'all good'],
+        ['frobnicate', 'Unknown'],
+      ] as const;
+      for (const [command, expected] of commands) {
+        const before = output.length;
+        input.write(`/directory ${command}\n`);
+        await waitUntil(
+          () => output.length > before && output.slice(before).includes('directory>'),
+          15_000,
+          command,
+        );
+        const reply = output.slice(before);
+        expect(reply, command).not.toMatch(/at .*\.ts:\d+|TypeError|undefined/);
+        if (expected) expect(reply.toLowerCase(), command).toContain(expected.toLowerCase());
+      }
+      // The emulator invents activity; the sandbox channel gets it within a poll or two.
+      await waitUntil(() => output.includes('── #sandbox ──'), 30_000, 'a feed update');
+    } finally {
+      input.end();
+      await app.stop();
+    }
+  }, 60_000);
+});

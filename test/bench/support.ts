@@ -1,0 +1,77 @@
+import { cpus, totalmem } from 'node:os';
+import { createLogger } from '../../src/logging/create-logger.js';
+import type { Logger } from '../../src/ports/index.js';
+
+/** A logger that drops everything: benchmarks must not pay for (or print) log lines. */
+export function silentLogger(): Logger {
+  return createLogger({ level: 'silent', format: 'json' });
+}
+
+/** A small seeded PRNG (mulberry32), so a run's "random moments" can be repeated. */
+export function seededRandom(seed: number): () => number {
+  let state = seed >>> 0;
+  return () => {
+    state = (state + 0x6d2b79f5) >>> 0;
+    let t = state;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4_294_967_296;
+  };
+}
+
+/**
+ * The `p`-th percentile (0–100) by the nearest-rank method: always one of the samples, so a
+ * p95 of 20 samples is the 19th smallest, not an interpolation between two.
+ */
+export function percentile(samples: readonly number[], p: number): number {
+  if (samples.length === 0) return Number.NaN;
+  const sorted = [...samples].sort((a, b) => a - b);
+  const rank = Math.max(1, Math.ceil((p / 100) * sorted.length));
+  return sorted[Math.min(rank, sorted.length) - 1] as number;
+}
+
+/** Rounds for display and for the JSON (ratios to 3 decimals are plenty). */
+export function round(value: number, digits = 3): number {
+  if (!Number.isFinite(value)) return value;
+  const factor = 10 ** digits;
+  return Math.round(value * factor) / factor;
+}
+
+/** Polls `condition` every `everyMs` until it holds or `timeoutMs` passes; resolves with whether it held. */
+export async function waitFor(condition: () => boolean, timeoutMs: number, everyMs = 20): Promise<boolean> {
+  const deadline = Date.now() + timeoutMs;
+  while (!condition()) {
+    if (Date.now() > deadline) return false;
+    await new Promise((resolve) => setTimeout(resolve, everyMs));
+  }
+  return true;
+}
+
+export interface MachineInfo {
+  cpuModel: string;
+  cpus: number;
+  totalMemoryMiB: number;
+  node: string;
+  platform: string;
+}
+
+/** What the numbers were measured on: ratios travel between machines better than timings, but not perfectly. */
+export function machineInfo(): MachineInfo {
+  const cores = cpus();
+  return {
+    cpuModel: cores[0]?.model.trim() ?? 'unknown',
+    cpus: cores.length,
+    totalMemoryMiB: Math.round(totalmem() / 1_048_576),
+    node: process.version,
+    platform: `${process.platform}-${process.arch}`,
+  };
+}
+
+/**
+ * A problem that makes the run fail: a correctness goal broken (an item lost or posted twice),
+ * as opposed to a slow number, which is only reported.
+ */
+export interface Violation {
+  benchmark: string;
+  problem: string;
+}
