@@ -11,6 +11,8 @@ export interface RecordedCall {
   body: unknown;
   headers: IncomingMessage['headers'];
   status: number;
+  /** When the fake answered, on its clock (`now`), so tests can check a Retry-After was honoured. */
+  at: number;
 }
 
 export interface FakeDiscordRestOptions {
@@ -372,7 +374,15 @@ export class FakeDiscordRest {
     const method = req.method ?? 'GET';
     const path = decodeURIComponent((req.url ?? '').split('?')[0]!).replace(/^\/api\/v10/, '');
     const reply = (status: number, body?: unknown, headers: Record<string, string> = {}, route = '?') => {
-      this.#record({ method, path, route, body: parsed, headers: req.headers, status });
+      this.#record({
+        method,
+        path,
+        route,
+        body: parsed,
+        headers: req.headers,
+        status,
+        at: this.#options.now(),
+      });
       if (body === undefined) res.writeHead(status, headers).end();
       else
         res.writeHead(status, { 'content-type': 'application/json', ...headers }).end(JSON.stringify(body));
