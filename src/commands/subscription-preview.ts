@@ -1,15 +1,9 @@
 import type { FeedFilters, FeedName } from '../delivery/feed-filters.js';
 import { matchesFilters } from '../delivery/router.js';
 import type { DirectoryClient } from '../directory/index.js';
-import { facetsOf } from '../feeds/facets.js';
-import { type FeedItem, type FeedRecord, itemKey } from '../feeds/feed-item.js';
-import {
-  composeCollectionMessage,
-  composeCommentMessage,
-  composeLiveEventMessage,
-  composeNotificationMessage,
-  composePostMessage,
-} from '../messages/index.js';
+import type { FeedRecord } from '../feeds/feed-item.js';
+import { makeFeedItem } from '../feeds/make-item.js';
+import { composeFeedRecord } from '../pipeline/compose-item.js';
 import type { Message } from '../ports/message.js';
 import { INTERACTIVE } from './lookups.js';
 
@@ -57,36 +51,6 @@ async function recentRecords(
   }
 }
 
-function compose(record: FeedRecord, now: number): Message {
-  switch (record.type) {
-    case 'post':
-      return composePostMessage(record.post);
-    case 'comment':
-      return composeCommentMessage(record.comment);
-    case 'collection':
-      return composeCollectionMessage(record.collection);
-    case 'live':
-      return composeLiveEventMessage(record.event, { now });
-    case 'notification':
-      return composeNotificationMessage(record.notification);
-  }
-}
-
-function idOf(record: FeedRecord): string {
-  switch (record.type) {
-    case 'post':
-      return record.post.id;
-    case 'comment':
-      return record.comment.id;
-    case 'collection':
-      return record.collection.id;
-    case 'live':
-      return record.event.id;
-    case 'notification':
-      return record.notification.id;
-  }
-}
-
 /**
  * The most recent item of `feed` that a subscription with `filters` would have received,
  * composed as the channel would see it; undefined when nothing recent matches. Uses the
@@ -100,17 +64,8 @@ export async function previewSubscription(
 ): Promise<Message | undefined> {
   const records = await recentRecords(client, feed, filters, now);
   for (const record of records) {
-    const id = idOf(record);
-    const item: FeedItem = {
-      feed,
-      event: 'new',
-      id,
-      key: itemKey(feed, 'new', id),
-      record,
-      facets: facetsOf(record),
-      discoveredAt: now,
-    };
-    if (matchesFilters(item, filters)) return compose(record, now);
+    const item = makeFeedItem(feed, 'new', record, now);
+    if (matchesFilters(item, filters)) return composeFeedRecord(record, { now });
   }
   return undefined;
 }

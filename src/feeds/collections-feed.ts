@@ -1,6 +1,6 @@
-import { facetsOf } from './facets.js';
 import { BACKGROUND, type Feed, type FeedDependencies, rememberIds } from './feed.js';
-import { type FeedItem, itemKey } from './feed-item.js';
+import type { FeedItem } from './feed-item.js';
+import { makeFeedItem } from './make-item.js';
 
 export interface CollectionsFeedState {
   /** Ids of featured collections already handed on (bounded). */
@@ -54,18 +54,7 @@ export function createCollectionsFeed(deps: FeedDependencies): Feed<CollectionsF
       );
       const items: FeedItem[] = fresh
         .sort((a, b) => Date.parse(a.featuredAt ?? '') - Date.parse(b.featuredAt ?? ''))
-        .map((collection) => {
-          const record = { type: 'collection', collection } as const;
-          return {
-            feed: 'collections',
-            event: 'new',
-            id: collection.id,
-            key: itemKey('collections', 'new', collection.id),
-            record,
-            facets: facetsOf(record),
-            discoveredAt: now,
-          };
-        });
+        .map((collection) => makeFeedItem('collections', 'new', { type: 'collection', collection }, now));
       return {
         items,
         nextState: {

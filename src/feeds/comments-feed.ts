@@ -1,6 +1,6 @@
-import { facetsOf } from './facets.js';
 import { BACKGROUND, compareIds, type Feed, type FeedDependencies } from './feed.js';
-import { type FeedItem, itemKey } from './feed-item.js';
+import type { FeedItem } from './feed-item.js';
+import { makeFeedItem } from './make-item.js';
 
 export interface CommentsFeedState {
   /** Highest comment id already handed to the pipeline. */
@@ -34,16 +34,7 @@ export function createCommentsFeed(deps: FeedDependencies): Feed<CommentsFeedSta
         const now = clock.now();
         for (const comment of result.items) {
           if (compareIds(comment.id, state.newestId) <= 0) continue;
-          const record = { type: 'comment', comment } as const;
-          items.push({
-            feed: 'comments',
-            event: 'new',
-            id: comment.id,
-            key: itemKey('comments', 'new', comment.id),
-            record,
-            facets: facetsOf(record),
-            discoveredAt: now,
-          });
+          items.push(makeFeedItem('comments', 'new', { type: 'comment', comment }, now));
           if (compareIds(comment.id, cursor) > 0) cursor = comment.id;
         }
         // A short page means we are caught up (skipped records still count towards the page).

@@ -1,7 +1,7 @@
 import type { DirectoryLiveEvent } from '../directory/index.js';
-import { facetsOf } from './facets.js';
 import { BACKGROUND, type Feed, type FeedDependencies, rememberIds } from './feed.js';
-import { type FeedItem, itemKey } from './feed-item.js';
+import type { FeedItem } from './feed-item.js';
+import { makeFeedItem } from './make-item.js';
 
 export interface LiveFeedState {
   /** Ids of events already announced (bounded). */
@@ -83,14 +83,5 @@ export function createLiveFeed(options: LiveFeedOptions): Feed<LiveFeedState> {
 }
 
 function toItem(event: DirectoryLiveEvent, kind: 'new' | 'reminder', now: number): FeedItem {
-  const record = { type: 'live', event } as const;
-  return {
-    feed: 'live',
-    event: kind,
-    id: event.id,
-    key: itemKey('live', kind, event.id),
-    record,
-    facets: facetsOf(record),
-    discoveredAt: now,
-  };
+  return makeFeedItem('live', kind, { type: 'live', event }, now);
 }

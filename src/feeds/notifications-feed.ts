@@ -1,6 +1,6 @@
-import { facetsOf } from './facets.js';
 import { BACKGROUND, type Feed, type FeedDependencies, rememberIds } from './feed.js';
-import { type FeedItem, itemKey } from './feed-item.js';
+import type { FeedItem } from './feed-item.js';
+import { makeFeedItem } from './make-item.js';
 
 export interface NotificationsFeedState {
   seen: string[];
@@ -33,18 +33,9 @@ export function createNotificationsFeed(options: NotificationsFeedOptions): Feed
         };
       const now = clock.now();
       const fresh = result.items.filter((n) => !state.seen.includes(n.id)).reverse();
-      const items: FeedItem[] = fresh.map((notification) => {
-        const record = { type: 'notification', notification } as const;
-        return {
-          feed: 'notifications',
-          event: 'new',
-          id: notification.id,
-          key: itemKey('notifications', 'new', notification.id),
-          record,
-          facets: facetsOf(record),
-          discoveredAt: now,
-        };
-      });
+      const items: FeedItem[] = fresh.map((notification) =>
+        makeFeedItem('notifications', 'new', { type: 'notification', notification }, now),
+      );
       return {
         items,
         nextState: {

@@ -1,9 +1,9 @@
 import type { DirectoryPost } from '../directory/index.js';
 import { estimateQueryComplexity } from '../directory/index.js';
 import { POSTS_QUERY } from '../directory/v2-queries.js';
-import { facetsOf } from './facets.js';
 import { BACKGROUND, type Feed, type FeedDependencies, rememberIds } from './feed.js';
-import { type FeedItem, itemKey } from './feed-item.js';
+import type { FeedItem } from './feed-item.js';
+import { makeFeedItem } from './make-item.js';
 
 export interface PostsFeedState {
   seen: string[];
@@ -56,18 +56,9 @@ export function createPostsFeed(deps: FeedDependencies): Feed<PostsFeedState> {
         .filter((p) => !state.seen.includes(p.id))
         .filter((p) => !p.createdAt || Date.parse(p.createdAt) >= state.watermark - LATE_GRACE_MS)
         .reverse();
-      const items: FeedItem[] = fresh.map((post) => {
-        const record = { type: 'post', post } as const;
-        return {
-          feed: 'posts',
-          event: 'new',
-          id: post.id,
-          key: itemKey('posts', 'new', post.id),
-          record,
-          facets: facetsOf(record),
-          discoveredAt: now,
-        };
-      });
+      const items: FeedItem[] = fresh.map((post) =>
+        makeFeedItem('posts', 'new', { type: 'post', post }, now),
+      );
       return {
         items,
         nextState: {

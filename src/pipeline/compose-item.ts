@@ -1,4 +1,4 @@
-import type { FeedItem } from '../feeds/feed-item.js';
+import type { FeedItem, FeedRecord } from '../feeds/feed-item.js';
 import {
   composeCollectionMessage,
   composeCommentMessage,
@@ -9,24 +9,23 @@ import {
 import type { Message } from '../ports/message.js';
 import type { Clock } from '../time/clock.js';
 
+/** The message for one feed record; `reminder` turns a live event into its "starting soon" form. */
+export function composeFeedRecord(record: FeedRecord, options: { now: number; reminder?: boolean }): Message {
+  switch (record.type) {
+    case 'post':
+      return composePostMessage(record.post);
+    case 'comment':
+      return composeCommentMessage(record.comment);
+    case 'collection':
+      return composeCollectionMessage(record.collection);
+    case 'live':
+      return composeLiveEventMessage(record.event, { reminder: options.reminder === true, now: options.now });
+    case 'notification':
+      return composeNotificationMessage(record.notification);
+  }
+}
+
 /** Composes the one platform-neutral message for a feed item (once, however many destinations). */
 export function createItemComposer(clock: Clock): (item: FeedItem) => Message {
-  return (item) => {
-    const { record } = item;
-    switch (record.type) {
-      case 'post':
-        return composePostMessage(record.post);
-      case 'comment':
-        return composeCommentMessage(record.comment);
-      case 'collection':
-        return composeCollectionMessage(record.collection);
-      case 'live':
-        return composeLiveEventMessage(record.event, {
-          reminder: item.event === 'reminder',
-          now: clock.now(),
-        });
-      case 'notification':
-        return composeNotificationMessage(record.notification);
-    }
-  };
+  return (item) => composeFeedRecord(item.record, { now: clock.now(), reminder: item.event === 'reminder' });
 }
