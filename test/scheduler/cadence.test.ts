@@ -1,0 +1,51 @@
+import { describe, expect, it } from 'vitest';
+import { planCadence } from '../../src/scheduler/cadence.js';
+
+const quotas = { v1: { limit: 900 }, 'v2-requests': { limit: 450 }, 'v2-complexity': { limit: 6250 } };
+const base = { quotas, windowMs: 900_000, reserveFraction: 0.2, minIntervalMs: 1000 };
+
+describe('planning poll cadence from the quota', () => {
+  it('shares one class budget among its feeds after the lookup reserve', () => {
+    const plan = planCadence({
+      ...base,
+      feeds: [
+        { name: 'comments', quotaClass: 'v1', costPerPoll: 1 },
+        { name: 'live', quotaClass: 'v1', costPerPoll: 1 },
+      ],
+    });
+    // 720 requests per 15 minutes for 2 feeds: one poll each every 2.5 s.
+    expect(plan.get('comments')).toBe(2500);
+    expect(plan.get('live')).toBe(2500);
+  });
+
+  it('never polls more often than the configured minimum', () => {
+    const plan = planCadence({
+      ...base,
+      minIntervalMs: 30_000,
+      feeds: [{ name: 'comments', quotaClass: 'v1', costPerPoll: 1 }],
+    });
+    expect(plan.get('comments')).toBe(30_000);
+  });
+
+  it('slows down when the operator lowers the limit (read from the headers)', () => {
+    const feeds = [{ name: 'posts', quotaClass: 'v2-complexity' as const, costPerPoll: 250 }];
+    const before = planCadence({ ...base, feeds }).get('posts') ?? 0;
+    const after =
+      planCadence({ ...base, feeds, quotas: { ...quotas, 'v2-complexity': { limit: 3125 } } }).get('posts') ??
+      0;
+    expect(before).toBe(45_000);
+    expect(after).toBe(2 * before);
+  });
+
+  it('keeps the classes independent', () => {
+    const plan = planCadence({
+      ...base,
+      feeds: [
+        { name: 'posts', quotaClass: 'v2-complexity', costPerPoll: 250 },
+        { name: 'comments', quotaClass: 'v1', costPerPoll: 1 },
+      ],
+    });
+    expect(plan.get('comments')).toBe(1250);
+    expect(plan.get('posts')).toBe(45_000);
+  });
+});
