@@ -1,0 +1,354 @@
+import { generateKeyPairSync, type KeyObject, sign } from 'node:crypto';
+import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import { createDiscordAdapter } from '../../adapters/discord/index.js';
+import type { FeedName } from '../../src/delivery/feed-filters.js';
+import type { ChatAdapter } from '../../src/ports/index.js';
+import { FakeDiscordGateway } from '../fakes/discord/fake-discord-gateway.js';
+import { FakeDiscordRest, type RecordedCall } from '../fakes/discord/fake-discord-rest.js';
+import { startInstance, startWorld } from '../support/engine-harness.js';
+import { Cleanup, commandsFor, silentLogger, startBotHttp } from './support.js';
+
+const TOKEN = 'discord-e2e-token';
+const APP_ID = '100000000000000001';
+const GUILD_ID = '100000000000000002';
+const MESSAGES = '/channels/:id/messages';
+
+const world = await startWorld();
+afterAll(() => world.close());
+const cleanup = new Cleanup();
+afterEach(() => cleanup.run());
+
+function keyPair(): { publicHex: string; privateKey: KeyObject } {
+  const { publicKey, privateKey } = generateKeyPairSync('ed25519');
+  const der = publicKey.export({ format: 'der', type: 'spki' });
+  return { publicHex: der.subarray(-32).toString('hex'), privateKey };
+}
+
+let snowflake = 500000000000000000n;
+/** A fresh Discord id, so channels never collide across tests. */
+function nextId(): string {
+  snowflake += 1n;
+  return snowflake.toString();
+}
+
+/** Emulator → engine → the real Discord adapter (discord.js REST) → a fake Discord, plus the bot's HTTP server. */
+async function discordBot(options: { gateway?: FakeDiscordGateway } = {}) {
+  const logger = silentLogger();
+  const rest = new FakeDiscordRest({ token: TOKEN });
+  await rest.listen();
+  cleanup.add(() => rest.close());
+  if (options.gateway) rest.gatewayUrl = await options.gateway.listening();
+  const keys = keyPair();
+  const adapter: ChatAdapter = createDiscordAdapter({
+    token: TOKEN,
+    applicationId: APP_ID,
+    publicKey: keys.publicHex,
+    apiUrl: rest.url,
+    gateway: options.gateway !== undefined,
+    logger,
+  });
+  const bot = await startInstance({
+    emulator: world.emulator,
+    storeUrl: world.sqliteUrl(),
+    namespace: 'e2e-discord',
+    adapters: [adapter],
+  });
+  cleanup.add(() => bot.close());
+  const server = await startBotHttp(logger);
+  cleanup.add(() => server.close());
+  await adapter.start({ http: server.http, commands: commandsFor(bot), logger });
+  cleanup.add(() => adapter.stop());
+
+  return {
+    rest,
+    bot,
+    adapter,
+    url: server.url,
+    keys,
+    async subscribe(channelId: string, feed: FeedName) {
+      rest.addChannel(channelId);
+      await bot.engine.subscriptions.add({
+        platform: 'discord',
+        channelId,
+        workspaceId: GUILD_ID,
+        feed,
+        filters: {},
+        createdBy: 'e2e',
+      });
+    },
+    async pollAndDeliver() {
+      bot.engine.dispatcher.start();
+      await bot.engine.pollAllOnce();
+      await bot.engine.dispatcher.drained();
+    },
+    /** Create-message requests for one channel, as the fake answered them. */
+    attempts(channelId: string): RecordedCall[] {
+      return rest.callsTo('POST', MESSAGES).filter((c) => c.path === `/channels/${channelId}/messages`);
+    },
+    /** Messages that exist in the channel (a repeated nonce does not create a second one). */
+    posted(channelId: string): Record<string, unknown>[] {
+      return (rest.messages.get(channelId) ?? []).map((m) => m.body);
+    },
+  };
+}
+
+const shown = (body: unknown) => JSON.stringify(body);
+
+describe('Discord end to end: emulator → engine → Discord adapter → fake Discord', () => {
+  it('posts every new item once, each with its own nonce, within the spec and pinging no one', async () => {
+    const e2e = await discordBot();
+    const [comments, posts, collections, live] = [nextId(), nextId(), nextId(), nextId()];
+    await e2e.subscribe(comments, 'comments');
+    await e2e.subscribe(posts, 'posts');
+    await e2e.subscribe(collections, 'collections');
+    await e2e.subscribe(live, 'live');
+    await e2e.bot.engine.pollAllOnce();
+
+    const { admin } = world.emulator;
+    admin.addComment({ body: 'Plain and friendly' });
+    admin.addComment({ body: '@everyone look at <@123456789012345678> and <@&223456789012345678> @here' });
+    admin.addComment({ body: 'Third **comment**' });
+    admin.addPost({ name: 'Rocket @everyone launcher' });
+    admin.addPost({ name: 'Quiet tool' });
+    admin.featureCollection(admin.addCollection({ name: 'Curated picks' }).id);
+    admin.scheduleLive({ name: 'Launch AMA', startsAt: new Date(Date.now() + 3 * 86_400_000).toISOString() });
+    await e2e.pollAndDeliver();
+
+    expect(e2e.posted(comments)).toHaveLength(3);
+    expect(e2e.posted(posts)).toHaveLength(2);
+    expect(e2e.posted(collections)).toHaveLength(1);
+    expect(e2e.posted(live)).toHaveLength(1);
+    expect(e2e.posted(comments).filter((b) => shown(b).includes('Plain and friendly'))).toHaveLength(1);
+    // Mentions are shown as text: broadcast words defused, user and role mentions escaped.
+    const hostile = e2e.posted(comments).find((b) => shown(b).includes('look at'));
+    const description = String(
+      (hostile?.['embeds'] as { description?: string }[] | undefined)?.[0]?.description,
+    );
+    expect(description).toContain('\\<@123456789012345678\\>');
+    expect(description).toContain('\\<@&223456789012345678\\>');
+    expect(e2e.posted(posts).map(shown).join()).toContain('Rocket @\u200beveryone launcher');
+    expect(e2e.posted(live).map(shown).join()).toContain('Launch AMA');
+
+    // Every post is idempotent and can ping no one; the fake checked each body against the spec.
+    const bodies = e2e.rest.callsTo('POST', MESSAGES).map((c) => c.body as Record<string, unknown>);
+    expect(bodies).toHaveLength(7);
+    for (const body of bodies) {
+      expect(body['enforce_nonce']).toBe(true);
+      expect(body['allowed_mentions']).toEqual({ parse: [] });
+    }
+    expect(new Set(bodies.map((b) => b['nonce'])).size).toBe(7);
+    expect(bodies.map(shown).filter((b) => /@(everyone|here)/.test(b))).toEqual([]);
+    expect(e2e.rest.problems).toEqual([]);
+
+    await e2e.pollAndDeliver();
+    await e2e.pollAndDeliver();
+    expect(e2e.rest.callsTo('POST', MESSAGES)).toHaveLength(7);
+  });
+
+  it('does not post twice when the same delivery is retried after a lost answer', async () => {
+    const e2e = await discordBot();
+    const channel = nextId();
+    e2e.rest.addChannel(channel);
+    const message = { kind: 'comment' as const, title: 'Once only', text: 'retried', fallback: 'Once only' };
+    const destination = { platform: 'discord', channelId: channel };
+    const first = await e2e.adapter.deliver(destination, message, { idempotencyKey: 'discord:c|comment:1' });
+    const again = await e2e.adapter.deliver(destination, message, { idempotencyKey: 'discord:c|comment:1' });
+    expect(first.status).toBe('delivered');
+    expect(again).toEqual(first);
+    expect(e2e.posted(channel)).toHaveLength(1);
+  });
+
+  it('delivers everything once through a per-route 429 storm, same nonce on every retry, other channels unhindered', async () => {
+    const e2e = await discordBot();
+    const [storm, calm] = [nextId(), nextId()];
+    await e2e.subscribe(storm, 'comments');
+    await e2e.subscribe(calm, 'comments');
+    await e2e.bot.engine.pollAllOnce();
+    // Retry-After (2 s) is longer than the channel's own pacing (1 s), so ignoring it would show.
+    e2e.rest.rateLimitChannel(storm, 2, 2);
+    const bodies = ['storm one', 'storm two', 'storm three'];
+    for (const body of bodies) world.emulator.admin.addComment({ body });
+    await e2e.pollAndDeliver();
+
+    const order = (channel: string) =>
+      e2e.posted(channel).map((b) => bodies.findIndex((text) => shown(b).includes(text)));
+    expect(order(storm)).toEqual([0, 1, 2]);
+    expect(order(calm)).toEqual([0, 1, 2]);
+
+    const attempts = e2e.attempts(storm);
+    expect(attempts.filter((c) => c.status === 429)).toHaveLength(2);
+    attempts.forEach((call, index) => {
+      const next = attempts[index + 1];
+      if (call.status !== 429 || next === undefined) return;
+      expect(next.at - call.at).toBeGreaterThanOrEqual(2000);
+      // The retry is the same post: same nonce, so Discord could never show it twice.
+      expect((next.body as { nonce?: string }).nonce).toBe((call.body as { nonce?: string }).nonce);
+    });
+    const position = (call: RecordedCall) => e2e.rest.calls.indexOf(call);
+    const lastCalm = Math.max(...e2e.attempts(calm).map(position));
+    expect(attempts[1]).toBeDefined();
+    expect(lastCalm).toBeLessThan(position(attempts[1] as RecordedCall));
+    expect(e2e.rest.problems).toEqual([]);
+  });
+
+  it('holds every channel during a global 429, then delivers everything once', async () => {
+    const e2e = await discordBot();
+    const channels = [nextId(), nextId(), nextId()];
+    for (const channel of channels) await e2e.subscribe(channel, 'comments');
+    await e2e.bot.engine.pollAllOnce();
+    e2e.rest.rateLimitChannel(channels[0] as string, 1, 2, true);
+    const bodies = ['global one', 'global two', 'global three'];
+    for (const body of bodies) world.emulator.admin.addComment({ body });
+    await e2e.pollAndDeliver();
+
+    for (const channel of channels) expect(e2e.posted(channel)).toHaveLength(3);
+    const limited = e2e.rest.callsTo('POST', MESSAGES).filter((c) => c.status === 429);
+    expect(limited).toHaveLength(1);
+    const globalAt = (limited[0] as RecordedCall).at;
+    // While the global limit lasted, only posts already on the wire when it was announced (at
+    // most one per channel: the bot posts to a channel one message at a time) reached Discord.
+    const during = e2e.rest
+      .callsTo('POST', MESSAGES)
+      .filter((c) => c.at > globalAt && c.at < globalAt + 2000);
+    expect(during.length).toBeLessThanOrEqual(channels.length - 1);
+    expect(e2e.rest.problems).toEqual([]);
+  });
+
+  it('pauses a channel deleted mid-run (404 Unknown Channel) and stops posting there, others unaffected', async () => {
+    const e2e = await discordBot();
+    const [doomed, fine] = [nextId(), nextId()];
+    await e2e.subscribe(doomed, 'comments');
+    await e2e.subscribe(doomed, 'posts');
+    await e2e.subscribe(fine, 'comments');
+    await e2e.bot.engine.pollAllOnce();
+    const { admin } = world.emulator;
+    admin.addComment({ body: 'before the deletion' });
+    await e2e.pollAndDeliver();
+    expect(e2e.posted(doomed)).toHaveLength(1);
+
+    e2e.rest.deleteChannel(doomed);
+    const before = e2e.attempts(doomed).length;
+    admin.addComment({ body: 'after the deletion' });
+    admin.addComment({ body: 'and another' });
+    admin.addPost({ name: 'A post the deleted channel never sees' });
+    await e2e.pollAndDeliver();
+
+    const afterDeletion = e2e.attempts(doomed).slice(before);
+    expect(afterDeletion.map((c) => c.status)).toEqual([404]);
+    const subscriptions = await e2e.bot.engine.subscriptions.list();
+    const paused = subscriptions.filter((s) => s.channelId === doomed);
+    expect(paused).toHaveLength(2);
+    for (const subscription of paused) expect(subscription.paused?.code).toBe('unknown_channel');
+    expect(subscriptions.find((s) => s.channelId === fine)?.paused).toBeUndefined();
+    expect(e2e.posted(fine)).toHaveLength(3);
+
+    admin.addComment({ body: 'much later' });
+    await e2e.pollAndDeliver();
+    expect(e2e.attempts(doomed)).toHaveLength(before + 1);
+    expect(e2e.posted(fine)).toHaveLength(4);
+  });
+});
+
+describe('Discord /directory end to end', () => {
+  let interactionSeq = 700000000000000000n;
+  function postInteraction(postId: string): Record<string, unknown> {
+    interactionSeq += 1n;
+    const channelId = nextId();
+    return {
+      id: interactionSeq.toString(),
+      application_id: APP_ID,
+      type: 2,
+      token: `interaction-token-${interactionSeq}`,
+      guild_id: GUILD_ID,
+      channel_id: channelId,
+      channel: { id: channelId, type: 0 },
+      member: {
+        user: { id: '100000000000000010', username: 'alice', global_name: 'Alice' },
+        permissions: String((1n << 10n) | (1n << 11n)),
+      },
+      data: {
+        id: '100000000000000011',
+        name: 'directory',
+        type: 1,
+        options: [{ name: 'post', type: 1, options: [{ name: 'post', type: 3, value: postId }] }],
+      },
+      app_permissions: String((1n << 10n) | (1n << 11n)),
+      locale: 'en-US',
+      guild_locale: 'en-US',
+      entitlements: [],
+      authorizing_integration_owners: { '0': GUILD_ID },
+      context: 0,
+      attachment_size_limit: 10485760,
+      version: 1,
+    };
+  }
+
+  /** The message the asker ends up seeing: the inline reply, or the edit after a deferral. */
+  async function answerOf(
+    rest: FakeDiscordRest,
+    callback: { type?: number; data?: Record<string, unknown> },
+  ): Promise<Record<string, unknown>> {
+    if (callback.type === 4 && callback.data) return callback.data;
+    const edit = await rest.waitForCall((c) => c.method === 'PATCH' && c.route.endsWith('@original'));
+    return edit.body as Record<string, unknown>;
+  }
+
+  it('answers a signed `/directory post` on the HTTP interactions endpoint from the directory', async () => {
+    const e2e = await discordBot();
+    const post = world.emulator.admin.addPost({ name: 'Lookup @everyone target' });
+    const raw = JSON.stringify(postInteraction(String(post.id)));
+    const timestamp = String(Math.floor(Date.now() / 1000));
+    const signature = sign(null, Buffer.from(timestamp + raw), e2e.keys.privateKey).toString('hex');
+    const res = await fetch(`${e2e.url}/discord/interactions`, {
+      method: 'POST',
+      headers: {
+        'content-type': 'application/json',
+        'x-signature-ed25519': signature,
+        'x-signature-timestamp': timestamp,
+      },
+      body: raw,
+    });
+    expect(res.status).toBe(200);
+    const answer = await answerOf(e2e.rest, (await res.json()) as { type?: number });
+    expect(shown(answer)).toContain('Lookup @\u200beveryone target');
+    expect(answer['allowed_mentions']).toEqual({ parse: [] });
+    expect(e2e.rest.problems).toEqual([]);
+  });
+
+  it('refuses an interaction with a tampered signature and runs nothing', async () => {
+    const e2e = await discordBot();
+    const upstreamBefore = world.emulator.admin.stats().requests.total;
+    const raw = JSON.stringify(postInteraction('1'));
+    const timestamp = String(Math.floor(Date.now() / 1000));
+    const signature = sign(null, Buffer.from(`${timestamp}${raw} `), e2e.keys.privateKey).toString('hex');
+    const res = await fetch(`${e2e.url}/discord/interactions`, {
+      method: 'POST',
+      headers: {
+        'content-type': 'application/json',
+        'x-signature-ed25519': signature,
+        'x-signature-timestamp': timestamp,
+      },
+      body: raw,
+    });
+    expect(res.status).toBe(401);
+    expect(world.emulator.admin.stats().requests.total).toBe(upstreamBefore);
+    expect(
+      e2e.rest.calls.filter((c) => c.route.includes('interactions') || c.route.includes('webhooks')),
+    ).toEqual([]);
+  });
+
+  it('answers `/directory post` arriving over the gateway through the interaction callback', async () => {
+    const gateway = new FakeDiscordGateway({ applicationId: APP_ID });
+    cleanup.add(() => gateway.close());
+    const e2e = await discordBot({ gateway });
+    await gateway.whenIdentified();
+    const post = world.emulator.admin.addPost({ name: 'Gateway lookup' });
+    const interaction = postInteraction(String(post.id));
+    gateway.dispatch('INTERACTION_CREATE', interaction);
+    const callback = await e2e.rest.waitForCall((c) => c.route === '/interactions/:id/:token/callback');
+    expect(callback.path).toContain(String(interaction['id']));
+    const answer = await answerOf(e2e.rest, callback.body as { type?: number });
+    expect(shown(answer)).toContain('Gateway lookup');
+    expect(e2e.rest.problems).toEqual([]);
+  });
+});
