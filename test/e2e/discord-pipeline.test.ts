@@ -249,6 +249,25 @@ describe('Discord end to end: emulator → engine → Discord adapter → fake D
   });
 });
 
+describe('Discord channels closed to the bot', () => {
+  it('pauses a channel answering 403 Missing Access after one attempt and keeps the others going', async () => {
+    const e2e = await discordBot();
+    const [closed, open] = [nextId(), nextId()];
+    await e2e.subscribe(closed, 'comments');
+    await e2e.subscribe(open, 'comments');
+    e2e.rest.addChannel(closed, 'missing_access');
+    await e2e.bot.engine.pollAllOnce();
+    world.emulator.admin.addComment({ body: 'first one' });
+    world.emulator.admin.addComment({ body: 'second one' });
+    await e2e.pollAndDeliver();
+
+    expect(e2e.attempts(closed).map((c) => c.status)).toEqual([403]);
+    expect(e2e.posted(open)).toHaveLength(2);
+    const paused = (await e2e.bot.engine.subscriptions.list()).filter((s) => s.paused);
+    expect(paused.map((s) => [s.channelId, s.paused?.code])).toEqual([[closed, 'missing_access']]);
+  });
+});
+
 describe('Discord /directory end to end', () => {
   let interactionSeq = 700000000000000000n;
   function postInteraction(postId: string): Record<string, unknown> {

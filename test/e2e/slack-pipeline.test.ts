@@ -222,6 +222,30 @@ describe('Slack end to end: emulator → engine → Slack adapter → fake Slack
   });
 });
 
+describe('Slack channels the bot is not in', () => {
+  it('joins a public channel once on not_in_channel and posts there; pauses a private one it cannot join', async () => {
+    const e2e = await slackBot();
+    await e2e.subscribe('C0PUBLIC', 'comments');
+    await e2e.subscribe('G0PRIVATE', 'comments');
+    e2e.slack.addChannel('C0PUBLIC', { requiresMembership: true });
+    e2e.slack.addChannel('G0PRIVATE', { isPrivate: true });
+    await e2e.bot.engine.pollAllOnce();
+    world.emulator.admin.addComment({ body: 'first one' });
+    world.emulator.admin.addComment({ body: 'second one' });
+    await e2e.pollAndDeliver();
+
+    expect(e2e.slack.callsTo('conversations.join').map((c) => c.params['channel'])).toEqual([
+      'C0PUBLIC',
+      'G0PRIVATE',
+    ]);
+    expect(e2e.posted('C0PUBLIC').map(shown).join()).toContain('second one');
+    expect(e2e.posted('C0PUBLIC')).toHaveLength(2);
+    expect(e2e.posted('G0PRIVATE')).toHaveLength(0);
+    const paused = (await e2e.bot.engine.subscriptions.list()).filter((s) => s.paused);
+    expect(paused.map((s) => [s.channelId, s.paused?.code])).toEqual([['G0PRIVATE', 'not_in_channel']]);
+  });
+});
+
 describe('Slack /directory end to end', () => {
   function slashCommand(text: string, responseUrl: string): string {
     return new URLSearchParams({
