@@ -41,11 +41,14 @@ export interface FreshnessResult {
     p50: number;
     p95: number;
     max: number;
-    byFeed: Record<string, { items: number; p50: number; p95: number; p50DelayMs: number; p95DelayMs: number }>;
+    byFeed: Record<
+      string,
+      { items: number; p50: number; p95: number; p50DelayMs: number; p95DelayMs: number }
+    >;
   };
   efficiency: {
     spanMs: number;
-    /** Polls a poller at exactly the floor makes over the span, per feed. */
+    /** Polls a poller at exactly the floor makes over the span (span ÷ floor), per feed. */
     floorPolls: Record<string, number>;
     spent: { v1Requests: number; complexity: number; totalRequests: number };
     minimum: { v1Requests: number; complexity: number };
@@ -205,7 +208,10 @@ export async function benchFreshness(options: FreshnessOptions): Promise<Freshne
         continue;
       }
       if (deliveries.length > 1) {
-        violations.push({ benchmark: 'freshness', problem: `${key} was delivered ${deliveries.length} times` });
+        violations.push({
+          benchmark: 'freshness',
+          problem: `${key} was delivered ${deliveries.length} times`,
+        });
       }
       const delay = (deliveries[0]?.at ?? item.at) - item.at;
       const floor = floorMs[item.feed] ?? Number.NaN;
@@ -214,7 +220,10 @@ export async function benchFreshness(options: FreshnessOptions): Promise<Freshne
     }
     for (const delivery of adapter.deliveries) {
       if (!created.has(delivery.itemKey)) {
-        violations.push({ benchmark: 'freshness', problem: `${delivery.itemKey} was delivered but never created` });
+        violations.push({
+          benchmark: 'freshness',
+          problem: `${delivery.itemKey} was delivered but never created`,
+        });
       }
     }
 
@@ -234,8 +243,9 @@ export async function benchFreshness(options: FreshnessOptions): Promise<Freshne
     let minimumV1 = 0;
     let minimumComplexity = 0;
     for (const feed of enabled) {
-      const polls = Math.ceil(spanMs / (floorMs[feed.name] ?? Number.POSITIVE_INFINITY));
-      floorPolls[feed.name] = polls;
+      // Fractional on purpose: span ÷ floor × cost is exactly the usable budget for the span.
+      const polls = spanMs / (floorMs[feed.name] ?? Number.POSITIVE_INFINITY);
+      floorPolls[feed.name] = round(polls, 2);
       if (feed.quotaClass === 'v1') minimumV1 += polls * feed.costPerPoll;
       if (feed.quotaClass === 'v2-complexity') minimumComplexity += polls * feed.costPerPoll;
     }
@@ -264,7 +274,7 @@ export async function benchFreshness(options: FreshnessOptions): Promise<Freshne
           complexity: stats.quotaUsed.complexity,
           totalRequests: stats.requests.total,
         },
-        minimum: { v1Requests: minimumV1, complexity: minimumComplexity },
+        minimum: { v1Requests: round(minimumV1, 1), complexity: round(minimumComplexity, 1) },
         v1Ratio: round(stats.quotaUsed.v1 / minimumV1),
         complexityRatio: round(stats.quotaUsed.complexity / minimumComplexity),
         pagesLowerBound: {

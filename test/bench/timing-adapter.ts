@@ -36,7 +36,11 @@ export class TimingAdapter implements ChatAdapter {
     return { ready: true };
   }
 
-  async deliver(destination: Destination, _message: Message, options: DeliveryOptions): Promise<DeliveryOutcome> {
+  async deliver(
+    destination: Destination,
+    _message: Message,
+    options: DeliveryOptions,
+  ): Promise<DeliveryOutcome> {
     // The dispatcher's key is `${destinationKey}|${itemKey}`.
     const itemKey = options.idempotencyKey.slice(options.idempotencyKey.indexOf('|') + 1);
     this.deliveries.push({ channelId: destination.channelId, itemKey, at: this.now() });

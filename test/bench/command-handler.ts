@@ -1,0 +1,31 @@
+import { createCommandHandler } from '../../src/commands/index.js';
+import type { StatusReport } from '../../src/commands/types.js';
+import type { SubscriptionRepository } from '../../src/delivery/subscriptions.js';
+import type { DirectoryClient } from '../../src/directory/index.js';
+import type { CommandHandler } from '../../src/ports/index.js';
+import { systemClock } from '../../src/time/clock.js';
+
+/**
+ * The real `/directory` handler as the composition root builds it, with the per-person limit
+ * lifted: a benchmark sends many commands from few people and measures the ack, not the limiter.
+ */
+export function createBenchCommandHandler(deps: {
+  client: DirectoryClient;
+  subscriptions: SubscriptionRepository;
+}): CommandHandler {
+  const status = async (): Promise<StatusReport> => ({
+    quotas: deps.client.ledger.snapshot(),
+    feeds: [],
+    pausedSubscriptions: (await deps.subscriptions.list()).filter((s) => s.paused),
+    isPoller: true,
+  });
+  return createCommandHandler({
+    client: deps.client,
+    subscriptions: deps.subscriptions,
+    clock: systemClock,
+    adminUserIds: [],
+    status,
+    defaultRemindMinutes: 15,
+    userRateLimit: { perMinute: 1_000_000 },
+  });
+}

@@ -1,0 +1,270 @@
+import { join } from 'node:path';
+import { Registry } from 'prom-client';
+import { createDiscordAdapter } from '../../adapters/discord/index.js';
+import { createSlackAdapter, SLACK_PACING } from '../../adapters/slack/index.js';
+import type { SubscriptionSeed } from '../../src/delivery/subscription-spec.js';
+import { createDirectoryClient } from '../../src/directory/index.js';
+import { startEmulator } from '../../src/emulator/index.js';
+import { createHttpServer } from '../../src/http/http-server.js';
+import { createItemComposer } from '../../src/pipeline/compose-item.js';
+import { createEngine, type EngineEvent } from '../../src/pipeline/engine.js';
+import { createStore } from '../../src/store/create-store.js';
+import { systemClock } from '../../src/time/clock.js';
+import { FakeDiscordRest } from '../fakes/discord/fake-discord-rest.js';
+import { FakeSlackApi } from '../fakes/slack/fake-slack-api.js';
+import { makeTempDir } from '../support/temp-dir.js';
+import { type FanOutCeiling, fanOutCeiling, type PostingLimit } from './ceiling.js';
+import { createBenchCommandHandler } from './command-handler.js';
+import { round, silentLogger, type Violation, waitFor } from './support.js';
+
+export interface FanOutOptions {
+  /** Destinations per platform (the issue: 500 each; quick mode 50). */
+  channels: number;
+  /** New items each Slack channel receives in the burst. */
+  slackItems: number;
+  /** New items each Discord channel receives in the burst. */
+  discordItems: number;
+}
+
+export interface PlatformFanOut {
+  channels: number;
+  itemsPerChannel: number;
+  messages: number;
+  delivered: number;
+  spanMs: number;
+  messagesPerSecond: number;
+  ceiling: FanOutCeiling;
+  /** Achieved ÷ ceiling; 1 = as fast as the published limits allow. */
+  ratio: number;
+  /** 429s the fake platform answered. */
+  status429: number;
+  /** Attempts the outbox had to retry (429s, and rate limits the SDK refused to send into). */
+  retried: number;
+}
+
+export interface FanOutResult {
+  slack: PlatformFanOut;
+  discord: PlatformFanOut;
+  /** Time to route the burst to every subscription and queue it durably, ms. */
+  enqueueMs: number;
+  violations: Violation[];
+}
+
+const SLACK_TOKEN = 'xoxb-bench';
+const DISCORD_TOKEN = 'bench-discord-token';
+/** FakeSlackApi's default: one message per second per channel, no burst beyond one. */
+const SLACK_PER_CHANNEL: PostingLimit = { kind: 'bucket', ratePerSecond: 1, burst: 1 };
+/**
+ * Slack publishes its workspace limit only as "several hundred messages per minute"; the adapter
+ * paces to 240 per minute (burst 20), and that is the ceiling a Slack burst can reach.
+ */
+const SLACK_GLOBAL: PostingLimit = {
+  kind: 'bucket',
+  ratePerSecond: SLACK_PACING.global.ratePerSecond,
+  burst: SLACK_PACING.global.burst,
+};
+/** Discord: 5 messages per 5 s per channel, 50 requests per second per bot (FakeDiscordRest's defaults). */
+const DISCORD_PER_CHANNEL: PostingLimit = { kind: 'window', limit: 5, windowMs: 5000 };
+const DISCORD_GLOBAL: PostingLimit = { kind: 'window', limit: 50, windowMs: 1000 };
+
+const slackChannel = (i: number) => `C${String(1_000_000 + i)}`;
+const discordChannel = (i: number) => String(300_000_000_000_000_000n + BigInt(i));
+
+/**
+ * A burst of new comments routed to `channels` Slack and `channels` Discord destinations through
+ * the real engine and both real adapters, against fakes that enforce the published limits.
+ * Keyword filters give each platform its own share of the burst, so Slack (whose workspace
+ * pacing binds at once) and Discord (which needs several messages per channel before its limits
+ * bind) both run long enough to be measured, at the same time, through one dispatcher.
+ */
+export async function benchFanOut(options: FanOutOptions): Promise<FanOutResult> {
+  const temp = makeTempDir('directory-bot-bench-');
+  const logger = silentLogger();
+  const emulator = await startEmulator({ seed: 7 });
+  const slack = await new FakeSlackApi().start();
+  slack.addToken(SLACK_TOKEN, 'T1');
+  const discord = new FakeDiscordRest({ token: DISCORD_TOKEN });
+  await discord.listen();
+  for (let i = 0; i < options.channels; i += 1) {
+    slack.addChannel(slackChannel(i));
+    discord.addChannel(discordChannel(i));
+  }
+  const client = createDirectoryClient({ baseUrl: emulator.url, token: 'dev-token' });
+  const store = createStore({ url: `sqlite://${join(temp.path, 'fan-out.sqlite')}`, namespace: 'bench' });
+  const slackAdapter = createSlackAdapter({
+    botToken: SLACK_TOKEN,
+    signingSecret: 'bench-signing-secret',
+    apiUrl: slack.apiUrl,
+    logger,
+  });
+  const discordAdapter = createDiscordAdapter({
+    token: DISCORD_TOKEN,
+    applicationId: '100000000000000001',
+    apiUrl: discord.url,
+    gateway: false,
+    logger,
+  });
+  const events: (EngineEvent & { at: number })[] = [];
+  const engine = createEngine({
+    store,
+    client,
+    adapters: [slackAdapter, discordAdapter],
+    clock: systemClock,
+    compose: createItemComposer(systemClock),
+    settings: {
+      pollMinIntervalMs: 1000,
+      dedupeTtlMs: 86_400_000,
+      reserveFraction: 0.2,
+      defaultRemindMinutes: 15,
+      clearNotifications: false,
+      windowMs: 900_000,
+    },
+    onEvent: (event) => events.push({ ...event, at: Date.now() }),
+  });
+  const http = createHttpServer({ logger, registry: new Registry() });
+  const context = {
+    http,
+    commands: createBenchCommandHandler({ client, subscriptions: engine.subscriptions }),
+    logger,
+  };
+  try {
+    await slackAdapter.start(context);
+    await discordAdapter.start(context);
+    const seeds: SubscriptionSeed[] = [];
+    for (let i = 0; i < options.channels; i += 1) {
+      seeds.push({
+        platform: 'slack',
+        channelId: slackChannel(i),
+        feed: 'comments',
+        filters: { keywords: ['toslack'] },
+      });
+      seeds.push({
+        platform: 'discord',
+        channelId: discordChannel(i),
+        feed: 'comments',
+        filters: { keywords: ['todiscord'] },
+      });
+    }
+    await engine.subscriptions.seed(seeds);
+    await engine.pollAllOnce(); // seeds the comments cursor: no history flood
+
+    for (let i = 0; i < options.slackItems; i += 1)
+      emulator.admin.addComment({ body: `fan-out ${i} toslack` });
+    for (let i = 0; i < options.discordItems; i += 1) {
+      emulator.admin.addComment({ body: `fan-out ${i} todiscord` });
+    }
+    const enqueueStarted = Date.now();
+    await engine.pollAllOnce();
+    const startedAt = Date.now();
+    const enqueueMs = startedAt - enqueueStarted;
+    const expected = options.channels * (options.slackItems + options.discordItems);
+    if (engine.outbox.size() !== expected) {
+      throw new Error(`the burst queued ${engine.outbox.size()} deliveries, expected ${expected}`);
+    }
+    engine.dispatcher.start();
+
+    const slackCeiling = fanOutCeiling({
+      channels: options.channels,
+      perChannel: options.slackItems,
+      perChannelLimit: SLACK_PER_CHANNEL,
+      globalLimit: SLACK_GLOBAL,
+    });
+    const discordCeiling = fanOutCeiling({
+      channels: options.channels,
+      perChannel: options.discordItems,
+      perChannelLimit: DISCORD_PER_CHANNEL,
+      globalLimit: DISCORD_GLOBAL,
+    });
+    const patience = 3 * Math.max(slackCeiling.minimumSpanMs, discordCeiling.minimumSpanMs) + 30_000;
+    await waitFor(() => engine.outbox.size() === 0, patience, 50);
+    await engine.dispatcher.stop();
+
+    const violations: Violation[] = [];
+    if (engine.outbox.size() > 0) {
+      violations.push({
+        benchmark: 'fan-out',
+        problem: `${engine.outbox.size()} deliveries still queued after ${Math.round(patience / 1000)} s`,
+      });
+    }
+    for (const event of events) {
+      if (event.source === 'dispatcher' && (event.type === 'abandoned' || event.type === 'rejected')) {
+        violations.push({ benchmark: 'fan-out', problem: `${event.type}: ${event.entry.destinationKey}` });
+      }
+    }
+    const slackPosted = new Map<string, number>();
+    for (const call of slack.callsTo('chat.postMessage')) {
+      if (call.response['ok'] !== true) continue;
+      const channel = String(call.params['channel']);
+      slackPosted.set(channel, (slackPosted.get(channel) ?? 0) + 1);
+    }
+    for (let i = 0; i < options.channels; i += 1) {
+      const slackCount = slackPosted.get(slackChannel(i)) ?? 0;
+      if (slackCount !== options.slackItems) {
+        violations.push({
+          benchmark: 'fan-out',
+          problem: `Slack ${slackChannel(i)} got ${slackCount} messages, expected ${options.slackItems}`,
+        });
+      }
+      const discordCount = discord.messages.get(discordChannel(i))?.length ?? 0;
+      if (discordCount !== options.discordItems) {
+        violations.push({
+          benchmark: 'fan-out',
+          problem: `Discord ${discordChannel(i)} got ${discordCount} messages, expected ${options.discordItems}`,
+        });
+      }
+    }
+
+    const summarise = (
+      platform: 'slack' | 'discord',
+      itemsPerChannel: number,
+      ceiling: FanOutCeiling,
+      status429: number,
+    ): PlatformFanOut => {
+      const mine = events.filter(
+        (e) => e.source === 'dispatcher' && 'entry' in e && e.entry.destination.platform === platform,
+      );
+      const delivered = mine.filter((e) => e.type === 'delivered');
+      const lastAt = Math.max(startedAt, ...delivered.map((e) => e.at));
+      const spanMs = lastAt - startedAt;
+      const messagesPerSecond = delivered.length / (spanMs / 1000);
+      return {
+        channels: options.channels,
+        itemsPerChannel,
+        messages: ceiling.messages,
+        delivered: delivered.length,
+        spanMs,
+        messagesPerSecond: round(messagesPerSecond, 2),
+        ceiling: { ...ceiling, messagesPerSecond: round(ceiling.messagesPerSecond, 2) },
+        ratio: round(messagesPerSecond / ceiling.messagesPerSecond),
+        status429,
+        retried: mine.filter((e) => e.type === 'failed').length,
+      };
+    };
+    return {
+      slack: summarise(
+        'slack',
+        options.slackItems,
+        slackCeiling,
+        slack.calls.filter((c) => c.status === 429).length,
+      ),
+      discord: summarise(
+        'discord',
+        options.discordItems,
+        discordCeiling,
+        discord.calls.filter((c) => c.status === 429).length,
+      ),
+      enqueueMs,
+      violations,
+    };
+  } finally {
+    await engine.dispatcher.stop();
+    await slackAdapter.stop();
+    await discordAdapter.stop();
+    await client.close();
+    await store.close();
+    await slack.close();
+    await discord.close();
+    await emulator.close();
+    temp.cleanup();
+  }
+}

@@ -1,0 +1,269 @@
+/**
+ * `npm run bench [-- --quick] [-- --only NAME[,NAME]]`: runs the benchmarks locally (emulator,
+ * fake Slack, fake Discord, the real bot), prints one table of ratios and writes every raw
+ * number to bench-results.json. Exits 1 only when something broke (an exception, an item lost
+ * or posted twice), never because a number is slow. See docs/benchmarks.md.
+ */
+import { writeFileSync } from 'node:fs';
+import { parseArgs } from 'node:util';
+import { benchEmulator, type EmulatorBenchResult } from './emulator-bench.js';
+import { benchFanOut, type FanOutResult } from './fan-out.js';
+import { benchFootprint, type FootprintResult } from './footprint.js';
+import { benchFreshness, type FreshnessResult } from './freshness.js';
+import { benchLookups, type LookupsResult } from './lookups.js';
+import { type MachineInfo, machineInfo, round, type Violation } from './support.js';
+import { type Row, renderTable } from './table.js';
+
+const NAMES = ['freshness', 'fan-out', 'lookups', 'footprint', 'emulator'] as const;
+type Name = (typeof NAMES)[number];
+
+/** Sizes per mode. Quick: CI, under 2 minutes on 2 cores. Full: the issue's sizes. */
+const MODES = {
+  quick: {
+    freshness: { durationMs: 30_000, comments: 20, posts: 6, windowSeconds: 30, seed: 1 },
+    fanOut: { channels: 50, slackItems: 1, discordItems: 6 },
+    lookups: { requests: 200, warmup: 20 },
+    footprint: { subscriptions: 1_000, ledgerEntries: 10_000, ttlMs: 1_000 },
+    emulator: { durationSeconds: 3 },
+  },
+  full: {
+    freshness: { durationMs: 300_000, comments: 150, posts: 40, windowSeconds: 30, seed: 1 },
+    fanOut: { channels: 500, slackItems: 1, discordItems: 6 },
+    lookups: { requests: 2_000, warmup: 50 },
+    footprint: { subscriptions: 10_000, ledgerEntries: 100_000, ttlMs: 1_000 },
+    emulator: { durationSeconds: 10 },
+  },
+} as const;
+
+interface Results {
+  mode: 'quick' | 'full';
+  machine: MachineInfo;
+  startedAt: string;
+  durationMs: number;
+  freshness?: FreshnessResult | undefined;
+  fanOut?: FanOutResult | undefined;
+  lookups?: LookupsResult | undefined;
+  footprint?: FootprintResult | undefined;
+  emulator?: EmulatorBenchResult & { neededRequestsPerSecond?: number; headroom?: number };
+  errors: { benchmark: string; error: string }[];
+  violations: Violation[];
+}
+
+function parseOptions(): { mode: 'quick' | 'full'; only: Set<Name>; out: string } {
+  const { values } = parseArgs({
+    options: {
+      quick: { type: 'boolean', default: false },
+      only: { type: 'string' },
+      out: { type: 'string', default: 'bench-results.json' },
+    },
+  });
+  const requested = (values.only ?? NAMES.join(','))
+    .split(',')
+    .map((name) => name.trim())
+    .map((name) => (name === 'efficiency' || name === 'quota' ? 'freshness' : name));
+  const unknown = requested.filter((name) => !(NAMES as readonly string[]).includes(name));
+  if (unknown.length > 0) {
+    console.error(`unknown benchmark ${unknown.join(', ')}; choose from ${NAMES.join(', ')}`);
+    process.exit(2);
+  }
+  return { mode: values.quick ? 'quick' : 'full', only: new Set(requested as Name[]), out: values.out };
+}
+
+async function attempt<T>(results: Results, name: string, run: () => Promise<T>): Promise<T | undefined> {
+  const started = Date.now();
+  console.error(`… ${name}`);
+  try {
+    const value = await run();
+    console.error(`  ${name} done in ${Math.round((Date.now() - started) / 1000)} s`);
+    return value;
+  } catch (error) {
+    const message = error instanceof Error ? (error.stack ?? error.message) : String(error);
+    console.error(`  ${name} failed: ${message}`);
+    results.errors.push({ benchmark: name, error: message });
+    return undefined;
+  }
+}
+
+async function main(): Promise<number> {
+  const { mode, only, out } = parseOptions();
+  const sizes = MODES[mode];
+  const started = Date.now();
+  const results: Results = {
+    mode,
+    machine: machineInfo(),
+    startedAt: new Date(started).toISOString(),
+    durationMs: 0,
+    errors: [],
+    violations: [],
+  };
+
+  // The footprint runs in its own process, mostly waiting on fsync; freshness mostly waits for
+  // its poll intervals. Overlapping them keeps quick mode inside its CI budget.
+  const footprint = only.has('footprint')
+    ? attempt(results, 'footprint', () => benchFootprint(sizes.footprint))
+    : Promise.resolve(undefined);
+  if (only.has('freshness'))
+    results.freshness = await attempt(results, 'freshness', () => benchFreshness(sizes.freshness));
+  results.footprint = await footprint;
+  if (only.has('fan-out'))
+    results.fanOut = await attempt(results, 'fan-out', () => benchFanOut(sizes.fanOut));
+  if (only.has('lookups'))
+    results.lookups = await attempt(results, 'lookups', () => benchLookups(sizes.lookups));
+  if (only.has('emulator')) {
+    const measured = await attempt(results, 'emulator', () => benchEmulator(sizes.emulator));
+    if (measured) {
+      const needs = [
+        results.freshness?.upstreamRequestsPerSecond,
+        results.lookups?.upstreamRequestsPerSecond,
+      ];
+      const needed = Math.max(0, ...needs.filter((n): n is number => n !== undefined));
+      results.emulator = {
+        ...measured,
+        ...(needed > 0
+          ? { neededRequestsPerSecond: needed, headroom: round(measured.requestsPerSecond / needed, 1) }
+          : {}),
+      };
+      if (measured.errors > 0) {
+        results.violations.push({ benchmark: 'emulator', problem: `${measured.errors} failed requests` });
+      }
+    }
+  }
+
+  for (const part of [results.freshness, results.fanOut, results.lookups, results.footprint]) {
+    if (part) results.violations.push(...part.violations);
+  }
+  results.durationMs = Date.now() - started;
+  writeFileSync(out, `${JSON.stringify(results, null, 2)}\n`);
+
+  console.log(renderTable(`directory-bot benchmarks (${mode})`, rows(results), describeMachine(results)));
+  console.log(`raw numbers: ${out}`);
+  for (const v of results.violations) console.log(`BROKEN ${v.benchmark}: ${v.problem}`);
+  for (const e of results.errors) console.log(`FAILED ${e.benchmark}: ${e.error.split('\n')[0]}`);
+  return results.violations.length > 0 || results.errors.length > 0 ? 1 : 0;
+}
+
+function describeMachine(results: Results): string {
+  const m = results.machine;
+  return `${m.cpuModel} × ${m.cpus}, ${m.totalMemoryMiB} MiB, Node ${m.node} ${m.platform}; ${Math.round(results.durationMs / 1000)} s`;
+}
+
+function rows(results: Results): Row[] {
+  const out: Row[] = [];
+  const f = results.freshness;
+  if (f) {
+    const floors = Object.entries(f.floorMs)
+      .map(([feed, ms]) => `${feed} ${ms} ms`)
+      .join(', ');
+    const items = f.settings.items.comments + f.settings.items.posts;
+    out.push(
+      {
+        figure: 'freshness p50: delay ÷ quota floor',
+        value: f.freshness.p50,
+        goal: '≤ 1',
+        detail: `floor: ${floors}; ${items} items`,
+      },
+      {
+        figure: 'freshness p95: delay ÷ quota floor',
+        value: f.freshness.p95,
+        goal: '≤ 1.2',
+        detail: byFeed(f),
+      },
+      {
+        figure: 'quota: V1 requests ÷ minimum',
+        value: f.efficiency.v1Ratio,
+        goal: '≤ 1.05',
+        detail: `${f.efficiency.spent.v1Requests} spent, ${f.efficiency.minimum.v1Requests} at the floor over ${Math.round(f.efficiency.spanMs / 1000)} s`,
+      },
+      {
+        figure: 'quota: complexity ÷ minimum',
+        value: f.efficiency.complexityRatio,
+        goal: '≤ 1.05',
+        detail: `${f.efficiency.spent.complexity} points spent, ${f.efficiency.minimum.complexity} at the floor`,
+      },
+      {
+        figure: 'quota: directory 429s received',
+        value: f.efficiency.status429,
+        goal: '0',
+        detail: `${f.efficiency.quotaWaits} quota waits, ${f.efficiency.retries} retries, ${f.efficiency.pollFailures} failed polls`,
+      },
+    );
+  }
+  const fan = results.fanOut;
+  if (fan) {
+    for (const [name, p] of [
+      ['Slack', fan.slack],
+      ['Discord', fan.discord],
+    ] as const) {
+      out.push({
+        figure: `fan-out ${name}: msg/s ÷ ceiling`,
+        value: p.ratio,
+        goal: '→ 1',
+        detail: `${p.messagesPerSecond} of ${p.ceiling.messagesPerSecond} msg/s (${p.ceiling.binding} limit); ${p.channels} ch × ${p.itemsPerChannel}; ${p.retried} retried`,
+      });
+      out.push({
+        figure: `fan-out ${name}: 429s received`,
+        value: p.status429,
+        goal: '0',
+        detail: `${p.delivered}/${p.messages} delivered`,
+      });
+    }
+  }
+  const l = results.lookups;
+  if (l) {
+    out.push(
+      {
+        figure: 'lookups p50: ack ÷ bare Bolt ack',
+        value: l.p50Ratio,
+        goal: 'info',
+        detail: `${l.bot.p50Ms} vs ${l.bare.p50Ms} ms; ${l.requests} commands`,
+      },
+      {
+        figure: 'lookups p99: ack ÷ bare Bolt ack',
+        value: l.p99Ratio,
+        goal: 'info',
+        detail: `${l.bot.p99Ms} vs ${l.bare.p99Ms} ms; ${l.answeredInAck} answered in the ack`,
+      },
+    );
+  }
+  const fp = results.footprint;
+  if (fp) {
+    out.push(
+      {
+        figure: 'footprint: RSS loaded ÷ idle',
+        value: fp.rss.ratio,
+        goal: 'info',
+        detail: `${fp.rss.loadedMiB} MiB after ${fp.subscriptions} subscriptions + ${fp.ledgerEntriesPerBatch} delivered (idle ${fp.rss.baselineMiB})`,
+      },
+      {
+        figure: 'footprint: store after purged batch ÷ before',
+        value: fp.store.plateauRatio,
+        goal: '≤ 1',
+        detail: `${(fp.store.afterPurgedBatchBytes / 1_048_576).toFixed(1)} MiB; ${fp.store.bytesPerLedgerEntry} B per delivered entry`,
+      },
+      {
+        figure: 'footprint: store growth, expired never read',
+        value: fp.store.unpurgedGrowth,
+        goal: 'info',
+        detail: 'SQLite keeps expired rows until keyv reads them',
+      },
+    );
+  }
+  const e = results.emulator;
+  if (e) {
+    out.push({
+      figure: 'emulator: capacity ÷ what the bot needed',
+      value: e.headroom ?? Number.NaN,
+      goal: '≫ 1',
+      detail: `${e.requestsPerSecond} req/s (per_page=50, p99 ${e.p99Ms} ms) vs ${e.neededRequestsPerSecond ?? 'n/a'} req/s`,
+    });
+  }
+  return out;
+}
+
+function byFeed(f: FreshnessResult): string {
+  return Object.entries(f.freshness.byFeed)
+    .map(([feed, s]) => `${feed} p50 ${s.p50}/p95 ${s.p95} (${s.items})`)
+    .join('; ');
+}
+
+process.exitCode = await main();
