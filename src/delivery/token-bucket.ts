@@ -15,7 +15,8 @@ export class TokenBucket {
   /** Milliseconds until a token is available; 0 when one is available now. */
   waitMs(now: number): number {
     this.#refill(now);
-    if (this.#tokens >= 1) return 0;
+    // Refills add up in floating point; a hair short of a whole token is a whole token.
+    if (this.#tokens >= 1 - 1e-9) return 0;
     return Math.ceil(((1 - this.#tokens) / this.#limit.ratePerSecond) * 1000);
   }
 
@@ -25,10 +26,10 @@ export class TokenBucket {
     this.#tokens -= 1;
   }
 
-  /** Empties the bucket for `ms` (the platform said Retry-After). */
+  /** Empties the bucket so the next token is available exactly `ms` from now (the platform said Retry-After). */
   drainFor(ms: number, now: number): void {
     this.#refill(now);
-    this.#tokens = Math.min(this.#tokens, 0) - (ms / 1000) * this.#limit.ratePerSecond;
+    this.#tokens = Math.min(this.#tokens, 1 - (ms / 1000) * this.#limit.ratePerSecond);
   }
 
   #refill(now: number): void {
