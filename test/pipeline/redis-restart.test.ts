@@ -26,17 +26,25 @@ function freePort(): Promise<number> {
 
 /** A private Redis with an append-only file, so a restart keeps the data as a managed Redis would. */
 async function startRedis(port: number, dir: string): Promise<ChildProcess> {
-  const child = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--dir', dir, '--appendonly', 'yes', '--save', ''], {
-    stdio: 'ignore',
-  });
-  await waitUntil(() => {
-    try {
-      execFileSync('redis-cli', ['-p', String(port), 'ping'], { stdio: 'ignore' });
-      return true;
-    } catch {
-      return false;
-    }
-  }, 10_000, 'redis to start');
+  const child = spawn(
+    'redis-server',
+    ['--port', String(port), '--bind', '127.0.0.1', '--dir', dir, '--appendonly', 'yes', '--save', ''],
+    {
+      stdio: 'ignore',
+    },
+  );
+  await waitUntil(
+    () => {
+      try {
+        execFileSync('redis-cli', ['-p', String(port), 'ping'], { stdio: 'ignore' });
+        return true;
+      } catch {
+        return false;
+      }
+    },
+    10_000,
+    'redis to start',
+  );
   return child;
 }
 
@@ -50,35 +58,51 @@ afterAll(async () => {
 });
 
 describe('Redis restarted during operation', () => {
-  it.skipIf(missing !== undefined)('loses nothing and posts nothing twice across the outage', async () => {
-    const port = await freePort();
-    let redis = await startRedis(port, temp.path);
-    const bot = await startInstance({
-      emulator: world.emulator,
-      storeUrl: `redis://127.0.0.1:${port}`,
-      namespace: `restart-${randomUUID()}`,
-      settings: { pollMinIntervalMs: 100, leaseTtlMs: 1500, leaseRenewMs: 300 },
-    });
-    try {
-      await bot.engine.subscriptions.add({ platform: 'console', channelId: 'news', feed: 'comments', filters: {}, createdBy: 't' });
-      await bot.engine.start();
-      await waitUntil(() => bot.engine.scheduler.health().some((h) => h.lastSuccessAt), 10_000, 'first poll');
-      for (let i = 0; i < 3; i += 1) world.emulator.admin.addComment({ body: `before outage ${i}` });
-      await waitUntil(() => bot.adapter.deliveries.length === 3, 10_000, 'deliveries before the outage');
+  it.skipIf(missing !== undefined)(
+    'loses nothing and posts nothing twice across the outage',
+    async () => {
+      const port = await freePort();
+      let redis = await startRedis(port, temp.path);
+      const bot = await startInstance({
+        emulator: world.emulator,
+        storeUrl: `redis://127.0.0.1:${port}`,
+        namespace: `restart-${randomUUID()}`,
+        settings: { pollMinIntervalMs: 100, leaseTtlMs: 1500, leaseRenewMs: 300 },
+      });
+      try {
+        await bot.engine.subscriptions.add({
+          platform: 'console',
+          channelId: 'news',
+          feed: 'comments',
+          filters: {},
+          createdBy: 't',
+        });
+        await bot.engine.start();
+        await waitUntil(
+          () => bot.engine.scheduler.health().some((h) => h.lastSuccessAt),
+          10_000,
+          'first poll',
+        );
+        for (let i = 0; i < 3; i += 1) world.emulator.admin.addComment({ body: `before outage ${i}` });
+        await waitUntil(() => bot.adapter.deliveries.length === 3, 10_000, 'deliveries before the outage');
 
-      redis.kill('SIGKILL');
-      await new Promise((resolve) => redis.once('exit', resolve));
-      for (let i = 0; i < 3; i += 1) world.emulator.admin.addComment({ body: `during outage ${i}` });
-      await new Promise((resolve) => setTimeout(resolve, 1500));
-      redis = await startRedis(port, temp.path);
+        redis.kill('SIGKILL');
+        await new Promise((resolve) => redis.once('exit', resolve));
+        for (let i = 0; i < 3; i += 1) world.emulator.admin.addComment({ body: `during outage ${i}` });
+        await new Promise((resolve) => setTimeout(resolve, 1500));
+        redis = await startRedis(port, temp.path);
 
-      await waitUntil(() => bot.adapter.deliveries.length >= 6, 20_000, 'deliveries after the outage');
-      await new Promise((resolve) => setTimeout(resolve, 1000));
-      const texts = bot.adapter.deliveries.map((d) => d.message.text);
-      expect(texts.sort()).toEqual([0, 1, 2].flatMap((i) => [`before outage ${i}`, `during outage ${i}`]).sort());
-    } finally {
-      await bot.close().catch(() => {});
-      redis.kill('SIGKILL');
-    }
-  }, 60_000);
+        await waitUntil(() => bot.adapter.deliveries.length >= 6, 20_000, 'deliveries after the outage');
+        await new Promise((resolve) => setTimeout(resolve, 1000));
+        const texts = bot.adapter.deliveries.map((d) => d.message.text);
+        expect(texts.sort()).toEqual(
+          [0, 1, 2].flatMap((i) => [`before outage ${i}`, `during outage ${i}`]).sort(),
+        );
+      } finally {
+        await bot.close().catch(() => {});
+        redis.kill('SIGKILL');
+      }
+    },
+    60_000,
+  );
 });

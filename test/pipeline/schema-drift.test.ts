@@ -9,11 +9,21 @@ afterAll(() => world.close());
 
 describe('schema drift (the live service’s real-world quirks)', () => {
   it('delivers every feed’s new items and never links a redacted user', async () => {
-    const bot = await startInstance({ emulator: world.emulator, storeUrl: world.sqliteUrl(), namespace: 'drift' });
+    const bot = await startInstance({
+      emulator: world.emulator,
+      storeUrl: world.sqliteUrl(),
+      namespace: 'drift',
+    });
     try {
       const feeds: FeedName[] = ['posts', 'comments', 'collections', 'live', 'notifications'];
       for (const feed of feeds) {
-        await bot.engine.subscriptions.add({ platform: 'console', channelId: 'news', feed, filters: {}, createdBy: 't' });
+        await bot.engine.subscriptions.add({
+          platform: 'console',
+          channelId: 'news',
+          feed,
+          filters: {},
+          createdBy: 't',
+        });
       }
       await bot.engine.pollAllOnce();
       const { admin } = world.emulator;
@@ -28,7 +38,9 @@ describe('schema drift (the live service’s real-world quirks)', () => {
 
       const messages = bot.adapter.delivered('news');
       expect(messages.filter((m) => m.kind === 'comment')).toHaveLength(5);
-      expect(new Set(messages.map((m) => m.kind))).toEqual(new Set(['comment', 'post', 'collection', 'live', 'notification']));
+      expect(new Set(messages.map((m) => m.kind))).toEqual(
+        new Set(['comment', 'post', 'collection', 'live', 'notification']),
+      );
       for (const message of messages) {
         expect(JSON.stringify(message)).not.toContain('[REDACTED]');
         if (message.author?.name === 'someone') expect(message.author.url).toBeUndefined();
