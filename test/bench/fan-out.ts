@@ -8,6 +8,7 @@ import { startEmulator } from '../../src/emulator/index.js';
 import { createHttpServer } from '../../src/http/http-server.js';
 import { createItemComposer } from '../../src/pipeline/compose-item.js';
 import { createEngine, type EngineEvent } from '../../src/pipeline/engine.js';
+import type { ChatAdapter, DeliveryPacing } from '../../src/ports/index.js';
 import { createStore } from '../../src/store/create-store.js';
 import { systemClock } from '../../src/time/clock.js';
 import { FakeDiscordRest } from '../fakes/discord/fake-discord-rest.js';
@@ -24,6 +25,8 @@ export interface FanOutOptions {
   slackItems: number;
   /** New items each Discord channel receives in the burst. */
   discordItems: number;
+  /** Replaces the adapters' own pacing, to try another one against the same limits (`--discord-pacing`). */
+  pacing?: { slack?: DeliveryPacing; discord?: DeliveryPacing };
 }
 
 export interface PlatformFanOut {
@@ -91,19 +94,25 @@ export async function benchFanOut(options: FanOutOptions): Promise<FanOutResult>
   }
   const client = createDirectoryClient({ baseUrl: emulator.url, token: 'dev-token' });
   const store = createStore({ url: `sqlite://${join(temp.path, 'fan-out.sqlite')}`, namespace: 'bench' });
-  const slackAdapter = createSlackAdapter({
-    botToken: SLACK_TOKEN,
-    signingSecret: 'bench-signing-secret',
-    apiUrl: slack.apiUrl,
-    logger,
-  });
-  const discordAdapter = createDiscordAdapter({
-    token: DISCORD_TOKEN,
-    applicationId: '100000000000000001',
-    apiUrl: discord.url,
-    gateway: false,
-    logger,
-  });
+  const slackAdapter = withPacing(
+    createSlackAdapter({
+      botToken: SLACK_TOKEN,
+      signingSecret: 'bench-signing-secret',
+      apiUrl: slack.apiUrl,
+      logger,
+    }),
+    options.pacing?.slack,
+  );
+  const discordAdapter = withPacing(
+    createDiscordAdapter({
+      token: DISCORD_TOKEN,
+      applicationId: '100000000000000001',
+      apiUrl: discord.url,
+      gateway: false,
+      logger,
+    }),
+    options.pacing?.discord,
+  );
   const events: (EngineEvent & { at: number })[] = [];
   const engine = createEngine({
     store,
@@ -267,4 +276,17 @@ export async function benchFanOut(options: FanOutOptions): Promise<FanOutResult>
     await emulator.close();
     temp.cleanup();
   }
+}
+
+/** The adapter as is, or with its pacing replaced (everything else delegated). */
+function withPacing(adapter: ChatAdapter, pacing: DeliveryPacing | undefined): ChatAdapter {
+  if (!pacing) return adapter;
+  return {
+    platform: adapter.platform,
+    pacing,
+    start: (context) => adapter.start(context),
+    deliver: (destination, message, options) => adapter.deliver(destination, message, options),
+    health: () => adapter.health(),
+    stop: () => adapter.stop(),
+  };
 }

@@ -59,6 +59,8 @@ export interface FreshnessResult {
     pagesLowerBound: { v1Requests: number; complexity: number };
     status429: number;
     quotaWaits: number;
+    /** Total time polls waited for quota (the ledger holding back to keep the lookup reserve). */
+    quotaWaitMs: number;
     retries: number;
     pollFailures: number;
   };
@@ -283,6 +285,7 @@ export async function benchFreshness(options: FreshnessOptions): Promise<Freshne
         },
         status429: stats.requests.byStatus['429'] ?? 0,
         quotaWaits: laterEvents.filter((e) => e.type === 'quota-wait').length,
+        quotaWaitMs: laterEvents.reduce((sum, e) => sum + (e.type === 'quota-wait' ? e.waitMs : 0), 0),
         retries: laterEvents.filter((e) => e.type === 'retry').length,
         pollFailures: engineEvents.filter((e) => e.source === 'scheduler' && e.type === 'poll-failed').length,
       },

@@ -184,7 +184,7 @@ function rows(results: Results): Row[] {
         figure: 'quota: directory 429s received',
         value: f.efficiency.status429,
         goal: '0',
-        detail: `${f.efficiency.quotaWaits} quota waits, ${f.efficiency.retries} retries, ${f.efficiency.pollFailures} failed polls`,
+        detail: `${f.efficiency.quotaWaits} quota waits (${Math.round(f.efficiency.quotaWaitMs)} ms), ${f.efficiency.retries} retries, ${f.efficiency.pollFailures} failed polls`,
       },
     );
   }
