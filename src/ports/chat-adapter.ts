@@ -15,12 +15,23 @@ export interface Destination {
  * A delivery's outcome as a value: failure is normal here, and one bad channel must never
  * abort the cycle.
  * - delivered: the platform confirmed the post.
- * - rejected: permanent (channel gone, no access, bot removed); retrying will not help.
+ * - rejected: permanent (channel gone, no access, bot removed — or, with scope `message`, this
+ *   one message is unpostable); retrying will not help.
  * - failed: transient (429, 5xx, network); retry after `retryAfterMs` when given.
  */
 export type DeliveryOutcome =
   | { status: 'delivered'; platformMessageId?: string }
-  | { status: 'rejected'; code: string; reason: string }
+  | {
+      status: 'rejected';
+      code: string;
+      reason: string;
+      /**
+       * What the refusal is about. `destination` (the default): the channel is gone or closed
+       * to the bot, so its subscriptions pause. `message`: this one message can never be
+       * posted (invalid blocks, too long, a 400) — it is dropped and the channel carries on.
+       */
+      scope?: 'destination' | 'message';
+    }
   | { status: 'failed'; code: string; reason: string; retryAfterMs?: number };
 
 export interface DeliveryOptions {
