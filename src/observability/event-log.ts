@@ -119,6 +119,13 @@ export function engineEventSink(logger: Logger, metrics: Metrics, outboxSize: ()
           logger.info({ owner: event.owner }, 'this instance now polls and delivers');
         } else if (event.type === 'lost') {
           logger.warn({ owner: event.owner, reason: event.reason }, 'lost the poller lease; standing by');
+        } else if (event.type === 'transition-failed') {
+          logger.error(
+            { owner: event.owner, err: event.error },
+            event.to === 'lead'
+              ? 'could not start polling; released the lease and will retry'
+              : 'error while stopping polling',
+          );
         } else if (event.type === 'lease-error') {
           logger.warn(
             { owner: event.owner, err: event.error },

@@ -5,7 +5,8 @@ export type LeaderEvent =
   | { type: 'acquired'; owner: string }
   | { type: 'lost'; owner: string; reason: string }
   | { type: 'released'; owner: string }
-  | { type: 'lease-error'; owner: string; error: unknown };
+  | { type: 'lease-error'; owner: string; error: unknown }
+  | { type: 'transition-failed'; owner: string; to: 'lead' | 'follow'; error: unknown };
 
 export interface LeaderOptions {
   leases: LeaseBackend;
@@ -31,7 +32,7 @@ export class LeaderElection {
   #leading = false;
   #timer: NodeJS.Timeout | undefined;
   #running = false;
-  #transition: Promise<void> = Promise.resolve();
+  #round: Promise<void> = Promise.resolve();
 
   constructor(options: LeaderOptions) {
     this.#options = { name: 'poller', ttlMs: 30_000, renewEveryMs: 10_000, ...options };
@@ -43,48 +44,80 @@ export class LeaderElection {
 
   start(): void {
     this.#running = true;
-    void this.#round();
+    this.#schedule(0);
   }
 
+  /** Stops competing; when leading, stops the work and releases the lease. Never throws. */
   async stop(): Promise<void> {
     this.#running = false;
     clearTimeout(this.#timer);
-    await this.#transition;
-    if (this.#leading) {
-      this.#leading = false;
-      await this.#options.onFollow();
-      await this.#options.leases.release(this.#options.name, this.owner).catch(() => {});
-      this.#options.onEvent?.({ type: 'released', owner: this.owner });
-    }
+    await this.#round;
+    if (!this.#leading) return;
+    this.#leading = false;
+    await this.#follow();
+    await this.#options.leases.release(this.#options.name, this.owner).catch(() => {});
+    this.#options.onEvent?.({ type: 'released', owner: this.owner });
   }
 
-  async #round(): Promise<void> {
+  #schedule(delayMs: number): void {
     if (!this.#running) return;
-    const { leases, name, ttlMs, renewEveryMs } = this.#options;
+    this.#timer = setTimeout(() => {
+      this.#round = this.#compete().finally(() => {
+        // Followers check more often than the TTL so takeover happens soon after a lapse.
+        const { renewEveryMs, ttlMs } = this.#options;
+        this.#schedule(this.#leading ? renewEveryMs : Math.min(renewEveryMs, ttlMs / 3));
+      });
+    }, delayMs);
+  }
+
+  async #compete(): Promise<void> {
+    const { leases, name, ttlMs } = this.#options;
     let holds = false;
     let reason = 'another instance holds the lease';
     try {
-      holds = await leases.acquire(name, this.owner, ttlMs);
+      // A store that hangs must not keep a leader working past its lease: give up after half of it.
+      holds = await withTimeout(leases.acquire(name, this.owner, ttlMs), ttlMs / 2);
     } catch (error) {
       reason = `the store did not answer: ${error instanceof Error ? error.message : String(error)}`;
       this.#options.onEvent?.({ type: 'lease-error', owner: this.owner, error });
     }
+    if (!this.#running) return;
     if (holds && !this.#leading) {
       this.#leading = true;
-      this.#transition = this.#transition.then(() => this.#options.onLead());
-      this.#options.onEvent?.({ type: 'acquired', owner: this.owner });
+      try {
+        await this.#options.onLead();
+        this.#options.onEvent?.({ type: 'acquired', owner: this.owner });
+      } catch (error) {
+        // Could not start working (e.g. the store failed while loading the outbox): undo,
+        // let go of the lease, and try again next round instead of holding it idle.
+        this.#options.onEvent?.({ type: 'transition-failed', owner: this.owner, to: 'lead', error });
+        this.#leading = false;
+        await this.#follow();
+        await leases.release(name, this.owner).catch(() => {});
+      }
     } else if (!holds && this.#leading) {
       // Could not renew: another instance may take over once the lease lapses, so stop now.
       this.#leading = false;
-      this.#transition = this.#transition.then(() => this.#options.onFollow());
       this.#options.onEvent?.({ type: 'lost', owner: this.owner, reason });
+      await this.#follow();
     }
-    await this.#transition.catch(() => {});
-    if (!this.#running) return;
-    // Followers check more often than the TTL so takeover happens soon after a lapse.
-    this.#timer = setTimeout(
-      () => void this.#round(),
-      this.#leading ? renewEveryMs : Math.min(renewEveryMs, ttlMs / 3),
-    );
   }
+
+  async #follow(): Promise<void> {
+    try {
+      await this.#options.onFollow();
+    } catch (error) {
+      this.#options.onEvent?.({ type: 'transition-failed', owner: this.owner, to: 'follow', error });
+    }
+  }
+}
+
+function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  return Promise.race([
+    promise,
+    new Promise<T>((_, reject) => {
+      timer = setTimeout(() => reject(new Error(`no answer within ${Math.round(ms)} ms`)), ms);
+    }),
+  ]).finally(() => clearTimeout(timer));
 }
