@@ -8,6 +8,7 @@ import { TokenBucket } from './token-bucket.js';
 export type DispatchEvent =
   | { type: 'delivered'; entry: OutboxEntry; ms: number }
   | { type: 'rejected'; entry: OutboxEntry; code: string; reason: string; dropped: number }
+  | { type: 'dropped'; entry: OutboxEntry; code: string; reason: string }
   | { type: 'failed'; entry: OutboxEntry; code: string; reason: string; retryInMs: number }
   | { type: 'abandoned'; entry: OutboxEntry; reason: string }
   | { type: 'error'; entry: OutboxEntry; error: unknown };
@@ -20,7 +21,10 @@ export interface DispatcherOptions {
   clock: Clock;
   /** Deliveries in flight at once, across destinations (one at a time per destination). */
   concurrency?: number;
-  /** After this many transient failures an entry is given up on (logged and counted). */
+  /**
+   * After this many failures that were not rate limits an entry is given up on (logged and
+   * counted); with the backoff capped at 10 minutes that is about three hours of trying.
+   */
   maxAttempts?: number;
   onEvent?: (event: DispatchEvent) => void;
 }
@@ -44,7 +48,7 @@ export class Dispatcher {
   #idle: (() => void)[] = [];
 
   constructor(options: DispatcherOptions) {
-    this.#options = { concurrency: 16, maxAttempts: 15, ...options };
+    this.#options = { concurrency: 16, maxAttempts: 20, ...options };
   }
 
   start(): void {
@@ -129,22 +133,29 @@ export class Dispatcher {
   async #deliver(adapter: ChatAdapter, entry: OutboxEntry): Promise<void> {
     const { outbox, ledger, subscriptions, clock, onEvent, maxAttempts } = this.#options;
     const startedAt = clock.now();
-    // After an earlier attempt whose outcome could not be recorded, check before posting again.
-    // If the store cannot answer, wait: posting blind could repeat a message.
-    if (entry.attempts > 0) {
-      let already: boolean | undefined;
-      try {
-        [already] = await ledger.delivered([{ destination: entry.destinationKey, itemKey: entry.itemKey }]);
-      } catch (error) {
-        entry.notBefore = clock.now() + backoff(entry.attempts);
-        onEvent?.({ type: 'error', entry, error });
+    try {
+      if (entry.posted) {
+        // Posted already; only recording it failed. Never post it again.
+        await this.#recordDelivered(entry, startedAt);
         return;
       }
-      if (already) {
-        await outbox.remove(entry).catch(() => {});
-        return;
+      // After an attempt whose outcome may not have been recorded (or after a takeover),
+      // check before posting. If the store cannot answer, wait: posting blind could repeat.
+      if (entry.attempts > 0 || entry.recovered) {
+        const [already] = await ledger.delivered([
+          { destination: entry.destinationKey, itemKey: entry.itemKey },
+        ]);
+        if (already) {
+          await outbox.remove(entry);
+          return;
+        }
+        entry.recovered = false;
       }
+    } catch (error) {
+      this.#backOffInMemory(entry, error);
+      return;
     }
+
     let outcome: DeliveryOutcome;
     try {
       outcome = await adapter.deliver(entry.destination, entry.message, {
@@ -161,11 +172,13 @@ export class Dispatcher {
     }
     try {
       if (outcome.status === 'delivered') {
-        // Mark delivered only after the platform confirmed the post; a crash between the
-        // two repeats just this one message on restart.
-        await ledger.markDelivered(entry.destinationKey, entry.itemKey);
+        entry.posted = true;
+        await this.#recordDelivered(entry, startedAt);
+        return;
+      }
+      if (outcome.status === 'rejected' && outcome.scope === 'message') {
         await outbox.remove(entry);
-        onEvent?.({ type: 'delivered', entry, ms: clock.now() - startedAt });
+        onEvent?.({ type: 'dropped', entry, code: outcome.code, reason: outcome.reason });
         return;
       }
       if (outcome.status === 'rejected') {
@@ -185,7 +198,8 @@ export class Dispatcher {
         });
         return;
       }
-      if (entry.attempts + 1 >= maxAttempts) {
+      const rateLimited = outcome.retryAfterMs !== undefined;
+      if (!rateLimited && entry.attempts + 1 >= maxAttempts) {
         await outbox.remove(entry);
         onEvent?.({
           type: 'abandoned',
@@ -195,18 +209,32 @@ export class Dispatcher {
         return;
       }
       const retryInMs = outcome.retryAfterMs ?? backoff(entry.attempts);
-      if (outcome.retryAfterMs !== undefined) {
-        this.#perDestination.get(entry.destinationKey)?.drainFor(outcome.retryAfterMs, clock.now());
+      if (rateLimited) {
+        this.#perDestination.get(entry.destinationKey)?.drainFor(retryInMs, clock.now());
       }
-      await outbox.reschedule(entry, clock.now() + retryInMs);
+      await outbox.reschedule(entry, clock.now() + retryInMs, !rateLimited);
       onEvent?.({ type: 'failed', entry, code: outcome.code, reason: outcome.reason, retryInMs });
     } catch (error) {
-      // The store failed while recording the outcome: keep the entry, back off in memory,
-      // and let the next attempt check the ledger first so a delivered post is not repeated.
-      entry.attempts += 1;
-      entry.notBefore = clock.now() + backoff(entry.attempts);
-      onEvent?.({ type: 'error', entry, error });
+      this.#backOffInMemory(entry, error);
     }
+  }
+
+  /** Mark delivered only after the platform confirmed the post, then forget the entry. */
+  async #recordDelivered(entry: OutboxEntry, startedAt: number): Promise<void> {
+    const { outbox, ledger, clock, onEvent } = this.#options;
+    await ledger.markDelivered(entry.destinationKey, entry.itemKey);
+    await outbox.remove(entry);
+    onEvent?.({ type: 'delivered', entry, ms: clock.now() - startedAt });
+  }
+
+  /**
+   * The store failed while checking or recording: keep the entry, back off in memory, and
+   * check the ledger next time so a delivered post is not repeated.
+   */
+  #backOffInMemory(entry: OutboxEntry, error: unknown): void {
+    entry.attempts += 1;
+    entry.notBefore = this.#options.clock.now() + backoff(entry.attempts);
+    this.#options.onEvent?.({ type: 'error', entry, error });
   }
 }
 

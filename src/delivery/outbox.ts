@@ -13,6 +13,13 @@ export interface OutboxEntry {
   attempts: number;
   /** Epoch ms before which the entry is not retried. */
   notBefore: number;
+  /**
+   * The platform confirmed the post but recording that failed; only the recording is
+   * retried, never the post.
+   */
+  posted?: boolean;
+  /** Loaded from the store by a new poller: check the delivered ledger before posting. */
+  recovered?: boolean;
 }
 
 const INDEX_KEY = 'outbox:destinations';
@@ -44,6 +51,8 @@ export class Outbox {
     destinations.forEach((destination, index) => {
       const entries = queues[index];
       if (entries && entries.length > 0) {
+        // The previous poller may have posted an entry and died before removing it.
+        for (const entry of entries) entry.recovered = true;
         this.#queues.set(destination, entries);
         count += entries.length;
       }
@@ -99,7 +108,7 @@ export class Outbox {
     return this.#queues.get(destinationKey)?.length ?? 0;
   }
 
-  /** Removes a delivered (or abandoned) entry. */
+  /** Removes a delivered, dropped or abandoned entry. */
   async remove(entry: OutboxEntry): Promise<void> {
     const queue = this.#queues.get(entry.destinationKey);
     if (!queue) return;
@@ -108,11 +117,11 @@ export class Outbox {
     await this.#persistQueue(entry.destinationKey);
   }
 
-  /** Records a failed attempt and when to try again. */
-  async reschedule(entry: OutboxEntry, notBefore: number): Promise<void> {
+  /** Records when to try again; `countAttempt` false for rate limits, which are not the message's fault. */
+  async reschedule(entry: OutboxEntry, notBefore: number, countAttempt = true): Promise<void> {
     const current = this.#queues.get(entry.destinationKey)?.find((e) => e.itemKey === entry.itemKey);
     if (!current) return;
-    current.attempts += 1;
+    if (countAttempt) current.attempts += 1;
     current.notBefore = notBefore;
     await this.#persistQueue(entry.destinationKey);
   }

@@ -106,6 +106,12 @@ export function engineEventSink(logger: Logger, metrics: Metrics, outboxSize: ()
             { ...where, code: event.code, retryInMs: event.retryInMs },
             'delivery failed; will retry',
           );
+        } else if (event.type === 'dropped') {
+          metrics.deliveries.inc({ platform: entry.destination.platform, outcome: 'dropped' });
+          logger.warn(
+            { ...where, code: event.code },
+            `the platform refused this message (${event.reason}); dropped it, the channel carries on`,
+          );
         } else if (event.type === 'abandoned') {
           metrics.deliveries.inc({ platform: entry.destination.platform, outcome: 'abandoned' });
           logger.error({ ...where, reason: event.reason }, 'gave up on a delivery');

@@ -1,0 +1,150 @@
+import Keyv from 'keyv';
+import { describe, expect, it } from 'vitest';
+import { DeliveredLedger } from '../../src/delivery/dedupe.js';
+import { Dispatcher } from '../../src/delivery/dispatcher.js';
+import { Outbox, type OutboxEntry } from '../../src/delivery/outbox.js';
+import { SubscriptionRepository } from '../../src/delivery/subscriptions.js';
+import type { ChatAdapter, DeliveryOutcome, Destination, Message } from '../../src/ports/index.js';
+import type { LeaseBackend } from '../../src/store/leases.js';
+import { systemClock } from '../../src/time/clock.js';
+
+const freeLeases: LeaseBackend = {
+  acquire: async () => true,
+  release: async () => {},
+  holder: async () => undefined,
+};
+
+/** A ledger whose writes can be made to fail, as a store outage would. */
+class FlakyLedger extends DeliveredLedger {
+  failWrites = 0;
+  override async markDelivered(destination: string, itemKey: string): Promise<void> {
+    if (this.failWrites > 0) {
+      this.failWrites -= 1;
+      throw new Error('store unavailable');
+    }
+    await super.markDelivered(destination, itemKey);
+  }
+}
+
+/** A platform scripted per message text. */
+class ScriptedPlatform implements ChatAdapter {
+  readonly platform = 'console';
+  readonly pacing = {
+    perDestination: { ratePerSecond: 1000, burst: 1000 },
+    global: { ratePerSecond: 1000, burst: 1000 },
+  };
+  posted: string[] = [];
+  script = new Map<string, DeliveryOutcome[]>();
+  async start() {}
+  async stop() {}
+  health() {
+    return { ready: true };
+  }
+  async deliver(_destination: Destination, message: Message): Promise<DeliveryOutcome> {
+    const next = this.script.get(message.title)?.shift();
+    if (next) return next;
+    this.posted.push(message.title);
+    return { status: 'delivered' };
+  }
+}
+
+function entry(title: string, channelId = 'C1'): OutboxEntry {
+  return {
+    destination: { platform: 'console', channelId },
+    destinationKey: `console:${channelId}`,
+    itemKey: `comments:new:${title}`,
+    message: { kind: 'comment', title, fallback: title },
+    subscriptionIds: ['s1'],
+    enqueuedAt: 0,
+    attempts: 0,
+    notBefore: 0,
+  };
+}
+
+function setup() {
+  const keyv = new Keyv();
+  const outbox = new Outbox({ keyv });
+  const ledger = new FlakyLedger({ keyv, ttlMs: 60_000 });
+  const subscriptions = new SubscriptionRepository({ keyv, leases: freeLeases, clock: systemClock });
+  const platform = new ScriptedPlatform();
+  const dispatcher = new Dispatcher({
+    outbox,
+    ledger,
+    subscriptions,
+    adapters: new Map([['console', platform]]),
+    clock: systemClock,
+  });
+  return { keyv, outbox, ledger, subscriptions, platform, dispatcher };
+}
+
+describe('the dispatcher', () => {
+  it('never posts twice when recording a delivery fails after the platform confirmed it', async () => {
+    const { outbox, ledger, platform, dispatcher } = setup();
+    ledger.failWrites = 1;
+    await outbox.enqueue([entry('once')]);
+    dispatcher.start();
+    await dispatcher.drained(5);
+    await dispatcher.stop();
+    expect(platform.posted).toEqual(['once']);
+    expect(await ledger.delivered([{ destination: 'console:C1', itemKey: 'comments:new:once' }])).toEqual([
+      true,
+    ]);
+  });
+
+  it('drops a message the platform can never accept and carries on with the channel', async () => {
+    const { outbox, subscriptions, platform, dispatcher } = setup();
+    await subscriptions.add({
+      platform: 'console',
+      channelId: 'C1',
+      feed: 'comments',
+      filters: {},
+      createdBy: 't',
+    });
+    platform.script.set('broken', [
+      { status: 'rejected', scope: 'message', code: 'invalid_blocks', reason: 'bad image' },
+    ]);
+    await outbox.enqueue([entry('broken'), entry('fine')]);
+    dispatcher.start();
+    await dispatcher.drained(5);
+    await dispatcher.stop();
+    expect(platform.posted).toEqual(['fine']);
+    expect((await subscriptions.list()).every((s) => !s.paused)).toBe(true);
+  });
+
+  it('keeps retrying through a long rate-limit storm without giving up', async () => {
+    const { outbox, platform, dispatcher } = setup();
+    const storm = Array.from({ length: 40 }, () => ({
+      status: 'failed' as const,
+      code: 'rate_limited',
+      reason: '429',
+      retryAfterMs: 1,
+    }));
+    platform.script.set('patient', storm);
+    await outbox.enqueue([entry('patient')]);
+    dispatcher.start();
+    await dispatcher.drained(5);
+    await dispatcher.stop();
+    expect(platform.posted).toEqual(['patient']);
+  });
+
+  it('after a takeover, does not re-post what the previous poller delivered but did not remove', async () => {
+    const { keyv, ledger, platform } = setup();
+    const previous = new Outbox({ keyv });
+    await previous.enqueue([entry('already-sent'), entry('not-yet')]);
+    await ledger.markDelivered('console:C1', 'comments:new:already-sent');
+
+    const outbox = new Outbox({ keyv });
+    expect(await outbox.load()).toBe(2);
+    const dispatcher = new Dispatcher({
+      outbox,
+      ledger,
+      subscriptions: new SubscriptionRepository({ keyv, leases: freeLeases, clock: systemClock }),
+      adapters: new Map([['console', platform]]),
+      clock: systemClock,
+    });
+    dispatcher.start();
+    await dispatcher.drained(5);
+    await dispatcher.stop();
+    expect(platform.posted).toEqual(['not-yet']);
+  });
+});
