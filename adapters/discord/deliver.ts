@@ -11,6 +11,9 @@ const PERMANENT_CODES: Record<number, string> = {
   50013: 'missing_permissions',
   50007: 'cannot_message_user',
   50008: 'not_a_text_channel',
+  50024: 'wrong_channel_type',
+  50083: 'archived_thread',
+  160005: 'thread_locked',
 };
 const NONCE_MAX = 25;
 
@@ -23,7 +26,11 @@ export function nonceFor(idempotencyKey: string): string {
   return createHash('sha256').update(idempotencyKey).digest('base64url').slice(0, NONCE_MAX);
 }
 
-/** Maps a discord.js failure to a delivery outcome; only "this channel is gone or closed to us" is permanent. */
+/**
+ * Maps a discord.js failure to a delivery outcome: "this channel is gone or closed to us" is
+ * rejected for the destination, a refused body is rejected for this message only, everything
+ * else (429, 5xx, 401, network) is transient.
+ */
 export function outcomeOfError(error: unknown): DeliveryOutcome {
   if (error instanceof RateLimitError) {
     const retryAfterMs = Math.max(error.retryAfter, error.sublimitTimeout, error.timeToReset, 1);
@@ -33,11 +40,13 @@ export function outcomeOfError(error: unknown): DeliveryOutcome {
     const code = typeof error.code === 'number' ? error.code : Number(error.code);
     const permanent = PERMANENT_CODES[code];
     const reason = `${error.status} ${error.message} (code ${error.code})`;
-    if (permanent) return { status: 'rejected', code: permanent, reason };
-    if (error.status === 404) return { status: 'rejected', code: 'not_found', reason };
-    if (error.status === 403) return { status: 'rejected', code: 'forbidden', reason };
-    // A body Discord refuses will be refused again; retrying only burns invalid-request budget.
-    if (error.status === 400) return { status: 'rejected', code: 'invalid_body', reason };
+    if (permanent) return { status: 'rejected', code: permanent, reason, scope: 'destination' };
+    if (error.status === 404) return { status: 'rejected', code: 'not_found', reason, scope: 'destination' };
+    if (error.status === 403) return { status: 'rejected', code: 'forbidden', reason, scope: 'destination' };
+    // A body Discord refuses (50035 Invalid Form Body, …) will be refused again, and retrying only
+    // burns invalid-request budget — but it is this message's fault, not the channel's: drop the
+    // message and keep the channel's subscriptions running.
+    if (error.status === 400) return { status: 'rejected', code: 'invalid_body', reason, scope: 'message' };
     if (error.status === 429) return { status: 'failed', code: 'rate_limited', reason, retryAfterMs: 1_000 };
     // 401 is the bot's token, not the channel: keep the subscription and let the operator fix it.
     return { status: 'failed', code: error.status === 401 ? 'unauthorized' : 'platform_error', reason };

@@ -33,7 +33,8 @@ export function createSlackDelivery(deps: SlackDeliveryDeps): SlackDeliver {
     const finish = (outcome: DeliveryOutcome): DeliveryOutcome => {
       if (outcome.status === 'delivered') deps.emit({ type: 'delivered', channelId: channel, ...workspace });
       else if (outcome.status === 'rejected') {
-        deps.emit({ type: 'rejected', channelId: channel, code: outcome.code, ...workspace });
+        const scope = outcome.scope ?? 'destination';
+        deps.emit({ type: 'rejected', channelId: channel, code: outcome.code, scope, ...workspace });
       } else {
         const retry = outcome.retryAfterMs === undefined ? {} : { retryAfterMs: outcome.retryAfterMs };
         deps.emit({ type: 'failed', channelId: channel, code: outcome.code, ...retry, ...workspace });
@@ -60,6 +61,7 @@ export function createSlackDelivery(deps: SlackDeliveryDeps): SlackDeliver {
         status: 'rejected',
         code: 'not_installed',
         reason: `The app is not installed in workspace ${destination.workspaceId ?? '(none given)'}`,
+        scope: 'destination',
       });
     }
 
@@ -91,6 +93,7 @@ export function createSlackDelivery(deps: SlackDeliveryDeps): SlackDeliver {
         status: 'rejected',
         code: 'not_in_channel',
         reason: `The bot is not in the channel and could not join it (${joinCode})`,
+        scope: 'destination',
       });
     }
     deps.emit({ type: 'retry', channelId: channel, reason: 'not_in_channel' });

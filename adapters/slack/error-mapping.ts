@@ -1,10 +1,11 @@
 import type { DeliveryOutcome } from '../../src/ports/index.js';
 
 /**
- * Slack errors that no retry can fix: the channel or the install is gone, or this payload will
- * never be accepted. `not_in_channel` is only final after the one join attempt failed.
+ * Slack errors that mean "this channel will not take the bot's posts", whatever is retried: the
+ * channel is gone or closed to the bot. The core pauses the channel's subscriptions.
+ * `not_in_channel` is only final after the one join attempt failed.
  */
-const PERMANENT_ERRORS = new Set([
+const DESTINATION_ERRORS = new Set([
   'channel_not_found',
   'not_in_channel',
   'is_archived',
@@ -22,9 +23,17 @@ const PERMANENT_ERRORS = new Set([
   'restricted_action_read_only_channel',
   'restricted_action_thread_only_channel',
   'restricted_action_non_threadable_channel',
-  // The payload itself is refused; sending it again gives the same answer.
+]);
+
+/**
+ * Slack errors about the payload, not the channel: this one message is refused and sending it
+ * again gives the same answer, but the next message to the channel may well go through. The core
+ * drops only the message; pausing the channel for a rendering bug would silence it for good.
+ */
+const MESSAGE_ERRORS = new Set([
   'invalid_blocks',
   'invalid_blocks_format',
+  'invalid_attachments',
   'msg_too_long',
   'msg_blocks_too_long',
   'no_text',
@@ -36,6 +45,9 @@ const PERMANENT_ERRORS = new Set([
   'invalid_form_data',
   'invalid_post_type',
   'missing_post_type',
+  'invalid_metadata_format',
+  'invalid_metadata_schema',
+  'metadata_too_large',
 ]);
 
 interface SlackishError {
@@ -62,9 +74,10 @@ export function rateLimitRetryAfterMs(error: unknown): number | undefined {
 }
 
 /**
- * Maps a `@slack/web-api` error to the core's outcome: permanent Slack errors → rejected,
- * 429 → failed with `retryAfterMs` from Retry-After, 5xx, network and unknown errors → failed.
- * Unknown Slack error strings are treated as transient so a new code never disables a channel.
+ * Maps a `@slack/web-api` error to the core's outcome: channel errors → rejected (scope
+ * `destination`), payload errors → rejected (scope `message`), 429 → failed with `retryAfterMs`
+ * from Retry-After, 5xx, network and unknown errors → failed. Unknown Slack error strings are
+ * treated as transient so a new code never disables a channel.
  */
 export function outcomeFromSlackError(error: unknown): Exclude<DeliveryOutcome, { status: 'delivered' }> {
   const e = error as SlackishError | null;
@@ -74,8 +87,21 @@ export function outcomeFromSlackError(error: unknown): Exclude<DeliveryOutcome, 
   }
   const slackCode = slackErrorCode(error);
   if (slackCode !== undefined) {
-    if (PERMANENT_ERRORS.has(slackCode)) {
-      return { status: 'rejected', code: slackCode, reason: `Slack refused the post: ${slackCode}` };
+    if (MESSAGE_ERRORS.has(slackCode)) {
+      return {
+        status: 'rejected',
+        code: slackCode,
+        reason: `Slack refused this message: ${slackCode}`,
+        scope: 'message',
+      };
+    }
+    if (DESTINATION_ERRORS.has(slackCode)) {
+      return {
+        status: 'rejected',
+        code: slackCode,
+        reason: `Slack refused the post: ${slackCode}`,
+        scope: 'destination',
+      };
     }
     return { status: 'failed', code: slackCode, reason: `Slack error: ${slackCode}` };
   }

@@ -4,7 +4,14 @@
  */
 export type SlackAdapterEvent =
   | { type: 'delivered'; channelId: string; workspaceId?: string }
-  | { type: 'rejected'; channelId: string; code: string; workspaceId?: string }
+  /** `scope` as in the outcome: `message` drops one message, `destination` pauses the channel. */
+  | {
+      type: 'rejected';
+      channelId: string;
+      code: string;
+      scope: 'destination' | 'message';
+      workspaceId?: string;
+    }
   | { type: 'failed'; channelId: string; code: string; retryAfterMs?: number; workspaceId?: string }
   /** Slack answered 429 to one of our Web API calls. */
   | { type: 'rate_limited'; method: string; retryAfterMs: number }

@@ -72,8 +72,28 @@ describe('Discord delivery', () => {
   it('rejects permanently when the channel was deleted, without retrying', async () => {
     rest.deleteChannel(CHANNEL_ID);
     const outcome = await adapter.deliver(to(CHANNEL_ID), sampleMessage(), { idempotencyKey: 'k2' });
-    expect(outcome).toMatchObject({ status: 'rejected', code: 'unknown_channel' });
+    expect(outcome).toMatchObject({ status: 'rejected', code: 'unknown_channel', scope: 'destination' });
     expect(rest.callsTo('POST', '/channels/:id/messages')).toHaveLength(1);
+  });
+
+  it('drops only the message on a 400 Invalid Form Body, and the channel keeps taking posts', async () => {
+    rest.failNextMessage(CHANNEL_ID);
+    const refused = await adapter.deliver(to(CHANNEL_ID), sampleMessage(), { idempotencyKey: 'bad' });
+    expect(refused).toMatchObject({ status: 'rejected', code: 'invalid_body', scope: 'message' });
+    expect(refused.status === 'rejected' && refused.reason).toContain('50035');
+    expect(await adapter.deliver(to(CHANNEL_ID), sampleMessage(), { idempotencyKey: 'good' })).toMatchObject({
+      status: 'delivered',
+    });
+    expect(rest.callsTo('POST', '/channels/:id/messages')).toHaveLength(2);
+  });
+
+  it('treats a 400 about the channel (not a text channel) as the destination’s problem', async () => {
+    rest.failNextMessage(CHANNEL_ID, { code: 50008, message: 'Cannot send messages in a non-text channel' });
+    expect(await adapter.deliver(to(CHANNEL_ID), sampleMessage(), { idempotencyKey: 'vc' })).toMatchObject({
+      status: 'rejected',
+      code: 'not_a_text_channel',
+      scope: 'destination',
+    });
   });
 
   it('rejects permanently on Missing Access and Missing Permissions', async () => {
@@ -82,6 +102,7 @@ describe('Discord delivery', () => {
     expect(await adapter.deliver(to(CHANNEL_ID), sampleMessage(), { idempotencyKey: 'a' })).toMatchObject({
       status: 'rejected',
       code: 'missing_access',
+      scope: 'destination',
     });
     expect(
       await adapter.deliver(to(OTHER_CHANNEL_ID), sampleMessage(), { idempotencyKey: 'b' }),

@@ -94,10 +94,53 @@ describe('Slack delivery', () => {
     expect(await bot.deliver({ platform: 'slack', channelId: 'C1' }, message, KEY)).toMatchObject({
       status: 'rejected',
       code: 'is_archived',
+      scope: 'destination',
     });
     expect(await bot.deliver({ platform: 'slack', channelId: 'C2' }, message, KEY)).toMatchObject({
       status: 'rejected',
       code: 'channel_not_found',
+      scope: 'destination',
+    });
+    expect(events).toContainEqual({
+      type: 'rejected',
+      channelId: 'C1',
+      code: 'is_archived',
+      scope: 'destination',
+    });
+  });
+
+  it.each([
+    'invalid_blocks',
+    'invalid_blocks_format',
+    'msg_too_long',
+    'invalid_arguments',
+    'no_text',
+    'too_many_attachments',
+  ])(
+    'drops only the message when Slack refuses its payload with %s, and the channel keeps taking posts',
+    async (code) => {
+      slack.refuseNext('chat.postMessage', code);
+      const bot = adapter();
+      expect(await bot.deliver({ platform: 'slack', channelId: 'C1' }, message, KEY)).toEqual({
+        status: 'rejected',
+        code,
+        reason: `Slack refused this message: ${code}`,
+        scope: 'message',
+      });
+      expect(events).toContainEqual({ type: 'rejected', channelId: 'C1', code, scope: 'message' });
+      expect((await bot.deliver({ platform: 'slack', channelId: 'C1' }, message, KEY)).status).toBe(
+        'delivered',
+      );
+      // Refused once, not retried by the client.
+      expect(slack.callsTo('chat.postMessage')).toHaveLength(2);
+    },
+  );
+
+  it('keeps an unknown Slack error transient rather than dropping the message or pausing the channel', async () => {
+    slack.refuseNext('chat.postMessage', 'some_new_error');
+    expect(await adapter().deliver({ platform: 'slack', channelId: 'C1' }, message, KEY)).toMatchObject({
+      status: 'failed',
+      code: 'some_new_error',
     });
   });
 
@@ -116,7 +159,7 @@ describe('Slack delivery', () => {
   it('rejects not_in_channel when the join fails, without posting again', async () => {
     slack.addChannel('G1', { isPrivate: true });
     const outcome = await adapter().deliver({ platform: 'slack', channelId: 'G1' }, message, KEY);
-    expect(outcome).toMatchObject({ status: 'rejected', code: 'not_in_channel' });
+    expect(outcome).toMatchObject({ status: 'rejected', code: 'not_in_channel', scope: 'destination' });
     expect(slack.callsTo('chat.postMessage')).toHaveLength(1);
     expect(slack.callsTo('conversations.join')).toHaveLength(1);
   });

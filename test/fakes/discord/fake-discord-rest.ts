@@ -107,6 +107,10 @@ export class FakeDiscordRest {
   readonly #channels = new Map<string, ChannelState>();
   readonly #buckets = new Map<string, { count: number; resetAt: number }>();
   readonly #forced429 = new Map<string, { remaining: number; retryAfter: number; global: boolean }>();
+  readonly #forcedErrors = new Map<
+    string,
+    { remaining: number; status: number; code: number; message: string }
+  >();
   readonly #nonces = new Map<string, { id: string }>();
   #global = { count: 0, resetAt: 0 };
   #nextId = 200000000000000000n;
@@ -152,6 +156,23 @@ export class FakeDiscordRest {
   /** The next `count` requests to a channel's messages answer 429 (a storm), without touching the bucket. */
   rateLimitChannel(channelId: string, count: number, retryAfterSeconds: number, global = false): void {
     this.#forced429.set(channelId, { remaining: count, retryAfter: retryAfterSeconds, global });
+  }
+
+  /**
+   * The next `times` posts to a channel's messages answer `status` with a Discord JSON error
+   * (default 400 / 50035 Invalid Form Body), whatever the body: a message Discord refuses.
+   */
+  failNextMessage(
+    channelId: string,
+    error: { status?: number; code?: number; message?: string } = {},
+    times = 1,
+  ): void {
+    this.#forcedErrors.set(channelId, {
+      remaining: times,
+      status: error.status ?? 400,
+      code: error.code ?? 50035,
+      message: error.message ?? 'Invalid Form Body',
+    });
   }
 
   callsTo(method: string, route: string): RecordedCall[] {
@@ -287,6 +308,12 @@ export class FakeDiscordRest {
   }
 
   #createMessage(channelId: string, body: unknown) {
+    const forced = this.#forcedErrors.get(channelId);
+    if (forced && forced.remaining > 0) {
+      forced.remaining -= 1;
+      const errors = forced.code === 50035 ? { errors: {} } : {};
+      return { status: forced.status, body: { message: forced.message, code: forced.code, ...errors } };
+    }
     const state = this.#channels.get(channelId);
     if (state === undefined) return { status: 404, body: { message: 'Unknown Channel', code: 10003 } };
     if (state === 'missing_access') return { status: 403, body: { message: 'Missing Access', code: 50001 } };

@@ -79,6 +79,8 @@ export class FakeSlackApi {
     retryAfter?: number;
     remaining: number;
     channel?: string;
+    /** A Slack `error` string answered with HTTP 200 and `ok: false`. */
+    error?: string;
   }[] = [];
   private readonly events = new EventEmitter();
   private readonly allowedPostParams = postMessageParameters();
@@ -222,6 +224,21 @@ export class FakeSlackApi {
     });
   }
 
+  /**
+   * The next `times` calls of `method` answer `{ ok: false, error }` with HTTP 200, as Slack does
+   * for a refused call (`msg_too_long`, `invalid_blocks`, `invalid_auth`, …); with `channel`, only
+   * calls for that channel do.
+   */
+  refuseNext(method: string, error: string, times = 1, channel?: string): void {
+    this.forced.push({
+      method,
+      status: 200,
+      error,
+      remaining: times,
+      ...(channel === undefined ? {} : { channel }),
+    });
+  }
+
   callsTo(method: string): RecordedCall[] {
     return this.calls.filter((call) => call.method === method);
   }
@@ -319,7 +336,7 @@ export class FakeSlackApi {
           headers: { 'retry-after': String(forced.retryAfter ?? 1) },
         };
       }
-      return { status: forced.status, body: { ok: false, error: 'internal_error' } };
+      return { status: forced.status, body: { ok: false, error: forced.error ?? 'internal_error' } };
     }
 
     if (method === 'oauth.v2.access') return this.oauthAccess(params);
