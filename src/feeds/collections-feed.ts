@@ -1,4 +1,4 @@
-import { BACKGROUND, type Feed, type FeedDependencies, rememberIds } from './feed.js';
+import { background, type Feed, type FeedDependencies, rememberIds } from './feed.js';
 import type { FeedItem } from './feed-item.js';
 import { makeFeedItem } from './make-item.js';
 
@@ -26,10 +26,10 @@ export function createCollectionsFeed(deps: FeedDependencies): Feed<CollectionsF
     name: 'collections',
     quotaClass: 'v1',
     costPerPoll: 1,
-    async poll(state) {
+    async poll(state, signal) {
       const result = await client.listCollections(
         { featured: true, perPage: 50, sortBy: 'updated_at', order: 'desc' },
-        BACKGROUND,
+        background(signal),
       );
       if (result.notModified && state) return { items: [], nextState: state };
       const featured = result.items.filter((c) => c.featuredAt !== undefined);

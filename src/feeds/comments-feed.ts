@@ -1,4 +1,4 @@
-import { BACKGROUND, compareIds, type Feed, type FeedDependencies } from './feed.js';
+import { background, compareIds, type Feed, type FeedDependencies } from './feed.js';
 import type { FeedItem } from './feed-item.js';
 import { makeFeedItem } from './make-item.js';
 
@@ -18,9 +18,12 @@ export function createCommentsFeed(deps: FeedDependencies): Feed<CommentsFeedSta
     name: 'comments',
     quotaClass: 'v1',
     costPerPoll: 1,
-    async poll(state) {
+    async poll(state, signal) {
       if (!state) {
-        const latest = await client.listComments({ perPage: 1, sortBy: 'id', order: 'desc' }, BACKGROUND);
+        const latest = await client.listComments(
+          { perPage: 1, sortBy: 'id', order: 'desc' },
+          background(signal),
+        );
         return { items: [], nextState: { newestId: latest.items[0]?.id ?? '0' } };
       }
       const items: FeedItem[] = [];
@@ -28,7 +31,7 @@ export function createCommentsFeed(deps: FeedDependencies): Feed<CommentsFeedSta
       for (let page = 0; page < MAX_PAGES_PER_POLL; page += 1) {
         const result = await client.listComments(
           { newer: cursor, perPage: PAGE_SIZE, sortBy: 'id', order: 'asc' },
-          BACKGROUND,
+          background(signal),
         );
         if (result.notModified) break;
         const now = clock.now();

@@ -21,7 +21,8 @@ export interface Feed<State = unknown> {
   readonly quotaClass: QuotaClass;
   /** What one poll usually costs in that class (requests, or complexity points), for cadence planning. */
   readonly costPerPoll: number;
-  poll(state: State | undefined): Promise<FeedPollResult<State>>;
+  /** `signal` aborts upstream calls (and quota waits) on shutdown. */
+  poll(state: State | undefined, signal?: AbortSignal): Promise<FeedPollResult<State>>;
   /** Runs after the items of a poll are durably queued (e.g. clear notifications upstream). */
   afterQueued?(items: readonly FeedItem[]): Promise<void>;
 }
@@ -48,3 +49,8 @@ export function compareIds(a: string, b: string): number {
 }
 
 export const BACKGROUND = { priority: 'background' } as const;
+
+/** Call options for a feed's upstream requests: background priority, abortable on shutdown. */
+export function background(signal: AbortSignal | undefined) {
+  return signal ? { ...BACKGROUND, signal } : BACKGROUND;
+}

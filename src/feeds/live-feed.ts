@@ -1,5 +1,5 @@
 import type { DirectoryLiveEvent } from '../directory/index.js';
-import { BACKGROUND, type Feed, type FeedDependencies, rememberIds } from './feed.js';
+import { background, type Feed, type FeedDependencies, rememberIds } from './feed.js';
 import type { FeedItem } from './feed-item.js';
 import { makeFeedItem } from './make-item.js';
 
@@ -30,13 +30,13 @@ export function createLiveFeed(options: LiveFeedOptions): Feed<LiveFeedState> {
     name: 'live',
     quotaClass: 'v1',
     costPerPoll: 1,
-    async poll(state) {
+    async poll(state, signal) {
       const events: DirectoryLiveEvent[] = [];
       const today = new Date(clock.now()).toISOString().slice(0, 10);
       for (let page = 0; page < MAX_PAGES_PER_POLL; page += 1) {
         const result = await client.listLiveEvents(
           { newer: today, perPage: PAGE_SIZE, offset: page * PAGE_SIZE },
-          BACKGROUND,
+          background(signal),
         );
         events.push(...result.items);
         if (result.items.length + result.skipped < PAGE_SIZE) break;

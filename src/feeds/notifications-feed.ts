@@ -1,4 +1,4 @@
-import { BACKGROUND, type Feed, type FeedDependencies, rememberIds } from './feed.js';
+import { background, type Feed, type FeedDependencies, rememberIds } from './feed.js';
 import type { FeedItem } from './feed-item.js';
 import { makeFeedItem } from './make-item.js';
 
@@ -18,8 +18,8 @@ export function createNotificationsFeed(options: NotificationsFeedOptions): Feed
     name: 'notifications',
     quotaClass: 'v1',
     costPerPoll: options.clearAfterDelivery ? 2 : 1,
-    async poll(state) {
-      const result = await client.listNotifications({ type: 'all', perPage: 50 }, BACKGROUND);
+    async poll(state, signal) {
+      const result = await client.listNotifications({ type: 'all', perPage: 50 }, background(signal));
       if (result.notModified && state) return { items: [], nextState: state };
       if (!state)
         return {
@@ -47,7 +47,8 @@ export function createNotificationsFeed(options: NotificationsFeedOptions): Feed
       };
     },
     async afterQueued(items) {
-      if (options.clearAfterDelivery && items.length > 0) await client.clearNotifications(BACKGROUND);
+      if (options.clearAfterDelivery && items.length > 0)
+        await client.clearNotifications({ priority: 'background' });
     },
   };
 }

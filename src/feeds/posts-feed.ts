@@ -1,7 +1,7 @@
 import type { DirectoryPost } from '../directory/index.js';
 import { estimateQueryComplexity } from '../directory/index.js';
 import { POSTS_QUERY } from '../directory/v2-queries.js';
-import { BACKGROUND, type Feed, type FeedDependencies, rememberIds } from './feed.js';
+import { background, type Feed, type FeedDependencies, rememberIds } from './feed.js';
 import type { FeedItem } from './feed-item.js';
 import { makeFeedItem } from './make-item.js';
 
@@ -13,7 +13,8 @@ export interface PostsFeedState {
 
 /** Ten newest posts per poll (the service allows 20): half the complexity, and pages follow when all are new. */
 const PAGE_SIZE = 10;
-const MAX_PAGES_PER_POLL = 3;
+/** After an outage a poll pages back through up to 100 posts; the emulator and service cap pages at 20. */
+const MAX_PAGES_PER_POLL = 10;
 /** Posts created a little before the watermark may appear late (clock skew, moderation). */
 const LATE_GRACE_MS = 60 * 60 * 1000;
 
@@ -24,13 +25,13 @@ export function createPostsFeed(deps: FeedDependencies): Feed<PostsFeedState> {
     name: 'posts',
     quotaClass: 'v2-complexity',
     costPerPoll: estimateQueryComplexity(POSTS_QUERY, { first: PAGE_SIZE }),
-    async poll(state) {
+    async poll(state, signal) {
       const collected: DirectoryPost[] = [];
       let after: string | undefined;
       for (let page = 0; page < (state ? MAX_PAGES_PER_POLL : 1); page += 1) {
         const connection = await client.listPosts(
           { first: PAGE_SIZE, order: 'NEWEST', ...(after ? { after } : {}) },
-          BACKGROUND,
+          background(signal),
         );
         collected.push(...connection.nodes);
         const reachedSeen = state && connection.nodes.some((p) => state.seen.includes(p.id));

@@ -78,17 +78,21 @@ export function createEngine(options: EngineOptions) {
     createNotificationsFeed({ client, clock, clearAfterDelivery: settings.clearNotifications }),
   ] as Feed[];
 
-  const runFeed = (feed: Feed): Promise<PollSummary> =>
-    runFeedOnce(feed, {
-      store: keyv,
-      subscriptions,
-      outbox,
-      ledger,
-      dispatcher,
-      compose: options.compose,
-      clock,
-      defaultRemindMinutes: settings.defaultRemindMinutes,
-    });
+  const runFeed = (feed: Feed, signal?: AbortSignal): Promise<PollSummary> =>
+    runFeedOnce(
+      feed,
+      {
+        store: keyv,
+        subscriptions,
+        outbox,
+        ledger,
+        dispatcher,
+        compose: options.compose,
+        clock,
+        defaultRemindMinutes: settings.defaultRemindMinutes,
+      },
+      signal,
+    );
 
   const wantedFeeds = async (): Promise<ReadonlySet<FeedName>> => {
     const all = await subscriptions.list();

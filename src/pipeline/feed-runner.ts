@@ -36,10 +36,14 @@ const stateKey = (feed: string) => `feed-state:${feed}`;
  * A crash anywhere before the state is saved re-finds the same items next time, and the
  * outbox and the delivered ledger make that harmless.
  */
-export async function runFeedOnce(feed: Feed, options: FeedRunnerOptions): Promise<PollSummary> {
+export async function runFeedOnce(
+  feed: Feed,
+  options: FeedRunnerOptions,
+  signal?: AbortSignal,
+): Promise<PollSummary> {
   const { store, subscriptions, outbox, ledger, clock } = options;
   const state = await store.get(stateKey(feed.name));
-  const { items, nextState } = await feed.poll(state);
+  const { items, nextState } = await feed.poll(state, signal);
   const allSubscriptions = await subscriptions.list();
   const now = clock.now();
 

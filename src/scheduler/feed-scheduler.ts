@@ -24,10 +24,10 @@ export type SchedulerEvent =
 
 export interface FeedSchedulerOptions {
   feeds: readonly Feed[];
-  runFeed: (feed: Feed) => Promise<PollSummary>;
+  runFeed: (feed: Feed, signal: AbortSignal) => Promise<PollSummary>;
   /** Feeds at least one active subscription wants; the others are not polled (quota kept). */
   wantedFeeds: () => Promise<ReadonlySet<FeedName>>;
-  ledger: Pick<QuotaLedger, 'snapshot'>;
+  ledger: Pick<QuotaLedger, 'snapshot' | 'check'>;
   store: Keyv;
   clock: Clock;
   windowMs: number;
@@ -50,6 +50,8 @@ export class FeedScheduler {
   #timer: NodeJS.Timeout | undefined;
   #current: Promise<void> | undefined;
   #running = false;
+  /** Aborts the poll in progress (and any quota wait inside it) on stop. */
+  #abort = new AbortController();
 
   constructor(options: FeedSchedulerOptions) {
     this.#options = options;
@@ -60,12 +62,14 @@ export class FeedScheduler {
   start(): void {
     if (this.#running) return;
     this.#running = true;
+    this.#abort = new AbortController();
     this.#schedule(0);
   }
 
   async stop(): Promise<void> {
     this.#running = false;
     clearTimeout(this.#timer);
+    this.#abort.abort();
     await this.#current;
   }
 
@@ -91,6 +95,13 @@ export class FeedScheduler {
         this.#options.onEvent?.({ type: 'cadence', feed: feed.name, intervalMs: interval });
       }
       if (health.nextPollAt !== undefined && health.nextPollAt > clock.now()) continue;
+      // A feed whose quota is spent (or paused after a 429) waits for its reset without
+      // holding up feeds that draw on another quota.
+      const budget = this.#options.ledger.check(feed.quotaClass, feed.costPerPoll, 'background');
+      if (!budget.ok) {
+        health.nextPollAt = clock.now() + budget.waitMs;
+        continue;
+      }
       await this.#poll(feed, health, interval);
     }
     await this.#options.store.set(HEALTH_KEY, [...this.#health.values()]).catch(() => {});
@@ -111,7 +122,7 @@ export class FeedScheduler {
     const startedAt = clock.now();
     health.lastPollAt = startedAt;
     try {
-      const summary = await this.#options.runFeed(feed);
+      const summary = await this.#options.runFeed(feed, this.#abort.signal);
       health.lastSuccessAt = clock.now();
       health.consecutiveFailures = 0;
       health.lastFound = summary.found;

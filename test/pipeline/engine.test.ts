@@ -118,6 +118,20 @@ describe('the pipeline against the emulator', () => {
     expect(bot.adapter.delivered('late').map((m) => m.text)).toEqual(['for both']);
   });
 
+  it('catches up on a burst of 35 posts between two polls', async () => {
+    const bot = await instance();
+    await subscribeAll(bot, 'launches', ['posts']);
+    await bot.engine.pollAllOnce();
+    const ids = Array.from(
+      { length: 35 },
+      (_, i) => world.emulator.admin.addPost({ name: `Burst ${i}` }).v2_id,
+    );
+    bot.engine.dispatcher.start();
+    await bot.engine.pollAllOnce();
+    await bot.engine.dispatcher.drained();
+    expect(bot.adapter.delivered('launches')).toHaveLength(ids.length);
+  });
+
   it('applies keyword, exclude and user filters in the bot', async () => {
     const bot = await instance();
     const add = (channelId: string, filters: object) =>
