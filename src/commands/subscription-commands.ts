@@ -109,7 +109,7 @@ export async function subscribe(
   if (!isFeedName(feed)) return errorReply('command_usage', `Unknown feed "${feed}".`, usage);
   const checked = filtersFromArgs(feed, args);
   if (!checked.ok) return errorReply('command_usage', checked.problem, usage);
-  const { subscription, created } = await deps.subscriptions.add({
+  const { subscription, created, resumed } = await deps.subscriptions.add({
     platform: invocation.platform,
     channelId: invocation.channelId,
     ...(invocation.workspaceId === undefined ? {} : { workspaceId: invocation.workspaceId }),
@@ -120,7 +120,9 @@ export async function subscribe(
   const what = describeSubscription(subscription, deps.defaultRemindMinutes);
   const lead = created
     ? `Subscribed this channel to ${what}. Id: ${subscription.id} (to stop: unsubscribe ${subscription.id}).`
-    : `This channel already has that subscription: ${what}. Id: ${subscription.id}.`;
+    : resumed
+      ? `Resumed this channel's paused subscription: ${what}. Id: ${subscription.id}.`
+      : `This channel already has that subscription: ${what}. Id: ${subscription.id}.`;
   let preview: string;
   const messages = [];
   try {

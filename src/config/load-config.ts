@@ -62,6 +62,11 @@ export function loadConfig(options: LoadConfigOptions = {}): Config {
   }
 
   const slack = slackConfig(str, problems);
+  if (slack?.oauth && subscriptions.some((s) => s.platform === 'slack')) {
+    problems.push(
+      'SUBSCRIPTIONS: static slack: routes need a single-workspace install (SLACK_BOT_TOKEN); with multi-workspace OAuth, subscribe channels with /directory subscribe',
+    );
+  }
   const discord = discordConfig(str, bool, problems);
   if (problems.length > 0) throw new ConfigError(problems);
 

@@ -52,9 +52,15 @@ export class SubscriptionRepository {
     return (await this.list()).filter((s) => s.platform === platform && s.channelId === channelId);
   }
 
-  /** Adds a subscription; an identical one (same channel, feed and filters) is returned instead of duplicated. */
-  async add(input: NewSubscription): Promise<{ subscription: Subscription; created: boolean }> {
-    return this.#update<{ subscription: Subscription; created: boolean }>((all) => {
+  /**
+   * Adds a subscription; an identical one (same channel, feed and filters) is returned
+   * instead of duplicated — and resumed if it was paused, since subscribing again is how a
+   * person says "the channel is fine now".
+   */
+  async add(
+    input: NewSubscription,
+  ): Promise<{ subscription: Subscription; created: boolean; resumed: boolean }> {
+    return this.#update<{ subscription: Subscription; created: boolean; resumed: boolean }>((all) => {
       const existing = all.find(
         (s) =>
           s.platform === input.platform &&
@@ -62,9 +68,16 @@ export class SubscriptionRepository {
           s.feed === input.feed &&
           sameFilters(s.filters, input.filters),
       );
-      if (existing) return { next: all, result: { subscription: existing, created: false } };
+      if (existing?.paused) {
+        const { paused: _paused, ...resumed } = existing;
+        return {
+          next: all.map((s) => (s === existing ? resumed : s)),
+          result: { subscription: resumed, created: false, resumed: true },
+        };
+      }
+      if (existing) return { next: all, result: { subscription: existing, created: false, resumed: false } };
       const subscription: Subscription = { ...input, id: newId(all), createdAt: this.#clock.now() };
-      return { next: [...all, subscription], result: { subscription, created: true } };
+      return { next: [...all, subscription], result: { subscription, created: true, resumed: false } };
     });
   }
 
@@ -106,27 +119,26 @@ export class SubscriptionRepository {
   }
 
   /**
-   * Makes the SUBSCRIPTIONS routes present (created by `env`), keeping their original
-   * creation time so a restart does not reset what counts as "new".
+   * Makes the stored routes from SUBSCRIPTIONS (created by `env`) match the variable:
+   * new entries are added, entries no longer listed are removed, and unchanged ones keep
+   * their creation time so a restart does not reset what counts as "new".
    */
-  async seed(seeds: readonly SubscriptionSeed[]): Promise<number> {
-    if (seeds.length === 0) return 0;
+  async seed(seeds: readonly SubscriptionSeed[]): Promise<{ added: number; removed: number }> {
     return this.#update((all) => {
-      const next = [...all];
+      const matches = (s: Subscription, seed: SubscriptionSeed) =>
+        s.platform === seed.platform &&
+        s.channelId === seed.channelId &&
+        s.feed === seed.feed &&
+        sameFilters(s.filters, seed.filters);
+      const kept = all.filter((s) => s.createdBy !== 'env' || seeds.some((seed) => matches(s, seed)));
+      const next = [...kept];
       let added = 0;
       for (const seed of seeds) {
-        const exists = next.some(
-          (s) =>
-            s.platform === seed.platform &&
-            s.channelId === seed.channelId &&
-            s.feed === seed.feed &&
-            sameFilters(s.filters, seed.filters),
-        );
-        if (exists) continue;
+        if (next.some((s) => s.createdBy === 'env' && matches(s, seed))) continue;
         next.push({ ...seed, id: newId(next), createdBy: 'env', createdAt: this.#clock.now() });
         added += 1;
       }
-      return { next, result: added };
+      return { next, result: { added, removed: all.length - kept.length } };
     });
   }
 

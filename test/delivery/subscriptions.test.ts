@@ -1,0 +1,70 @@
+import Keyv from 'keyv';
+import { describe, expect, it } from 'vitest';
+import { SubscriptionRepository } from '../../src/delivery/subscriptions.js';
+import type { LeaseBackend } from '../../src/store/leases.js';
+
+const freeLeases: LeaseBackend = {
+  acquire: async () => true,
+  release: async () => {},
+  holder: async () => undefined,
+};
+
+function repository(now = { value: 1000 }) {
+  return {
+    repo: new SubscriptionRepository({
+      keyv: new Keyv(),
+      leases: freeLeases,
+      clock: { now: () => now.value },
+    }),
+    now,
+  };
+}
+
+describe('subscriptions', () => {
+  it('keeps SUBSCRIPTIONS in step with the variable across restarts', async () => {
+    const { repo, now } = repository();
+    await repo.seed([
+      { platform: 'console', channelId: 'a', feed: 'comments', filters: {} },
+      { platform: 'console', channelId: 'b', feed: 'live', filters: {} },
+    ]);
+    await repo.add({ platform: 'console', channelId: 'c', feed: 'posts', filters: {}, createdBy: 'U1' });
+    now.value = 5000;
+    const result = await repo.seed([{ platform: 'console', channelId: 'a', feed: 'comments', filters: {} }]);
+    expect(result).toEqual({ added: 0, removed: 1 });
+    const all = await repo.list();
+    expect(all.map((s) => [s.channelId, s.createdBy, s.createdAt])).toEqual([
+      ['a', 'env', 1000],
+      ['c', 'U1', 1000],
+    ]);
+  });
+
+  it('resumes a paused subscription when someone subscribes to it again', async () => {
+    const { repo } = repository();
+    const input = {
+      platform: 'slack',
+      channelId: 'C1',
+      feed: 'comments' as const,
+      filters: { keywords: ['ai'] },
+      createdBy: 'U1',
+    };
+    await repo.add(input);
+    await repo.pauseDestination('slack', 'C1', 'is_archived', 'archived');
+    const again = await repo.add(input);
+    expect(again).toMatchObject({ created: false, resumed: true });
+    expect((await repo.list())[0]?.paused).toBeUndefined();
+  });
+
+  it('does not duplicate an identical subscription', async () => {
+    const { repo } = repository();
+    const input = {
+      platform: 'slack',
+      channelId: 'C1',
+      feed: 'live' as const,
+      filters: { video: true },
+      createdBy: 'U1',
+    };
+    await repo.add(input);
+    expect(await repo.add(input)).toMatchObject({ created: false, resumed: false });
+    expect(await repo.list()).toHaveLength(1);
+  });
+});
