@@ -66,6 +66,8 @@ export function createDiscordAdapter(options: DiscordAdapterOptions): ChatAdapte
   let client: Client | undefined;
   let started = false;
   let stopping = false;
+  /** Set while Discord refuses the bot token: bot-wide, so readiness says so, not a channel. */
+  let tokenRefused: string | undefined;
 
   async function connectGateway(context: AdapterContext, flow: ReturnType<typeof createInteractionFlow>) {
     // Guilds is the only intent a slash-command bot needs; no privileged intents.
@@ -123,12 +125,21 @@ export function createDiscordAdapter(options: DiscordAdapterOptions): ChatAdapte
       if (!options.token) {
         return { status: 'failed', code: 'not_configured', reason: 'DISCORD_TOKEN is not set' };
       }
-      return deliverMessage({ rest, logger }, destination, message, delivery.idempotencyKey);
+      const outcome = await deliverMessage({ rest, logger }, destination, message, delivery.idempotencyKey);
+      if (outcome.status === 'delivered') tokenRefused = undefined;
+      else if (outcome.status === 'failed' && outcome.code === 'unauthorized') {
+        tokenRefused = 'Discord rejected the bot token (401 Unauthorized)';
+        // discord.js forgets the token after a 401; without setting it again every retry would
+        // fail locally ("Expected token to be set") and never learn that the token works again.
+        rest.setToken(options.token);
+      }
+      return outcome;
     },
 
     health(): AdapterHealth {
       if (stopping) return { ready: false, reason: 'discord adapter stopped' };
       if (!started) return { ready: false, reason: 'discord adapter not started' };
+      if (tokenRefused !== undefined) return { ready: false, reason: tokenRefused };
       if (client && !client.isReady()) return { ready: false, reason: 'discord gateway not connected' };
       return { ready: true };
     },

@@ -1,8 +1,15 @@
 import type { webApi } from '@slack/bolt';
 import type { DeliveryOutcome, Destination, Logger, Message } from '../../src/ports/index.js';
-import { outcomeFromSlackError, rateLimitRetryAfterMs, slackErrorCode } from './error-mapping.js';
+import {
+  isTokenError,
+  outcomeFromSlackError,
+  rateLimitRetryAfterMs,
+  type SlackErrorContext,
+  slackErrorCode,
+} from './error-mapping.js';
 import type { SlackAdapterEvent } from './events.js';
 import { renderSlackMessage } from './render-message.js';
+import type { TokenHealth } from './token-health.js';
 
 export interface SlackDeliveryDeps {
   client: webApi.WebClient;
@@ -10,6 +17,11 @@ export interface SlackDeliveryDeps {
   tokenFor(destination: Destination): Promise<string | undefined>;
   logger: Logger;
   emit(event: SlackAdapterEvent): void;
+  /**
+   * The one configured bot token's health, told what Slack said about it. Absent with
+   * multi-workspace OAuth: one workspace's token says nothing about the bot as a whole.
+   */
+  tokenHealth?: TokenHealth;
 }
 
 export type SlackDeliver = (destination: Destination, message: Message) => Promise<DeliveryOutcome>;
@@ -20,7 +32,9 @@ export type SlackDeliver = (destination: Destination, message: Message) => Promi
  * `not_in_channel` the bot joins the (public) channel once and retries the post once.
  */
 export function createSlackDelivery(deps: SlackDeliveryDeps): SlackDeliver {
-  const { client, logger } = deps;
+  const { client, logger, tokenHealth } = deps;
+  const context: SlackErrorContext = { multiWorkspace: tokenHealth === undefined };
+  const outcomeOf = (error: unknown) => outcomeFromSlackError(error, context);
 
   function observe(method: string, error: unknown): void {
     const retryAfterMs = rateLimitRetryAfterMs(error);
@@ -31,11 +45,20 @@ export function createSlackDelivery(deps: SlackDeliveryDeps): SlackDeliver {
     const channel = destination.channelId;
     const workspace = destination.workspaceId === undefined ? {} : { workspaceId: destination.workspaceId };
     const finish = (outcome: DeliveryOutcome): DeliveryOutcome => {
-      if (outcome.status === 'delivered') deps.emit({ type: 'delivered', channelId: channel, ...workspace });
-      else if (outcome.status === 'rejected') {
+      if (outcome.status === 'delivered') {
+        tokenHealth?.accepted();
+        deps.emit({ type: 'delivered', channelId: channel, ...workspace });
+      } else if (outcome.status === 'rejected') {
         const scope = outcome.scope ?? 'destination';
         deps.emit({ type: 'rejected', channelId: channel, code: outcome.code, scope, ...workspace });
       } else {
+        if (isTokenError(outcome.code)) {
+          if (tokenHealth === undefined) {
+            logger.warn({ workspaceId: destination.workspaceId, code: outcome.code }, outcome.reason);
+          } else {
+            tokenHealth.refused(outcome.code);
+          }
+        }
         const retry = outcome.retryAfterMs === undefined ? {} : { retryAfterMs: outcome.retryAfterMs };
         deps.emit({ type: 'failed', channelId: channel, code: outcome.code, ...retry, ...workspace });
       }
@@ -77,7 +100,7 @@ export function createSlackDelivery(deps: SlackDeliveryDeps): SlackDeliver {
       return finish(await post());
     } catch (error) {
       observe('chat.postMessage', error);
-      if (slackErrorCode(error) !== 'not_in_channel') return finish(outcomeFromSlackError(error));
+      if (slackErrorCode(error) !== 'not_in_channel') return finish(outcomeOf(error));
     }
 
     // not_in_channel: join once (public channels only; a private one answers method_not_supported_for_channel_type).
@@ -87,7 +110,9 @@ export function createSlackDelivery(deps: SlackDeliveryDeps): SlackDeliver {
     } catch (joinError) {
       observe('conversations.join', joinError);
       const joinCode = slackErrorCode(joinError);
-      if (joinCode === undefined) return finish(outcomeFromSlackError(joinError));
+      // Only an answer about the channel makes not_in_channel final; a refused token, a 429 or a
+      // network error is no more the channel's fault on join than on post.
+      if (joinCode === undefined || isTokenError(joinCode)) return finish(outcomeOf(joinError));
       logger.info({ channel, joinCode }, 'could not join the Slack channel after not_in_channel');
       return finish({
         status: 'rejected',
@@ -101,7 +126,7 @@ export function createSlackDelivery(deps: SlackDeliveryDeps): SlackDeliver {
       return finish(await post());
     } catch (error) {
       observe('chat.postMessage', error);
-      return finish(outcomeFromSlackError(error));
+      return finish(outcomeOf(error));
     }
   };
 }

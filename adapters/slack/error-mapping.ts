@@ -9,11 +9,6 @@ const DESTINATION_ERRORS = new Set([
   'channel_not_found',
   'not_in_channel',
   'is_archived',
-  'invalid_auth',
-  'not_authed',
-  'account_inactive',
-  'token_revoked',
-  'token_expired',
   'no_permission',
   'missing_scope',
   'not_allowed_token_type',
@@ -24,6 +19,31 @@ const DESTINATION_ERRORS = new Set([
   'restricted_action_thread_only_channel',
   'restricted_action_non_threadable_channel',
 ]);
+
+/**
+ * Slack errors about the bot's token. With one configured token (SLACK_BOT_TOKEN) they are
+ * bot-wide, never a channel's fault: every channel would fail alike, and pausing them all would
+ * lose the subscriptions over something the operator fixes in one place (or that Slack itself
+ * recovers from), so they are transient and reported through readiness instead.
+ */
+const TOKEN_ERRORS = new Set([
+  'invalid_auth',
+  'not_authed',
+  'account_inactive',
+  'token_revoked',
+  'token_expired',
+]);
+
+/**
+ * With multi-workspace OAuth each token belongs to one workspace: these mean that workspace
+ * uninstalled the app or was deactivated, which concerns only its own channels.
+ */
+const WORKSPACE_GONE_ERRORS = new Set(['token_revoked', 'account_inactive']);
+
+/** True when `code` says the bot token itself was refused, not the channel or the payload. */
+export function isTokenError(code: string | undefined): boolean {
+  return code !== undefined && TOKEN_ERRORS.has(code);
+}
 
 /**
  * Slack errors about the payload, not the channel: this one message is refused and sending it
@@ -73,13 +93,22 @@ export function rateLimitRetryAfterMs(error: unknown): number | undefined {
   return typeof e.retryAfter === 'number' && Number.isFinite(e.retryAfter) ? e.retryAfter * 1000 : 1000;
 }
 
+export interface SlackErrorContext {
+  /** The token came from one workspace's OAuth install rather than the one configured bot token. */
+  multiWorkspace: boolean;
+}
+
 /**
  * Maps a `@slack/web-api` error to the core's outcome: channel errors → rejected (scope
- * `destination`), payload errors → rejected (scope `message`), 429 → failed with `retryAfterMs`
- * from Retry-After, 5xx, network and unknown errors → failed. Unknown Slack error strings are
- * treated as transient so a new code never disables a channel.
+ * `destination`), payload errors → rejected (scope `message`), a refused bot token → failed
+ * (bot-wide; with OAuth a revoked or inactive workspace → rejected for its channels), 429 →
+ * failed with `retryAfterMs` from Retry-After, 5xx, network and unknown errors → failed.
+ * Unknown Slack error strings are treated as transient so a new code never disables a channel.
  */
-export function outcomeFromSlackError(error: unknown): Exclude<DeliveryOutcome, { status: 'delivered' }> {
+export function outcomeFromSlackError(
+  error: unknown,
+  context: SlackErrorContext = { multiWorkspace: false },
+): Exclude<DeliveryOutcome, { status: 'delivered' }> {
   const e = error as SlackishError | null;
   const retryAfterMs = rateLimitRetryAfterMs(error);
   if (retryAfterMs !== undefined) {
@@ -94,6 +123,17 @@ export function outcomeFromSlackError(error: unknown): Exclude<DeliveryOutcome, 
         reason: `Slack refused this message: ${slackCode}`,
         scope: 'message',
       };
+    }
+    if (TOKEN_ERRORS.has(slackCode)) {
+      if (context.multiWorkspace && WORKSPACE_GONE_ERRORS.has(slackCode)) {
+        return {
+          status: 'rejected',
+          code: slackCode,
+          reason: `Slack refused this workspace's token (${slackCode}); reinstall the app there`,
+          scope: 'destination',
+        };
+      }
+      return { status: 'failed', code: slackCode, reason: `Slack rejected the bot token (${slackCode})` };
     }
     if (DESTINATION_ERRORS.has(slackCode)) {
       return {

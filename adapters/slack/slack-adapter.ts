@@ -14,10 +14,11 @@ import { createAdminLookup } from './admin-lookup.js';
 import { createBoltLogger } from './bolt-logger.js';
 import { bindDirectoryCommand } from './command-binding.js';
 import { createSlackDelivery } from './delivery.js';
-import { slackErrorCode } from './error-mapping.js';
+import { isTokenError, slackErrorCode } from './error-mapping.js';
 import type { SlackAdapterEvent } from './events.js';
 import { createKeyValueInstallationStore } from './installation-store.js';
 import { SLACK_BOT_SCOPES } from './scopes.js';
+import { createTokenHealth } from './token-health.js';
 
 export interface SlackOAuthOptions {
   clientId: string;
@@ -63,15 +64,6 @@ export const SLACK_PACING: DeliveryPacing = {
   perDestination: { ratePerSecond: 1, burst: 3 },
   global: { ratePerSecond: 4, burst: 20 },
 };
-
-/** Slack errors that mean the configured bot token will never work. */
-const BAD_TOKEN_ERRORS = new Set([
-  'invalid_auth',
-  'not_authed',
-  'account_inactive',
-  'token_revoked',
-  'token_expired',
-]);
 
 function validate(options: SlackAdapterOptions): void {
   if (options.signingSecret === '' && options.appToken === undefined) {
@@ -137,11 +129,14 @@ export function createSlackAdapter(options: SlackAdapterOptions): ChatAdapter {
     }
   }
 
+  // Only the one configured token speaks for the whole bot; OAuth tokens speak for one workspace.
+  const tokenHealth = options.botToken === undefined ? undefined : createTokenHealth();
   const deliver = createSlackDelivery({
     client: new webApi.WebClient(undefined, clientOptions),
     tokenFor,
     logger,
     emit,
+    ...(tokenHealth === undefined ? {} : { tokenHealth }),
   });
 
   let app: App | undefined;
@@ -241,7 +236,7 @@ export function createSlackAdapter(options: SlackAdapterOptions): ChatAdapter {
       await client.auth.test({ token: options.botToken });
     } catch (error) {
       const code = slackErrorCode(error);
-      if (code !== undefined && BAD_TOKEN_ERRORS.has(code)) {
+      if (isTokenError(code)) {
         throw new BotError('config_invalid', `SLACK_BOT_TOKEN was refused by Slack (${code})`, {
           cause: error,
         });
@@ -300,7 +295,10 @@ export function createSlackAdapter(options: SlackAdapterOptions): ChatAdapter {
     },
 
     health() {
-      return health;
+      // A refused token outranks a healthy connection: commands may still arrive, but nothing
+      // can be posted until a later call with the token goes through.
+      const tokenProblem = stopped ? undefined : tokenHealth?.problem();
+      return tokenProblem === undefined ? health : { ready: false, reason: tokenProblem };
     },
 
     async stop() {

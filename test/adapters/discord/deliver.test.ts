@@ -112,6 +112,28 @@ describe('Discord delivery', () => {
     });
   });
 
+  it('fails transiently on a refused token, is not ready until a post goes through again', async () => {
+    expect(adapter.health()).toEqual({ ready: true });
+    rest.setToken('a-reset-token');
+    const refused = await adapter.deliver(to(CHANNEL_ID), sampleMessage(), { idempotencyKey: 'u1' });
+    expect(refused).toMatchObject({ status: 'failed', code: 'unauthorized' });
+    expect(adapter.health()).toEqual({
+      ready: false,
+      reason: 'Discord rejected the bot token (401 Unauthorized)',
+    });
+    // Still refused on the next attempt: the request reached Discord again rather than failing locally.
+    expect(await adapter.deliver(to(CHANNEL_ID), sampleMessage(), { idempotencyKey: 'u2' })).toMatchObject({
+      status: 'failed',
+      code: 'unauthorized',
+    });
+    expect(rest.calls.filter((c) => c.status === 401)).toHaveLength(2);
+    rest.setToken(TOKEN);
+    expect(await adapter.deliver(to(CHANNEL_ID), sampleMessage(), { idempotencyKey: 'u3' })).toMatchObject({
+      status: 'delivered',
+    });
+    expect(adapter.health()).toEqual({ ready: true });
+  });
+
   it('turns a 429 storm into a transient failure with retryAfterMs instead of waiting it out', async () => {
     rest.rateLimitChannel(CHANNEL_ID, 100, 30);
     const outcome = await adapter.deliver(to(CHANNEL_ID), sampleMessage(), { idempotencyKey: 'k3' });

@@ -1,7 +1,9 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createSlackAdapter, type SlackAdapterEvent } from '../../../adapters/slack/index.js';
-import type { Message } from '../../../src/ports/index.js';
+import type { ChatAdapter, Message } from '../../../src/ports/index.js';
 import { FakeSlackApi } from '../../fakes/slack/fake-slack-api.js';
+import { type MountServer, startMountServer } from '../../fakes/slack/mount-server.js';
+import { FakeCommandHandler } from './fake-command-handler.js';
 import { createCapturingLogger, createMemoryStore } from './helpers.js';
 
 const TOKEN = 'xoxb-test';
@@ -171,11 +173,105 @@ describe('Slack delivery', () => {
     expect(slack.callsTo('chat.postMessage')).toHaveLength(1);
   });
 
-  it('rejects every post once the token is revoked', async () => {
-    slack.revokeToken(TOKEN);
-    expect(await adapter().deliver({ platform: 'slack', channelId: 'C1' }, message, KEY)).toMatchObject({
-      status: 'rejected',
-      code: 'token_revoked',
+  describe('when Slack refuses the bot token', () => {
+    let server: MountServer;
+    beforeEach(async () => {
+      server = await startMountServer();
+    });
+    afterEach(async () => {
+      await server.close();
+    });
+
+    async function started(bot: ChatAdapter): Promise<ChatAdapter> {
+      await bot.start({
+        http: server.http,
+        commands: new FakeCommandHandler(),
+        logger: createCapturingLogger(),
+      });
+      return bot;
+    }
+
+    it('fails transiently instead of pausing the channel, is not ready until a post goes through again', async () => {
+      const bot = await started(adapter());
+      expect(bot.health()).toEqual({ ready: true });
+      slack.revokeToken(TOKEN);
+      expect(await bot.deliver({ platform: 'slack', channelId: 'C1' }, message, KEY)).toEqual({
+        status: 'failed',
+        code: 'token_revoked',
+        reason: 'Slack rejected the bot token (token_revoked)',
+      });
+      expect(bot.health()).toEqual({ ready: false, reason: 'Slack rejected the bot token (token_revoked)' });
+      slack.restoreToken(TOKEN);
+      expect((await bot.deliver({ platform: 'slack', channelId: 'C1' }, message, KEY)).status).toBe(
+        'delivered',
+      );
+      expect(bot.health()).toEqual({ ready: true });
+      await bot.stop();
+    });
+
+    it.each(['invalid_auth', 'not_authed', 'account_inactive', 'token_expired'])(
+      'treats %s as the bot’s problem, not the channel’s',
+      async (code) => {
+        const bot = await started(adapter());
+        slack.refuseNext('chat.postMessage', code);
+        expect(await bot.deliver({ platform: 'slack', channelId: 'C1' }, message, KEY)).toMatchObject({
+          status: 'failed',
+          code,
+        });
+        expect(bot.health()).toEqual({ ready: false, reason: `Slack rejected the bot token (${code})` });
+        await bot.stop();
+      },
+    );
+
+    it('does not give up on a channel when the join after not_in_channel meets a refused token', async () => {
+      slack.addChannel('C3', { requiresMembership: true });
+      slack.refuseNext('conversations.join', 'invalid_auth');
+      const bot = await started(adapter());
+      expect(await bot.deliver({ platform: 'slack', channelId: 'C3' }, message, KEY)).toMatchObject({
+        status: 'failed',
+        code: 'invalid_auth',
+      });
+      expect(bot.health().ready).toBe(false);
+      await bot.stop();
+    });
+
+    it('with OAuth, rejects only the channels of a workspace whose token was revoked, and stays ready', async () => {
+      const store = createMemoryStore();
+      for (const [team, token] of [
+        ['T2', 'xoxb-two'],
+        ['T3', 'xoxb-three'],
+      ] as const) {
+        slack.addToken(token, team);
+        await store.set(`slack:installation:team:${team}`, {
+          team: { id: team, name: team },
+          enterprise: undefined,
+          isEnterpriseInstall: false,
+          bot: { token, scopes: ['chat:write'], id: `B${team}`, userId: `U${team}` },
+        });
+      }
+      const bot = await started(
+        createSlackAdapter({
+          signingSecret: 'secret',
+          apiUrl: slack.apiUrl,
+          logger: createCapturingLogger(),
+          oauth: { clientId: 'id', clientSecret: 'cs', stateSecret: 'ss', installationStore: store },
+        }),
+      );
+      slack.revokeToken('xoxb-two');
+      expect(
+        await bot.deliver({ platform: 'slack', channelId: 'C1', workspaceId: 'T2' }, message, KEY),
+      ).toMatchObject({ status: 'rejected', code: 'token_revoked', scope: 'destination' });
+      slack.refuseNext('chat.postMessage', 'account_inactive');
+      expect(
+        await bot.deliver({ platform: 'slack', channelId: 'C1', workspaceId: 'T3' }, message, KEY),
+      ).toMatchObject({ status: 'rejected', code: 'account_inactive', scope: 'destination' });
+      // Another kind of token trouble in one workspace is transient, and never the whole bot's.
+      slack.refuseNext('chat.postMessage', 'invalid_auth');
+      expect(
+        await bot.deliver({ platform: 'slack', channelId: 'C1', workspaceId: 'T3' }, message, KEY),
+      ).toMatchObject({ status: 'failed', code: 'invalid_auth' });
+      expect(bot.health()).toEqual({ ready: true });
+      await bot.stop();
     });
   });
 

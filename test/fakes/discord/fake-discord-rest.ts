@@ -144,6 +144,11 @@ export class FakeDiscordRest {
     await new Promise<void>((resolve) => this.#server.close(() => resolve()));
   }
 
+  /** The bot token the fake accepts from now on (a reset token: the old one gets 401). */
+  setToken(token: string): void {
+    this.#options.token = token;
+  }
+
   addChannel(id: string, state: ChannelState = 'ok'): void {
     this.#channels.set(id, state);
   }

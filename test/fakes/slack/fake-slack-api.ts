@@ -188,6 +188,12 @@ export class FakeSlackApi {
     if (known !== undefined) known.revoked = true;
   }
 
+  /** Makes a revoked token work again (a glitch on Slack's side that cleared up). */
+  restoreToken(token: string): void {
+    const known = this.tokens.get(token);
+    if (known !== undefined) known.revoked = false;
+  }
+
   addChannel(id: string, options: Partial<Omit<FakeChannel, 'members'>> & { members?: string[] } = {}): void {
     this.channels.set(id, {
       archived: options.archived ?? false,
