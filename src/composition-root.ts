@@ -151,20 +151,53 @@ export function createApp(config: Config, options: AppOptions): App {
     },
     stop() {
       stopped ??= (async () => {
+        // Everything here is bounded: Heroku kills at 30 s, and whatever is cut short is
+        // safe in the durable outbox for the next process.
+        const deadline = Date.now() + Math.max(1000, config.server.shutdownTimeoutMs - 3000);
+        const step = async (name: string, work: () => Promise<unknown> | undefined) => {
+          const left = deadline - Date.now();
+          const finished = await settleWithin(
+            Promise.resolve()
+              .then(work)
+              .catch((error: unknown) => logger.warn({ err: error, step: name }, 'error while stopping')),
+            Math.max(0, left),
+          );
+          if (!finished)
+            logger.warn(
+              { step: name },
+              'shutdown step cut short; pending work stays queued for the next start',
+            );
+        };
         // A signal during start-up: let start finish wiring, then take everything down in order.
-        await starting;
+        await step('start-up', () => starting);
         // Stop taking commands and events first, then let deliveries in flight finish.
-        for (const adapter of adapters)
-          await adapter.stop().catch((error: unknown) => logger.warn({ err: error }, 'adapter stop failed'));
-        await engine?.stop();
-        await http.close();
-        await client?.close();
-        await emulator?.close();
-        await store.close();
+        for (const adapter of adapters) await step(`${adapter.platform} adapter`, () => adapter.stop());
+        await step('engine', () => engine?.stop());
+        await step('http', () => http.close());
+        await step('directory client', () => client?.close());
+        await step('emulator', () => emulator?.close());
+        await step('store', () => store.close());
       })();
       return stopped;
     },
   };
+}
+
+/** Resolves true when `work` settles within `ms`, false when time ran out; never rejects. */
+async function settleWithin(work: Promise<unknown>, ms: number): Promise<boolean> {
+  let timer: NodeJS.Timeout | undefined;
+  const timedOut = new Promise<false>((resolve) => {
+    timer = setTimeout(() => resolve(false), ms);
+  });
+  const settled = work.then(
+    () => true as const,
+    () => true as const,
+  );
+  try {
+    return await Promise.race([settled, timedOut]);
+  } finally {
+    clearTimeout(timer);
+  }
 }
 
 async function openDirectory(

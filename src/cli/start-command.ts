@@ -84,7 +84,11 @@ export const startCommand: Subcommand = {
       return 1;
     }
     await stopped;
-    return typeof process.exitCode === 'number' ? process.exitCode : 0;
+    const code = typeof process.exitCode === 'number' ? process.exitCode : 0;
+    // Shutdown is complete; a client still retrying a dead connection must not keep the
+    // process alive past the platform's kill deadline.
+    setTimeout(() => process.exit(code), 200).unref();
+    return code;
   },
 };
 

@@ -105,19 +105,6 @@ export class SubscriptionRepository {
     });
   }
 
-  async resumeChannel(platform: string, channelId: string): Promise<number> {
-    return this.#update((all) => {
-      let count = 0;
-      const next = all.map((s) => {
-        if (s.platform !== platform || s.channelId !== channelId || !s.paused) return s;
-        count += 1;
-        const { paused: _paused, ...rest } = s;
-        return rest;
-      });
-      return { next, result: count };
-    });
-  }
-
   /**
    * Makes the stored routes from SUBSCRIPTIONS (created by `env`) match the variable:
    * new entries are added, entries no longer listed are removed, and unchanged ones keep

@@ -2,6 +2,7 @@ import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { createServer } from 'node:net';
 import { afterAll, describe, expect, it } from 'vitest';
+import { spawnBot } from '../support/child-bot.js';
 import { startInstance, startWorld, waitUntil } from '../support/engine-harness.js';
 import { makeTempDir } from '../support/temp-dir.js';
 
@@ -100,6 +101,40 @@ describe('Redis restarted during operation', () => {
         );
       } finally {
         await bot.close().catch(() => {});
+        redis.kill('SIGKILL');
+      }
+    },
+    60_000,
+  );
+
+  it.skipIf(missing !== undefined)(
+    'shuts down with exit 0 within the deadline while Redis is gone',
+    async () => {
+      const port = await freePort();
+      const redis = await startRedis(port, temp.path);
+      const bot = spawnBot(['start'], {
+        PORT: '0',
+        STORE_URL: `redis://127.0.0.1:${port}`,
+        DIRECTORY_BASE_URL: world.emulator.url,
+        DIRECTORY_TOKEN: 'dev-token',
+        SUBSCRIPTIONS: 'console:news=comments',
+        POLL_MIN_INTERVAL_S: '1',
+        SHUTDOWN_TIMEOUT_S: '8',
+      });
+      try {
+        await bot.waitFor(/now polls and delivers/);
+        redis.kill('SIGKILL');
+        await new Promise((resolve) => redis.once('exit', resolve));
+        world.emulator.admin.addComment({ body: 'while the store is down' });
+        await new Promise((resolve) => setTimeout(resolve, 1500));
+        const signalledAt = Date.now();
+        bot.child.kill('SIGTERM');
+        const exit = await bot.exited;
+        expect(exit.code).toBe(0);
+        // Bounded by SHUTDOWN_TIMEOUT_S (8 s), not by the store coming back.
+        expect(Date.now() - signalledAt).toBeLessThan(8000);
+      } finally {
+        bot.child.kill('SIGKILL');
         redis.kill('SIGKILL');
       }
     },
