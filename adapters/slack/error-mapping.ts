@@ -102,7 +102,7 @@ export interface SlackErrorContext {
  * Maps a `@slack/web-api` error to the core's outcome: channel errors → rejected (scope
  * `destination`), payload errors → rejected (scope `message`), a refused bot token → failed
  * (bot-wide; with OAuth a revoked or inactive workspace → rejected for its channels), 429 →
- * failed with `retryAfterMs` from Retry-After, 5xx, network and unknown errors → failed.
+ * failed with `retryAfterMs` from Retry-After, 5xx, timeouts, network and unknown errors → failed.
  * Unknown Slack error strings are treated as transient so a new code never disables a channel.
  */
 export function outcomeFromSlackError(
@@ -150,7 +150,11 @@ export function outcomeFromSlackError(
     return { status: 'failed', code: `http_${status}`, reason: `Slack answered HTTP ${status}` };
   }
   if (e?.code === 'slack_webapi_request_error') {
-    const original = e.original as { message?: unknown } | undefined;
+    const original = e.original as { message?: unknown; name?: unknown } | undefined;
+    // The client's `timeout` aborts the fetch with AbortSignal.timeout, which fails as a TimeoutError.
+    if (original?.name === 'TimeoutError') {
+      return { status: 'failed', code: 'timeout', reason: 'Slack did not answer in time' };
+    }
     const detail = typeof original?.message === 'string' ? original.message : 'request failed';
     return { status: 'failed', code: 'network', reason: `Could not reach Slack: ${detail}` };
   }

@@ -45,6 +45,12 @@ export interface SlackAdapterOptions {
   commandName?: string;
   /** Wait this long for the core before acking "Working on it…". Default 2000 ms (Slack allows 3000). */
   ackBudgetMs?: number;
+  /**
+   * How long any Slack Web API call may take before it is abandoned (a `failed` delivery, retried
+   * by the outbox). Default 10 s. The client's own default is no timeout at all, so one hung
+   * chat.postMessage would hold the channel's only delivery slot and block shutdown.
+   */
+  requestTimeoutMs?: number;
   /** How long a users.info admin answer is trusted. Default 5 minutes. */
   adminCacheTtlMs?: number;
   /** Clock for the admin cache. Default `Date.now`. */
@@ -64,6 +70,8 @@ export const SLACK_PACING: DeliveryPacing = {
   perDestination: { ratePerSecond: 1, burst: 3 },
   global: { ratePerSecond: 4, burst: 20 },
 };
+
+const DEFAULT_REQUEST_TIMEOUT_MS = 10_000;
 
 function validate(options: SlackAdapterOptions): void {
   if (options.signingSecret === '' && options.appToken === undefined) {
@@ -106,6 +114,8 @@ export function createSlackAdapter(options: SlackAdapterOptions): ChatAdapter {
     logger: boltLogger,
     rejectRateLimitedCalls: true,
     retryConfig: { retries: 0 },
+    // Shared by every client the adapter and Bolt create (deliveries, commands, OAuth, Socket Mode).
+    timeout: options.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS,
     ...(options.apiUrl === undefined ? {} : { slackApiUrl: options.apiUrl }),
   };
   const installationStore =
@@ -131,8 +141,9 @@ export function createSlackAdapter(options: SlackAdapterOptions): ChatAdapter {
 
   // Only the one configured token speaks for the whole bot; OAuth tokens speak for one workspace.
   const tokenHealth = options.botToken === undefined ? undefined : createTokenHealth();
+  const webClient = new webApi.WebClient(undefined, clientOptions);
   const deliver = createSlackDelivery({
-    client: new webApi.WebClient(undefined, clientOptions),
+    client: webClient,
     tokenFor,
     logger,
     emit,
@@ -230,10 +241,17 @@ export function createSlackAdapter(options: SlackAdapterOptions): ChatAdapter {
     logger.warn({ timeoutMs }, 'Slack Socket Mode is not connected yet; continuing to retry');
   }
 
-  async function verifyToken(client: webApi.WebClient): Promise<void> {
-    if (options.botToken === undefined) return;
+  /**
+   * Checks the configured token with auth.test and returns the bot's ids for Bolt, or undefined
+   * when there is no single token or Slack could not be asked.
+   */
+  async function verifyToken(): Promise<{ botId: string; botUserId: string } | undefined> {
+    if (options.botToken === undefined) return undefined;
     try {
-      await client.auth.test({ token: options.botToken });
+      const result = await webClient.auth.test({ token: options.botToken });
+      return typeof result.bot_id === 'string' && typeof result.user_id === 'string'
+        ? { botId: result.bot_id, botUserId: result.user_id }
+        : undefined;
     } catch (error) {
       const code = slackErrorCode(error);
       if (isTokenError(code)) {
@@ -243,7 +261,20 @@ export function createSlackAdapter(options: SlackAdapterOptions): ChatAdapter {
       }
       // Slack unreachable at boot is not a config error: deliveries fail transiently and retry.
       logger.warn({ err: error }, 'could not verify the Slack bot token; continuing');
+      return undefined;
     }
+  }
+
+  /**
+   * Bolt's options for the single token. Given a token alone, Bolt runs its own auth.test in the
+   * constructor and caches the promise unobserved: with the request timeout, a Slack outage at boot
+   * would reject it unhandled and fail every command until a restart. Handing Bolt the ids from our
+   * own check avoids that call; without them Bolt asks again per request, which recovers.
+   */
+  function boltTokenOptions(identity: { botId: string; botUserId: string } | undefined) {
+    if (options.botToken === undefined) return {};
+    if (identity === undefined) return { token: options.botToken, tokenVerificationEnabled: false };
+    return { token: options.botToken, botId: identity.botId, botUserId: identity.botUserId };
   }
 
   return {
@@ -252,12 +283,13 @@ export function createSlackAdapter(options: SlackAdapterOptions): ChatAdapter {
 
     async start(context) {
       stopped = false;
+      const identity = await verifyToken();
       const { receiver, http, socket } = createReceiver();
       const created = new App({
         receiver,
         logger: boltLogger,
         clientOptions,
-        ...(options.botToken === undefined ? {} : { token: options.botToken }),
+        ...boltTokenOptions(identity),
       });
       created.error(async (error) => {
         logger.error({ err: error }, 'unhandled error in a Slack listener');
@@ -275,7 +307,6 @@ export function createSlackAdapter(options: SlackAdapterOptions): ChatAdapter {
         commandName: options.commandName ?? '/directory',
         ackBudgetMs: options.ackBudgetMs ?? 2000,
       });
-      await verifyToken(created.client);
       app = created;
       if (http !== undefined) {
         mountHttp(context, http);

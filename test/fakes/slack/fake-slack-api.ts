@@ -29,6 +29,8 @@ export interface RecordedCall {
   response: Record<string, unknown>;
   /** When the fake received the call, on its clock (`now`), so tests can check Retry-After was honoured. */
   at: number;
+  /** The fake never answered this call (see `hangNext`); `status` is 0. */
+  hung?: boolean;
 }
 
 /** One POST to a response_url. */
@@ -82,6 +84,7 @@ export class FakeSlackApi {
     /** A Slack `error` string answered with HTTP 200 and `ok: false`. */
     error?: string;
   }[] = [];
+  private readonly hangs: { method: string; remaining: number; channel?: string }[] = [];
   private readonly events = new EventEmitter();
   private readonly allowedPostParams = postMessageParameters();
   private readonly now: () => number;
@@ -231,6 +234,14 @@ export class FakeSlackApi {
   }
 
   /**
+   * The next `times` calls of `method` are received and recorded but never answered: the request
+   * hangs until the client gives up or the fake closes. With `channel`, only calls for that channel.
+   */
+  hangNext(method: string, times = 1, channel?: string): void {
+    this.hangs.push({ method, remaining: times, ...(channel === undefined ? {} : { channel }) });
+  }
+
+  /**
    * The next `times` calls of `method` answer `{ ok: false, error }` with HTTP 200, as Slack does
    * for a refused call (`msg_too_long`, `invalid_blocks`, `invalid_auth`, …); with `channel`, only
    * calls for that channel do.
@@ -302,6 +313,20 @@ export class FakeSlackApi {
       ? auth.slice('Bearer '.length)
       : (params['token'] as string | undefined);
     const at = this.now();
+    const hang = this.hangs.find(
+      (h) =>
+        h.method === method &&
+        h.remaining > 0 &&
+        (h.channel === undefined || h.channel === String(params['channel'])),
+    );
+    if (hang !== undefined) {
+      hang.remaining -= 1;
+      const call: RecordedCall = { method, token, params, status: 0, response: {}, at, hung: true };
+      this.calls.push(call);
+      this.events.emit('call', call);
+      // No answer: close() ends the socket with closeAllConnections.
+      return;
+    }
     const { status, body, headers } = this.answer(method, token, params);
     const call: RecordedCall = { method, token, params, status, response: body, at };
     this.calls.push(call);

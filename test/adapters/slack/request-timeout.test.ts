@@ -1,0 +1,95 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { createSlackAdapter } from '../../../adapters/slack/index.js';
+import type { ChatAdapter, Message } from '../../../src/ports/index.js';
+import { FakeSlackApi } from '../../fakes/slack/fake-slack-api.js';
+import { type MountServer, startMountServer } from '../../fakes/slack/mount-server.js';
+import { signedHeaders } from '../../fakes/slack/signing.js';
+import { FakeCommandHandler } from './fake-command-handler.js';
+import { createCapturingLogger } from './helpers.js';
+
+const TOKEN = 'xoxb-test';
+const SECRET = 'signing-secret';
+const KEY = { idempotencyKey: 'k1' };
+const message: Message = {
+  kind: 'post',
+  title: 'A new post',
+  url: 'https://directory.example/posts/1',
+  text: 'Hello',
+  fallback: 'A new post',
+};
+
+describe('Slack Web API calls that never get an answer', () => {
+  let slack: FakeSlackApi;
+  let server: MountServer;
+  let bot: ChatAdapter;
+
+  beforeEach(async () => {
+    slack = await new FakeSlackApi().start();
+    slack.addToken(TOKEN, 'T1');
+    slack.addChannel('C1');
+    server = await startMountServer();
+    // Short, so the tests stay quick; production uses the 10 s default.
+    bot = createSlackAdapter({
+      botToken: TOKEN,
+      signingSecret: SECRET,
+      apiUrl: slack.apiUrl,
+      logger: createCapturingLogger(),
+      requestTimeoutMs: 150,
+    });
+  });
+  afterEach(async () => {
+    await bot.stop();
+    await server.close();
+    await slack.close();
+  });
+
+  it('gives up on a hung chat.postMessage as a transient failure, and the next post goes through', async () => {
+    slack.hangNext('chat.postMessage');
+    expect(await bot.deliver({ platform: 'slack', channelId: 'C1' }, message, KEY)).toEqual({
+      status: 'failed',
+      code: 'timeout',
+      reason: 'Slack did not answer in time',
+    });
+    expect(slack.callsTo('chat.postMessage')[0]?.hung).toBe(true);
+    expect((await bot.deliver({ platform: 'slack', channelId: 'C1' }, message, KEY)).status).toBe(
+      'delivered',
+    );
+  });
+
+  it('gives up on a hung conversations.join after not_in_channel without pausing the channel', async () => {
+    slack.addChannel('C2', { requiresMembership: true });
+    slack.hangNext('conversations.join');
+    expect(await bot.deliver({ platform: 'slack', channelId: 'C2' }, message, KEY)).toMatchObject({
+      status: 'failed',
+      code: 'timeout',
+    });
+  });
+
+  it('starts when the start-up auth.test hangs, and still answers a command afterwards', async () => {
+    slack.hangNext('auth.test');
+    const handler = new FakeCommandHandler();
+    await bot.start({ http: server.http, commands: handler, logger: createCapturingLogger() });
+    expect(bot.health()).toEqual({ ready: true });
+
+    const body = new URLSearchParams({
+      team_id: 'T1',
+      channel_id: 'C1',
+      user_id: 'U1',
+      user_name: 'alice',
+      command: '/directory',
+      text: 'help',
+      api_app_id: 'A1',
+      response_url: slack.responseUrl(),
+      trigger_id: '1.2.3',
+    }).toString();
+    const res = await fetch(`${server.url}/slack/events`, {
+      method: 'POST',
+      body,
+      headers: signedHeaders(SECRET, body, Math.floor(Date.now() / 1000)),
+    });
+    expect(res.status).toBe(200);
+    expect(handler.invocations.map((i) => i.text)).toEqual(['help']);
+    // The hung start-up check, then Bolt's own check when the command needed the bot's identity.
+    expect(slack.callsTo('auth.test').map((c) => c.hung ?? false)).toEqual([true, false]);
+  });
+});
