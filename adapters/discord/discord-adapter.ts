@@ -33,6 +33,8 @@ export interface DiscordAdapterOptions {
   onEvent?: (event: DiscordRestEvent) => void;
   /** Defer an interaction when the core has not answered within this long (default 2000 ms; Discord allows 3 s). */
   deferAfterMs?: number;
+  /** Clock in ms for the HTTP interactions replay window. Default `Date.now`. */
+  now?: () => number;
 }
 
 /**
@@ -111,7 +113,16 @@ export function createDiscordAdapter(options: DiscordAdapterOptions): ChatAdapte
         deferAfterMs: options.deferAfterMs ?? DEFAULT_DEFER_AFTER_MS,
       });
       if (publicKey) {
-        context.http.mount('/discord/', createHttpInteractionsHandler({ publicKey, rest, flow, logger }));
+        context.http.mount(
+          '/discord/',
+          createHttpInteractionsHandler({
+            publicKey,
+            rest,
+            flow,
+            logger,
+            now: options.now ?? Date.now,
+          }),
+        );
       }
       if (useGateway) await connectGateway(context, flow);
       started = true;

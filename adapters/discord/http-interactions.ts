@@ -5,7 +5,7 @@ import type { HttpHandler, Logger } from '../../src/ports/index.js';
 import type { InteractionFlow } from './interaction-flow.js';
 import { CallbackType, InteractionKind, interactionSchema } from './interaction-payload.js';
 import { createResponder, type InteractionCallback } from './interaction-responder.js';
-import { verifyDiscordSignature } from './verify-signature.js';
+import { isFreshTimestamp, verifyDiscordSignature } from './verify-signature.js';
 
 export const INTERACTIONS_PATH = '/discord/interactions';
 /** Interaction payloads are small; anything near this is not from Discord. */
@@ -16,6 +16,8 @@ export interface HttpInteractionsDeps {
   rest: REST;
   flow: InteractionFlow;
   logger: Logger;
+  /** Clock in ms for the replay window. */
+  now: () => number;
 }
 
 function send(res: ServerResponse, status: number, body?: unknown): void {
@@ -49,7 +51,8 @@ function header(req: IncomingMessage, name: string): string | undefined {
 /**
  * The HTTP interactions endpoint (`POST /discord/interactions`): verifies the Ed25519
  * signature over the raw body before anything else (401 when missing or wrong, as Discord's
- * routine probes expect), answers PING with PONG, and hands commands to the shared flow,
+ * routine probes expect, and when its timestamp is more than five minutes from `now`: a
+ * replay), answers PING with PONG, and hands commands to the shared flow,
  * whose first response becomes this request's response.
  */
 export function createHttpInteractionsHandler(deps: HttpInteractionsDeps): HttpHandler {
@@ -61,14 +64,15 @@ export function createHttpInteractionsHandler(deps: HttpInteractionsDeps): HttpH
 
     const raw = await readBody(req);
     if (raw === undefined) return send(res, 413);
-    const valid = verifyDiscordSignature(
-      deps.publicKey,
-      header(req, 'x-signature-ed25519'),
-      header(req, 'x-signature-timestamp'),
-      raw,
-    );
+    const timestamp = header(req, 'x-signature-timestamp');
+    const valid = verifyDiscordSignature(deps.publicKey, header(req, 'x-signature-ed25519'), timestamp, raw);
     if (!valid) {
       logger.warn('discord interaction with a missing or invalid signature refused');
+      return send(res, 401, { error: 'invalid request signature' });
+    }
+    // A valid signature over an old timestamp is a replayed request: refuse it the same way.
+    if (!isFreshTimestamp(timestamp, deps.now())) {
+      logger.warn({ timestamp }, 'discord interaction with a stale or malformed timestamp refused');
       return send(res, 401, { error: 'invalid request signature' });
     }
 

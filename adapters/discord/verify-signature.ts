@@ -42,3 +42,16 @@ export function verifyDiscordSignature(
     return false;
   }
 }
+
+/** Discord's signed timestamp may be this far from our clock before the request counts as replayed. */
+export const MAX_TIMESTAMP_SKEW_MS = 5 * 60_000;
+
+/**
+ * Replay protection: true when `X-Signature-Timestamp` (Unix seconds) is within five minutes of
+ * `nowMs`, either way. The signature covers the timestamp, so a captured request can be replayed
+ * verbatim only while it is fresh. Anything that is not plain digits fails closed.
+ */
+export function isFreshTimestamp(timestamp: string | undefined, nowMs: number): boolean {
+  if (!timestamp || !/^\d{1,12}$/.test(timestamp)) return false;
+  return Math.abs(Number(timestamp) * 1000 - nowMs) <= MAX_TIMESTAMP_SKEW_MS;
+}

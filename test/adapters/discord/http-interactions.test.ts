@@ -26,9 +26,15 @@ describe('Discord HTTP interactions endpoint', () => {
   let commands: FakeCommandHandler;
   let keys: ReturnType<typeof keyPair>;
 
-  async function post(body: unknown, tamper?: 'body' | 'signature' | 'missing'): Promise<Response> {
+  /** The adapter's clock; requests are signed at this time unless a test says otherwise. */
+  let now = 1_750_000_000_000;
+
+  async function post(
+    body: unknown,
+    tamper?: 'body' | 'signature' | 'missing',
+    timestamp = String(Math.floor(now / 1000)),
+  ): Promise<Response> {
     const raw = JSON.stringify(body);
-    const timestamp = String(Math.floor(Date.now() / 1000));
     const signature = sign(null, Buffer.from(timestamp + raw), keys.privateKey).toString('hex');
     const headers: Record<string, string> = { 'content-type': 'application/json' };
     if (tamper !== 'missing') {
@@ -41,6 +47,7 @@ describe('Discord HTTP interactions endpoint', () => {
   }
 
   beforeEach(async () => {
+    now = 1_750_000_000_000;
     rest = new FakeDiscordRest();
     await rest.listen();
     server = await startHttpMount();
@@ -52,6 +59,7 @@ describe('Discord HTTP interactions endpoint', () => {
       apiUrl: rest.url,
       logger: memoryLogger(),
       deferAfterMs: 100,
+      now: () => now,
     });
     await adapter.start({ http: server.mount, commands, logger: memoryLogger() });
   });
@@ -78,6 +86,33 @@ describe('Discord HTTP interactions endpoint', () => {
     const res = await post({ id: '1', application_id: APP_ID, type: 1, token: 't' }, tamper);
     expect(res.status).toBe(401);
     expect(commands.invocations).toHaveLength(0);
+  });
+
+  it.each([
+    ['more than five minutes old', -(5 * 60 + 1)],
+    ['more than five minutes ahead', 5 * 60 + 1],
+  ])(
+    'refuses a correctly signed request whose timestamp is %s with 401 (a replay)',
+    async (_name, offset) => {
+      const signedAt = String(Math.floor(now / 1000) + offset);
+      const res = await post(commandInteraction('post'), undefined, signedAt);
+      expect(res.status).toBe(401);
+      expect(commands.invocations).toHaveLength(0);
+    },
+  );
+
+  it('accepts a request signed just inside the five-minute window', async () => {
+    const res = await post(
+      { id: '1', application_id: APP_ID, type: 1, token: 't' },
+      undefined,
+      String(Math.floor(now / 1000) - (5 * 60 - 1)),
+    );
+    expect(res.status).toBe(200);
+  });
+
+  it('refuses a correctly signed request whose timestamp is not Unix seconds', async () => {
+    const res = await post({ id: '1', application_id: APP_ID, type: 1, token: 't' }, undefined, 'yesterday');
+    expect(res.status).toBe(401);
   });
 
   it('answers a quick command inline, ephemeral with a share button, as the core text', async () => {
