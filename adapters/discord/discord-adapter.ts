@@ -42,7 +42,9 @@ export interface DiscordAdapterOptions {
  * and the bot-wide 50 requests per second (CONTRACTS.md 2(c)).
  */
 export const DISCORD_PACING: DeliveryPacing = {
-  perDestination: { ratePerSecond: 1, burst: 5 },
+  // Discord counts 5 messages per channel in a fixed 5 s window; a burst of 5 followed by
+  // 1/s would send the sixth a second later and meet a 429. Evenly spaced never does.
+  perDestination: { ratePerSecond: 1, burst: 1 },
   global: { ratePerSecond: 50, burst: 50 },
 };
 

@@ -63,6 +63,11 @@ export function directoryEventSink(logger: Logger, metrics: Metrics, ledger: () 
 export function engineEventSink(logger: Logger, metrics: Metrics, outboxSize: () => number) {
   return (event: EngineEvent): void => {
     switch (event.source) {
+      case 'store':
+        if (event.type === 'swept') logger.debug({ removed: event.removed }, 'swept expired store keys');
+        else
+          logger.warn({ err: event.error }, 'could not sweep expired store keys; will try again in an hour');
+        return;
       case 'scheduler':
         if (event.type === 'polled') {
           metrics.feedPolls.inc({ feed: event.summary.feed, result: 'ok' });

@@ -33,6 +33,8 @@ export interface EngineSettings {
 }
 
 export type EngineEvent =
+  | { source: 'store'; type: 'swept'; removed: number }
+  | { source: 'store'; type: 'sweep-failed'; error: unknown }
   | ({ source: 'scheduler' } & SchedulerEvent)
   | ({ source: 'dispatcher' } & DispatchEvent)
   | ({ source: 'leader' } & LeaderEvent);
@@ -47,6 +49,8 @@ export interface EngineOptions {
   seeds?: readonly SubscriptionSeed[];
   onEvent?: (event: EngineEvent) => void;
 }
+
+const SWEEP_EVERY_MS = 60 * 60 * 1000;
 
 /**
  * The core pipeline assembled: feeds → router → outbox → dispatcher → adapters, run by the
@@ -119,6 +123,15 @@ export function createEngine(options: EngineOptions) {
     onEvent: (event) => onEvent?.({ source: 'scheduler', ...event }),
   });
 
+  // Delivered-ledger keys are never read again, so SQL stores only shrink if swept.
+  let sweepTimer: NodeJS.Timeout | undefined;
+  const sweep = () => {
+    store.sweepExpired(clock.now()).then(
+      (removed) => onEvent?.({ source: 'store', type: 'swept', removed }),
+      (error: unknown) => onEvent?.({ source: 'store', type: 'sweep-failed', error }),
+    );
+  };
+
   const leader = new LeaderElection({
     leases: store.leases,
     ...(settings.leaseTtlMs ? { ttlMs: settings.leaseTtlMs } : {}),
@@ -127,8 +140,12 @@ export function createEngine(options: EngineOptions) {
       await outbox.load();
       dispatcher.start();
       scheduler.start();
+      sweep();
+      sweepTimer = setInterval(sweep, SWEEP_EVERY_MS);
+      sweepTimer.unref();
     },
     async onFollow() {
+      clearInterval(sweepTimer);
       await scheduler.stop();
       await dispatcher.stop();
     },

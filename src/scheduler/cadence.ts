@@ -1,5 +1,8 @@
 import type { QuotaClass, QuotaSnapshot } from '../directory/index.js';
 
+/** Share of the usable budget the plan spends, leaving room for jitter and lookups' overlap. */
+export const PLANNING_MARGIN = 0.95;
+
 export interface CadenceInput {
   /** Enabled feeds: which quota class each spends and how much per poll. */
   feeds: readonly { name: string; quotaClass: QuotaClass; costPerPoll: number }[];
@@ -23,7 +26,12 @@ export function planCadence(input: CadenceInput): Map<string, number> {
     costByClass.set(feed.quotaClass, (costByClass.get(feed.quotaClass) ?? 0) + feed.costPerPoll);
   }
   for (const feed of input.feeds) {
-    const budget = Math.max(1, input.quotas[feed.quotaClass].limit * (1 - input.reserveFraction));
+    // Plan a little under the budget: polls are jittered later, never earlier, and a window
+    // planned at exactly 100 % would make the last poll wait for the reset.
+    const budget = Math.max(
+      1,
+      input.quotas[feed.quotaClass].limit * (1 - input.reserveFraction) * PLANNING_MARGIN,
+    );
     const costPerRound = costByClass.get(feed.quotaClass) ?? feed.costPerPoll;
     const quotaFloor = Math.ceil((input.windowMs * costPerRound) / budget);
     plan.set(feed.name, Math.max(input.minIntervalMs, quotaFloor));

@@ -164,7 +164,7 @@ export class FeedScheduler {
   }
 }
 
-/** ±10 % so instances and feeds do not poll in lock-step. */
+/** Up to 10 % later, never earlier, so feeds do not poll in lock-step and the plan's budget holds. */
 function jitter(intervalMs: number): number {
-  return Math.round(intervalMs * (0.9 + Math.random() * 0.2));
+  return Math.round(intervalMs * (1 + Math.random() * 0.1));
 }

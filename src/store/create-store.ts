@@ -18,6 +18,12 @@ export interface BotStore {
   readonly leases: LeaseBackend;
   /** Round-trips to the backend; throws `store_unavailable` when it does not answer. */
   ping(timeoutMs?: number): Promise<void>;
+  /**
+   * Deletes expired keys. keyv only drops an expired key when something reads it, and the
+   * delivered ledger is never read again, so SQL backends need this to plateau. Redis
+   * expires keys itself (returns 0). Resolves with the number of keys removed.
+   */
+  sweepExpired(now?: number): Promise<number>;
   close(): Promise<void>;
 }
 
@@ -56,6 +62,7 @@ function wrap(
   onError: (error: unknown) => void,
   leases: LeaseBackend,
   closeAdapter: () => Promise<void>,
+  sweep: (namespace: string, now: number) => Promise<number> = async () => 0,
 ): BotStore {
   // throwOnErrors: a failed write must reach the caller (the outbox decides what to do),
   // never be swallowed into an `undefined` that looks like "not found".
@@ -89,6 +96,9 @@ function wrap(
         clearTimeout(timer);
       }
     },
+    sweepExpired(now = Date.now()) {
+      return sweep(namespace, now);
+    },
     async close() {
       if (closed) return;
       closed = true;
@@ -111,6 +121,17 @@ function sqliteStore(rawUrl: string, namespace: string, onError: (error: unknown
     sqliteLeases(adapter.query),
     async () => {
       await adapter.close();
+    },
+    async (ns, now) => {
+      const condition = `key LIKE ? AND json_extract(value, '$.expires') IS NOT NULL AND json_extract(value, '$.expires') < ?`;
+      const [row] = (await adapter.query(`SELECT COUNT(*) AS n FROM keyv WHERE ${condition}`, [
+        `${ns}:%`,
+        now,
+      ])) as {
+        n: number;
+      }[];
+      await adapter.query(`DELETE FROM keyv WHERE ${condition}`, [`${ns}:%`, now]);
+      return Number(row?.n ?? 0);
     },
   );
 }
@@ -158,11 +179,26 @@ function postgresStore(url: URL, namespace: string, onError: (error: unknown) =>
     connectionTimeoutMillis: 5000,
   });
   openPostgresStores += 1;
-  return wrap('postgres', mask(url), adapter, namespace, onError, postgresLeases(adapter.query), async () => {
-    openPostgresStores -= 1;
-    // @keyv/postgres keeps one connection pool per process; end it only with the last store.
-    if (openPostgresStores === 0) await adapter.disconnect();
-  });
+  return wrap(
+    'postgres',
+    mask(url),
+    adapter,
+    namespace,
+    onError,
+    postgresLeases(adapter.query),
+    async () => {
+      openPostgresStores -= 1;
+      // @keyv/postgres keeps one connection pool per process; end it only with the last store.
+      if (openPostgresStores === 0) await adapter.disconnect();
+    },
+    async (ns, now) => {
+      const rows = (await adapter.query(
+        `DELETE FROM directory_bot_kv WHERE key LIKE $1 AND value LIKE '%"expires":%' AND (value::jsonb->>'expires')::bigint < $2 RETURNING key`,
+        [`${ns}:%`, now],
+      )) as unknown[];
+      return rows.length;
+    },
+  );
 }
 
 let openPostgresStores = 0;

@@ -46,6 +46,19 @@ describe.each(backends)('the $name store', (backend) => {
     expect(await store.keyv.get('subscriptions')).toEqual([1, 2, 3]);
   });
 
+  it('sweeps expired keys that nothing reads again, so the store plateaus', async () => {
+    await store.keyv.set('sent:old', 1, 50);
+    await store.keyv.set('sent:fresh', 1, 60_000);
+    await store.keyv.set('subscriptions', []);
+    await sleep(200);
+    const removed = await store.sweepExpired();
+    // Redis expires keys by itself; the SQL backends delete them here.
+    expect(removed).toBe(backend.name === 'redis' ? 0 : 1);
+    expect(await store.sweepExpired()).toBe(0);
+    expect(await store.keyv.get('sent:fresh')).toBe(1);
+    expect(await store.keyv.get('subscriptions')).toEqual([]);
+  });
+
   it('deletes a key and reports whether it existed', async () => {
     await store.keyv.set('gone', 1);
     expect(await store.keyv.delete('gone')).toBe(true);

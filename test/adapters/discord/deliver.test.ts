@@ -178,9 +178,9 @@ describe('Discord delivery', () => {
     expect(outcome.status === 'failed' && outcome.retryAfterMs).toBeGreaterThanOrEqual(5_000);
   });
 
-  it('declares pacing of 5 messages per 5 s per channel and 50 per second overall', () => {
+  it('declares pacing that never breaks the fixed 5-per-5 s channel window, and 50 per second overall', () => {
     expect(adapter.pacing).toEqual({
-      perDestination: { ratePerSecond: 1, burst: 5 },
+      perDestination: { ratePerSecond: 1, burst: 1 },
       global: { ratePerSecond: 50, burst: 50 },
     });
   });
