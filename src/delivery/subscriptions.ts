@@ -112,16 +112,15 @@ export class SubscriptionRepository {
    */
   async seed(seeds: readonly SubscriptionSeed[]): Promise<{ added: number; removed: number }> {
     return this.#update((all) => {
-      const matches = (s: Subscription, seed: SubscriptionSeed) =>
-        s.platform === seed.platform &&
-        s.channelId === seed.channelId &&
-        s.feed === seed.feed &&
-        sameFilters(s.filters, seed.filters);
-      const kept = all.filter((s) => s.createdBy !== 'env' || seeds.some((seed) => matches(s, seed)));
+      const wanted = new Set(seeds.map(signature));
+      const kept = all.filter((s) => s.createdBy !== 'env' || wanted.has(signature(s)));
+      const present = new Set(kept.filter((s) => s.createdBy === 'env').map(signature));
       const next = [...kept];
       let added = 0;
       for (const seed of seeds) {
-        if (next.some((s) => s.createdBy === 'env' && matches(s, seed))) continue;
+        const key = signature(seed);
+        if (present.has(key)) continue;
+        present.add(key);
         next.push({ ...seed, id: newId(next), createdBy: 'env', createdAt: this.#clock.now() });
         added += 1;
       }
@@ -149,6 +148,11 @@ export class SubscriptionRepository {
   }
 }
 
+/** Identity of a route: where, which feed, which filters. */
+function signature(route: Pick<Subscription, 'platform' | 'channelId' | 'feed' | 'filters'>): string {
+  return JSON.stringify([route.platform, route.channelId, route.feed, sortKeys(route.filters)]);
+}
+
 function sameFilters(a: FeedFilters, b: FeedFilters): boolean {
   return JSON.stringify(sortKeys(a)) === JSON.stringify(sortKeys(b));
 }
@@ -161,7 +165,8 @@ function sortKeys(value: FeedFilters): [string, unknown][] {
 
 function newId(existing: readonly Subscription[]): string {
   for (;;) {
-    const id = `s${randomBytes(3).toString('hex')}`;
+    // 4 bytes: ids stay short to type, and collisions stay rare with tens of thousands of routes.
+    const id = `s${randomBytes(4).toString('hex')}`;
     if (!existing.some((s) => s.id === id)) return id;
   }
 }

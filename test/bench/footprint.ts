@@ -37,7 +37,7 @@ export interface FootprintResult {
     afterUnpurgedBatchBytes: number;
     /** afterUnpurgedBatch ÷ afterFirstBatch: what happens when expired keys are never read (≈ 2 = growth). */
     unpurgedGrowth: number;
-    /** After every expired key was read once (keyv deletes expired keys on read), then a third batch. */
+    /** After the poller's sweep of expired keys (BotStore.sweepExpired), then a third batch. */
     afterPurgedBatchBytes: number;
     /** afterPurgedBatch ÷ afterUnpurgedBatch: ≤ 1 means SQLite reused the freed pages, the store plateaued. */
     plateauRatio: number;
@@ -78,8 +78,8 @@ export function benchFootprint(options: FootprintOptions): Promise<FootprintResu
  * What the bot keeps after `subscriptions` subscriptions and batches of delivered-ledger entries,
  * written through the bot's own SubscriptionRepository and DeliveredLedger into a SQLite store.
  * The plateau is shown in three batches: the second lands after the first expired but before
- * anything read it; then every expired key is read once through the ledger (keyv deletes an
- * expired key when it is read) and a third batch lands in the freed pages.
+ * anything read it; then the store is swept as the poller does hourly (BotStore.sweepExpired)
+ * and a third batch lands in the freed pages.
  */
 export async function measureFootprint(options: FootprintOptions): Promise<FootprintResult> {
   const temp = makeTempDir('directory-bot-bench-');
@@ -100,9 +100,10 @@ export async function measureFootprint(options: FootprintOptions): Promise<Footp
     // Half Slack, half Discord, each on one of the five feeds.
     const feeds = ['posts', 'comments', 'collections', 'live', 'notifications'] as const;
     const destinations: string[] = [];
-    for (let start = 0; start < options.subscriptions; start += 1000) {
+    // One seed call: SUBSCRIPTIONS is reconciled as a whole (routes not listed are removed).
+    {
       const seeds: SubscriptionSeed[] = [];
-      for (let i = start; i < Math.min(start + 1000, options.subscriptions); i += 1) {
+      for (let i = 0; i < options.subscriptions; i += 1) {
         const slack = i % 2 === 0;
         const channelId = slack ? `C${String(1_000_000 + i)}` : String(300_000_000_000_000_000n + BigInt(i));
         seeds.push({
@@ -141,11 +142,6 @@ export async function measureFootprint(options: FootprintOptions): Promise<Footp
       writes += pairs.length;
       writingMs += Date.now() - started;
     };
-    const readBatch = async (batch: number) => {
-      const pairs = pairsOf(batch);
-      for (let i = 0; i < pairs.length; i += 1000) await ledger.delivered(pairs.slice(i, i + 1000));
-    };
-
     await writeBatch(0);
     const loaded = rss();
     const afterFirst = statSync(path).size;
@@ -163,8 +159,8 @@ export async function measureFootprint(options: FootprintOptions): Promise<Footp
     const afterUnpurged = statSync(path).size;
 
     await sleep(options.ttlMs + 50);
-    await readBatch(0);
-    await readBatch(1);
+    // What the poller does every hour: sweep the expired keys nothing will read again.
+    await store.sweepExpired();
     await writeBatch(2);
     const afterPurged = statSync(path).size;
     const expected = options.ledgerEntries;

@@ -235,16 +235,16 @@ function rows(results: Results): Row[] {
         detail: `${fp.rss.loadedMiB} MiB after ${fp.subscriptions} subscriptions + ${fp.ledgerEntriesPerBatch} delivered (idle ${fp.rss.baselineMiB})`,
       },
       {
-        figure: 'footprint: store after purged batch ÷ before',
+        figure: 'footprint: store after swept batch ÷ before',
         value: fp.store.plateauRatio,
         goal: '≤ 1',
         detail: `${(fp.store.afterPurgedBatchBytes / 1_048_576).toFixed(1)} MiB; ${fp.store.bytesPerLedgerEntry} B per delivered entry`,
       },
       {
-        figure: 'footprint: store growth, expired never read',
+        figure: 'footprint: store growth before the hourly sweep',
         value: fp.store.unpurgedGrowth,
         goal: 'info',
-        detail: 'SQLite keeps expired rows until keyv reads them',
+        detail: 'keyv keeps expired rows until read; the poller sweeps them hourly',
       },
     );
   }
