@@ -1,8 +1,9 @@
-import { parseArgs } from 'node:util';
 import type { Config } from '../config/config.js';
 import { CONFIG_ERROR_EXIT_CODE, ConfigError, loadConfig } from '../config/load-config.js';
+import { createDirectoryClient } from '../directory/index.js';
 import { createStore } from '../store/create-store.js';
-import { type CliIo, USAGE_EXIT_CODE } from './io.js';
+import { USER_AGENT } from '../version.js';
+import { type CliIo, handleHelpOnly } from './io.js';
 import type { Subcommand } from './subcommand.js';
 
 const USAGE = `Usage: directory-bot doctor
@@ -19,21 +20,8 @@ export const doctorCommand: Subcommand = {
   summary: 'Check the configuration, the store and the directory; print a report.',
   usage: USAGE,
   async run(argv, io) {
-    try {
-      const { values } = parseArgs({
-        args: argv,
-        options: { help: { type: 'boolean', short: 'h' } },
-        strict: true,
-      });
-      if (values.help) {
-        io.stdout(USAGE);
-        return 0;
-      }
-    } catch (error) {
-      io.stderr(error instanceof Error ? error.message : String(error));
-      io.stderr(USAGE);
-      return USAGE_EXIT_CODE;
-    }
+    const finished = handleHelpOnly(argv, io, USAGE);
+    if (finished !== undefined) return finished;
 
     let config: Config;
     try {
@@ -45,15 +33,47 @@ export const doctorCommand: Subcommand = {
       return CONFIG_ERROR_EXIT_CODE;
     }
     io.stdout('✓ configuration is valid');
-    const results = [await checkStore(config), ...describePlatforms(config)];
-    for (const extra of doctorChecks) results.push(await extra(config));
+    const results = [await checkStore(config), await checkDirectory(config), ...describePlatforms(config)];
     for (const result of results) io.stdout(`${result.ok ? '✓' : '✗'} ${result.name}: ${result.detail}`);
     return results.every((r) => r.ok) ? 0 : 1;
   },
 };
 
-/** Further checks registered by other modules (the directory check needs the client). */
-export const doctorChecks: ((config: Config) => Promise<CheckResult>)[] = [];
+/** One cheap authenticated call (GET /v2/oauth/token): reachable, token accepted, quota left. */
+async function checkDirectory(config: Config): Promise<CheckResult> {
+  const name = 'directory';
+  if (!config.directory.baseUrl) {
+    return {
+      name,
+      ok: true,
+      detail:
+        'not configured: the embedded emulator serves sandbox data (set DIRECTORY_BASE_URL and DIRECTORY_TOKEN to go live)',
+    };
+  }
+  const client = createDirectoryClient({
+    baseUrl: config.directory.baseUrl,
+    token: config.directory.token ?? '',
+    userAgent: USER_AGENT,
+    retry: { attempts: 1, baseDelayMs: 0, maxDelayMs: 0 },
+  });
+  try {
+    await client.tokenInfo();
+    const quotas = client.ledger.snapshot();
+    return {
+      name,
+      ok: true,
+      detail: `${config.directory.baseUrl} accepted the token; V2 requests left this window: ${quotas['v2-requests'].remaining} of ${quotas['v2-requests'].limit}`,
+    };
+  } catch (error) {
+    return {
+      name,
+      ok: false,
+      detail: `${config.directory.baseUrl}: ${error instanceof Error ? error.message : String(error)}`,
+    };
+  } finally {
+    await client.close();
+  }
+}
 
 async function checkStore(config: Config): Promise<CheckResult> {
   const name = `store (${config.store.source === 'default' ? 'default SQLite file' : config.store.source})`;
@@ -80,13 +100,6 @@ async function checkStore(config: Config): Promise<CheckResult> {
 
 function describePlatforms(config: Config): CheckResult[] {
   const results: CheckResult[] = [];
-  results.push({
-    name: 'directory',
-    ok: true,
-    detail: config.directory.baseUrl
-      ? `upstream ${config.directory.baseUrl} (token set)`
-      : 'not configured: the embedded emulator serves sandbox data (set DIRECTORY_BASE_URL and DIRECTORY_TOKEN to go live)',
-  });
   results.push({
     name: 'slack',
     ok: true,

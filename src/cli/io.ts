@@ -1,3 +1,5 @@
+import { parseArgs } from 'node:util';
+
 /** Where CLI subcommands write; injected so tests can capture output without spawning. */
 export interface CliIo {
   stdout: (line: string) => void;
@@ -16,5 +18,26 @@ export class UsageError extends Error {
   constructor(message: string) {
     super(message);
     this.name = 'UsageError';
+  }
+}
+
+/**
+ * For subcommands whose only option is --help: returns the exit code when the call is
+ * finished (help printed: 0; a usage error: 2), or undefined to carry on.
+ */
+export function handleHelpOnly(argv: string[], io: CliIo, usage: string): number | undefined {
+  try {
+    const { values } = parseArgs({
+      args: argv,
+      options: { help: { type: 'boolean', short: 'h' } },
+      strict: true,
+    });
+    if (!values.help) return undefined;
+    io.stdout(usage);
+    return 0;
+  } catch (error) {
+    io.stderr(error instanceof Error ? error.message : String(error));
+    io.stderr(usage);
+    return USAGE_EXIT_CODE;
   }
 }

@@ -1,8 +1,7 @@
-import { parseArgs } from 'node:util';
 import { createApp } from '../composition-root.js';
 import { CONFIG_ERROR_EXIT_CODE, ConfigError, loadConfig } from '../config/load-config.js';
 import { createLogger } from '../logging/create-logger.js';
-import { type CliIo, USAGE_EXIT_CODE } from './io.js';
+import { handleHelpOnly } from './io.js';
 import type { Subcommand } from './subcommand.js';
 
 const USAGE = `Usage: directory-bot start
@@ -17,8 +16,8 @@ export const startCommand: Subcommand = {
   summary: 'Run the bot (the default).',
   usage: USAGE,
   async run(argv, io) {
-    const parsed = parseOrUsage(argv, io);
-    if (typeof parsed === 'number') return parsed;
+    const finished = handleHelpOnly(argv, io, USAGE);
+    if (finished !== undefined) return finished;
 
     let config: ReturnType<typeof loadConfig>;
     try {
@@ -91,22 +90,3 @@ export const startCommand: Subcommand = {
     return code;
   },
 };
-
-function parseOrUsage(argv: string[], io: CliIo): number | undefined {
-  try {
-    const { values } = parseArgs({
-      args: argv,
-      options: { help: { type: 'boolean', short: 'h' } },
-      strict: true,
-    });
-    if (values.help) {
-      io.stdout(USAGE);
-      return 0;
-    }
-    return undefined;
-  } catch (error) {
-    io.stderr(error instanceof Error ? error.message : String(error));
-    io.stderr(USAGE);
-    return USAGE_EXIT_CODE;
-  }
-}

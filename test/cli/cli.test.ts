@@ -1,5 +1,6 @@
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { startEmulator } from '../../src/emulator/index.js';
 import { spawnBot } from '../support/child-bot.js';
 import { makeTempDir } from '../support/temp-dir.js';
 
@@ -37,6 +38,25 @@ describe('the directory-bot command', () => {
     expect(bot.output()).toContain('✓ configuration is valid');
     expect(bot.output()).toMatch(/✓ store \(STORE_URL\): .* is readable and writable/);
     expect(bot.output()).toContain('slack: not configured');
+  });
+
+  it('doctor checks the directory token against a real service', async () => {
+    const emulator = await startEmulator({ port: 0 });
+    try {
+      const env = {
+        STORE_URL: `sqlite://${join(temp.path, 'doctor2.sqlite')}`,
+        DIRECTORY_BASE_URL: emulator.url,
+      };
+      const good = spawnBot(['doctor'], { ...env, DIRECTORY_TOKEN: 'dev-token' });
+      expect((await good.exited).code).toBe(0);
+      expect(good.output()).toContain('accepted the token');
+      const bad = spawnBot(['doctor'], { ...env, DIRECTORY_TOKEN: 'wrong-token' });
+      expect((await bad.exited).code).toBe(1);
+      expect(bad.output()).toMatch(/✗ directory: .*/);
+      expect(bad.output()).not.toContain('wrong-token');
+    } finally {
+      await emulator.close();
+    }
   });
 
   it('doctor fails with a clear line when the store is unreachable', async () => {
