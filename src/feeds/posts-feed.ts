@@ -34,8 +34,15 @@ export function createPostsFeed(deps: FeedDependencies): Feed<PostsFeedState> {
           background(signal),
         );
         collected.push(...connection.nodes);
-        const reachedSeen = state && connection.nodes.some((p) => state.seen.includes(p.id));
-        if (reachedSeen || !connection.pageInfo.hasNextPage || !connection.pageInfo.endCursor) break;
+        // Posts do not always arrive in creation order (late publication, clock skew), so a
+        // page mixing seen and unseen posts is not the end: stop at a page with nothing new.
+        const nothingNew =
+          state !== undefined &&
+          connection.nodes.every(
+            (p) =>
+              state.seen.includes(p.id) || Date.parse(p.createdAt ?? '') < state.watermark - LATE_GRACE_MS,
+          );
+        if (nothingNew || !connection.pageInfo.hasNextPage || !connection.pageInfo.endCursor) break;
         after = connection.pageInfo.endCursor;
       }
       const times = collected.map((p) => Date.parse(p.createdAt ?? '')).filter(Number.isFinite);
