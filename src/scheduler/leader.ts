@@ -33,6 +33,7 @@ export class LeaderElection {
   #timer: NodeJS.Timeout | undefined;
   #running = false;
   #round: Promise<void> = Promise.resolve();
+  #stopping: Promise<void> | undefined;
 
   constructor(options: LeaderOptions) {
     this.#options = { name: 'poller', ttlMs: 30_000, renewEveryMs: 10_000, ...options };
@@ -44,19 +45,23 @@ export class LeaderElection {
 
   start(): void {
     this.#running = true;
+    this.#stopping = undefined;
     this.#schedule(0);
   }
 
-  /** Stops competing; when leading, stops the work and releases the lease. Never throws. */
-  async stop(): Promise<void> {
-    this.#running = false;
-    clearTimeout(this.#timer);
-    await this.#round;
-    if (!this.#leading) return;
-    this.#leading = false;
-    await this.#follow();
-    await this.#options.leases.release(this.#options.name, this.owner).catch(() => {});
-    this.#options.onEvent?.({ type: 'released', owner: this.owner });
+  /** Stops competing; when leading, stops the work and releases the lease. Never throws; safe to call twice. */
+  stop(): Promise<void> {
+    this.#stopping ??= (async () => {
+      this.#running = false;
+      clearTimeout(this.#timer);
+      await this.#round;
+      if (!this.#leading) return;
+      this.#leading = false;
+      await this.#follow();
+      await this.#options.leases.release(this.#options.name, this.owner).catch(() => {});
+      this.#options.onEvent?.({ type: 'released', owner: this.owner });
+    })();
+    return this.#stopping;
   }
 
   #schedule(delayMs: number): void {
