@@ -1,4 +1,4 @@
-import { background, compareIds, type Feed, type FeedDependencies } from './feed.js';
+import { background, canAffordAnotherPage, compareIds, type Feed, type FeedDependencies } from './feed.js';
 import type { FeedItem } from './feed-item.js';
 import { makeFeedItem } from './make-item.js';
 
@@ -42,6 +42,7 @@ export function createCommentsFeed(deps: FeedDependencies): Feed<CommentsFeedSta
         }
         // A short page means we are caught up (skipped records still count towards the page).
         if (result.items.length + result.skipped < PAGE_SIZE) break;
+        if (!canAffordAnotherPage(client, 'v1', 1)) break;
       }
       items.sort((a, b) => compareIds(a.id, b.id));
       return { items, nextState: { newestId: cursor } };

@@ -50,6 +50,15 @@ export function compareIds(a: string, b: string): number {
 
 export const BACKGROUND = { priority: 'background' } as const;
 
+/**
+ * Whether a follow-up page fits the background budget right now. A poll fetches its first
+ * page at the cadence the quota allows; further pages are extra spend, and waiting for them
+ * would hold up every other feed. Skipped pages are fetched by the next poll.
+ */
+export function canAffordAnotherPage(client: DirectoryClient, quotaClass: QuotaClass, cost: number): boolean {
+  return client.ledger.check(quotaClass, cost, 'background').ok;
+}
+
 /** Call options for a feed's upstream requests: background priority, abortable on shutdown. */
 export function background(signal: AbortSignal | undefined) {
   return signal ? { ...BACKGROUND, signal } : BACKGROUND;

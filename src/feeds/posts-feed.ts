@@ -1,7 +1,7 @@
 import type { DirectoryPost } from '../directory/index.js';
 import { estimateQueryComplexity } from '../directory/index.js';
 import { POSTS_QUERY } from '../directory/v2-queries.js';
-import { background, type Feed, type FeedDependencies, rememberIds } from './feed.js';
+import { background, canAffordAnotherPage, type Feed, type FeedDependencies, rememberIds } from './feed.js';
 import type { FeedItem } from './feed-item.js';
 import { makeFeedItem } from './make-item.js';
 
@@ -21,10 +21,11 @@ const LATE_GRACE_MS = 60 * 60 * 1000;
 /** New posts from the V2 posts connection, newest first, paging back until it meets what was seen. */
 export function createPostsFeed(deps: FeedDependencies): Feed<PostsFeedState> {
   const { client, clock } = deps;
+  const costPerPage = estimateQueryComplexity(POSTS_QUERY, { first: PAGE_SIZE });
   return {
     name: 'posts',
     quotaClass: 'v2-complexity',
-    costPerPoll: estimateQueryComplexity(POSTS_QUERY, { first: PAGE_SIZE }),
+    costPerPoll: costPerPage,
     async poll(state, signal) {
       const collected: DirectoryPost[] = [];
       let after: string | undefined;
@@ -43,6 +44,7 @@ export function createPostsFeed(deps: FeedDependencies): Feed<PostsFeedState> {
               state.seen.includes(p.id) || Date.parse(p.createdAt ?? '') < state.watermark - LATE_GRACE_MS,
           );
         if (nothingNew || !connection.pageInfo.hasNextPage || !connection.pageInfo.endCursor) break;
+        if (!canAffordAnotherPage(client, 'v2-complexity', costPerPage)) break;
         after = connection.pageInfo.endCursor;
       }
       const times = collected.map((p) => Date.parse(p.createdAt ?? '')).filter(Number.isFinite);
