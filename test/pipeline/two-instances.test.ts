@@ -12,19 +12,21 @@ describe('two instances on one Redis', () => {
   it('only one polls at a time, the other takes over within the lease, and nothing is posted twice', async (context) => {
     if (!redis || redis.unavailable) return context.skip(redis?.unavailable ?? 'no redis');
     const namespace = `two-${randomUUID()}`;
-    // Both instances post to the same platform, as two dynos of one app would.
-    const platform = new RecordingAdapter();
+    // Each instance posts through its own connection to the platform, as two dynos would.
+    const platformA = new RecordingAdapter();
+    const platformB = new RecordingAdapter();
+    const all = () => [...platformA.deliveries, ...platformB.deliveries];
     const a = await startInstance({
       emulator: world.emulator,
       storeUrl: redis.url,
       namespace,
-      adapters: [platform],
+      adapters: [platformA],
     });
     const b = await startInstance({
       emulator: world.emulator,
       storeUrl: redis.url,
       namespace,
-      adapters: [platform],
+      adapters: [platformB],
     });
     try {
       await a.engine.subscriptions.add({
@@ -51,7 +53,7 @@ describe('two instances on one Redis', () => {
         'first poll',
       );
       for (let i = 0; i < 5; i += 1) world.emulator.admin.addComment({ body: `before takeover ${i}` });
-      await waitUntil(() => platform.deliveries.length === 5, 10_000, 'five deliveries');
+      await waitUntil(() => all().length === 5, 10_000, 'five deliveries');
 
       // The leader loses the store (a network partition): it cannot renew, so it stops
       // polling on its own, and the other instance takes over once the lease lapses.
@@ -60,12 +62,21 @@ describe('two instances on one Redis', () => {
       };
       for (let i = 0; i < 5; i += 1) world.emulator.admin.addComment({ body: `after takeover ${i}` });
       await waitUntil(() => follower.engine.leader.isLeader, 5000, 'takeover within the lease');
-      await waitUntil(() => platform.deliveries.length === 10, 10_000, 'ten deliveries');
+      await waitUntil(() => all().length === 10, 10_000, 'ten deliveries');
       clearInterval(watch);
 
       expect(overlap).toBe(0);
-      const texts = platform.deliveries.map((d) => d.message.text);
+      const texts = all().map((d) => d.message.text);
+      expect(texts).toHaveLength(10);
       expect(new Set(texts).size).toBe(10);
+      // Posting never overlapped: the first poller posted everything before the takeover and
+      // nothing after; the second posted only after it.
+      const [first, second] = leaderFirst === a ? [platformA, platformB] : [platformB, platformA];
+      expect(first.deliveries.map((d) => d.message.text?.slice(0, 6))).toEqual(Array(5).fill('before'));
+      expect(second.deliveries.map((d) => d.message.text?.slice(0, 5))).toEqual(Array(5).fill('after'));
+      expect(Math.max(...first.deliveries.map((d) => d.at))).toBeLessThan(
+        Math.min(...second.deliveries.map((d) => d.at)),
+      );
     } finally {
       await a.close();
       await b.close();

@@ -11,6 +11,8 @@ export interface RecordedDelivery {
   channelId: string;
   message: Message;
   idempotencyKey: string;
+  /** Epoch ms the post was made. */
+  at: number;
 }
 
 /** How one channel behaves; default: accept everything at once. */
@@ -58,7 +60,12 @@ export class RecordingAdapter implements ChatAdapter {
     message: Message,
     options: { idempotencyKey: string },
   ): Promise<DeliveryOutcome> {
-    const record = { channelId: destination.channelId, message, idempotencyKey: options.idempotencyKey };
+    const record = {
+      channelId: destination.channelId,
+      message,
+      idempotencyKey: options.idempotencyKey,
+      at: Date.now(),
+    };
     this.attempts.push(record);
     const behaviour = this.#behaviours.get(destination.channelId) ?? { kind: 'accept' };
     switch (behaviour.kind) {
