@@ -1,26 +1,15 @@
 import { Registry } from 'prom-client';
 import { createCommandHandler } from '../../src/commands/index.js';
 import { createHttpServer } from '../../src/http/http-server.js';
+import { createSilentLogger } from '../../src/logging/create-logger.js';
 import type { CommandHandler, Logger } from '../../src/ports/index.js';
 import { systemClock } from '../../src/time/clock.js';
 import type { startInstance } from '../support/engine-harness.js';
 
 type Instance = Awaited<ReturnType<typeof startInstance>>;
 
-/** A logger that drops everything: e2e tests assert on what users see, not on log lines. */
-export function silentLogger(): Logger {
-  const noop = (): void => {};
-  const logger: Logger = {
-    trace: noop,
-    debug: noop,
-    info: noop,
-    warn: noop,
-    error: noop,
-    fatal: noop,
-    child: () => logger,
-  };
-  return logger;
-}
+/** A logger that drops everything (the app's own silent logger). */
+export const silentLogger = createSilentLogger;
 
 /** The bot's real HTTP server (health, readiness, metrics, adapter mounts) on 127.0.0.1, port 0. */
 export async function startBotHttp(logger: Logger) {

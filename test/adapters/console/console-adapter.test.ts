@@ -1,29 +1,17 @@
 import { PassThrough } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import { createConsoleAdapter, PROMPT } from '../../../adapters/console/index.js';
+import { createSilentLogger } from '../../../src/logging/create-logger.js';
 import type {
   AdapterContext,
   CommandDefinition,
   CommandHandler,
   CommandInvocation,
   CommandReply,
-  Logger,
   Message,
 } from '../../../src/ports/index.js';
 
-function silentLogger(): Logger {
-  const noop = () => {};
-  const logger: Logger = {
-    trace: noop,
-    debug: noop,
-    info: noop,
-    warn: noop,
-    error: noop,
-    fatal: noop,
-    child: () => logger,
-  };
-  return logger;
-}
+const silentLogger = createSilentLogger;
 
 /** A real CommandHandler that records invocations and answers `post …` with one message. */
 class FakeCommands implements CommandHandler {
