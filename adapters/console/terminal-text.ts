@@ -1,3 +1,5 @@
+import { stripInvisibleFormatting } from '../../src/ports/index.js';
+
 /**
  * Making user text safe for a terminal. A comment body is written straight to stdout, so an
  * ESC sequence in it could recolour, clear or retitle the operator's terminal, a carriage
@@ -8,17 +10,22 @@
 const ESCAPE_SEQUENCES =
   // biome-ignore lint/suspicious/noControlCharactersInRegex: matching escape sequences is the point
   /\u001b\[[0-?]*[ -/]*[@-~]|\u001b[\]PX^_][^\u0007\u001b]*(?:\u0007|\u001b\\)?|\u001b[ -~]?/g;
-// What is left of C0 (except newline and tab), DEL, C1 (including the 8-bit CSI), and bidi embeddings, overrides and isolates.
+// What is left of C0 (except newline and tab), DEL and C1 (including the 8-bit CSI).
 // biome-ignore lint/suspicious/noControlCharactersInRegex: matching control characters is the point
-const CONTROLS = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/g;
+const CONTROLS = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/g;
 
-/** Multi-line text without escape sequences or control characters; line breaks normalised to `\n`. */
+/**
+ * Multi-line text without escape sequences, control characters, bidi controls or other invisible
+ * formatting (the same set every chat renderer drops); line breaks normalised to `\n`.
+ */
 export function stripControls(text: string): string {
-  return text
-    .replace(ESCAPE_SEQUENCES, '')
-    .replace(/\r\n?|[\u2028\u2029\v\f]/g, '\n')
-    .replace(/\t/g, '  ')
-    .replace(CONTROLS, '');
+  return stripInvisibleFormatting(
+    text
+      .replace(ESCAPE_SEQUENCES, '')
+      .replace(/\r\n?|[\u2028\u2029\v\f]/g, '\n')
+      .replace(/\t/g, '  ')
+      .replace(CONTROLS, ''),
+  );
 }
 
 /** One line of safe text: control characters stripped, all whitespace runs collapsed to a space. */

@@ -8,7 +8,13 @@
  * markers (quotes, headings, lists) are escaped only at the start of a line, to keep ordinary
  * text readable. Bare URLs are left untouched so they still auto-link (escaping an underscore
  * inside a URL would put a backslash into the link).
+ *
+ * Both functions first drop bidi controls and other invisible formatting characters (a U+202E
+ * would otherwise make `gnp.exe` read as `exe.png`), before adding the zero-width spaces of
+ * their own that break `@everyone` and mention syntax.
  */
+
+import { stripInvisibleFormatting } from '../../src/ports/index.js';
 
 const URL_PATTERN = /https?:\/\/[^\s<>]+/g;
 const INLINE_SPECIALS = /[\\*_~`|<>[\]()]/g;
@@ -27,7 +33,8 @@ function escapeSegment(segment: string): string {
  * Escapes `text` so Discord renders it literally: no fake links, mentions, emphasis or quotes.
  * For fields Discord renders as markdown (content, embed title, description, field name/value).
  */
-export function escapeMarkdown(text: string): string {
+export function escapeMarkdown(raw: string): string {
+  const text = stripInvisibleFormatting(raw);
   let out = '';
   let last = 0;
   for (const match of text.matchAll(URL_PATTERN)) {
@@ -43,5 +50,7 @@ export function escapeMarkdown(text: string): string {
  * a backslash would be displayed verbatim.
  */
 export function neutralizeMentions(text: string): string {
-  return text.replace(BROADCAST, '@\u200b$1').replace(/<([@#]|\/|a?:|t:)/g, '<\u200b$1');
+  return stripInvisibleFormatting(text)
+    .replace(BROADCAST, '@\u200b$1')
+    .replace(/<([@#]|\/|a?:|t:)/g, '<\u200b$1');
 }

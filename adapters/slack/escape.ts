@@ -1,4 +1,4 @@
-import { truncate } from '../../src/ports/index.js';
+import { stripInvisibleFormatting, truncate } from '../../src/ports/index.js';
 
 /**
  * Slack's three control characters. `&` first so nothing is encoded twice
@@ -18,18 +18,22 @@ const BROADCAST_WORD = /@(here|channel|everyone|group)\b/gi;
 /**
  * Escapes user-supplied plain text for any Slack text object (mrkdwn or plain_text) or the
  * `text` fallback, so `<!channel>`, `<@U…>`, `<#C…>`, `<!subteam^…>` and `<url|label>` links can
- * never be formed from it.
+ * never be formed from it, and a bidi override or other invisible character can never reorder or
+ * hide what people read. Invisible characters go first, so the zero-width space that breaks a
+ * broadcast word is ours and survives.
  */
 export function escapeSlackText(text: string): string {
-  return escapeControlCharacters(text).replace(BROADCAST_WORD, '@\u200b$1');
+  return escapeControlCharacters(stripInvisibleFormatting(text)).replace(BROADCAST_WORD, '@\u200b$1');
 }
 
 /**
  * Escapes `text` and fits the escaped result within `max` characters, cutting the raw text (never
  * an entity such as `&amp;` in half) and ending with an ellipsis when cut.
  */
-export function escapeWithin(text: string, max: number): string {
-  // Escaping never shortens text, so a raw text longer than `max` cannot fit whole.
+export function escapeWithin(raw: string, max: number): string {
+  // Dropping invisible characters is the one step that shortens text; done first, the rest only grows it.
+  const text = stripInvisibleFormatting(raw);
+  // Escaping never shortens text, so a text longer than `max` cannot fit whole.
   if (text.length <= max) {
     const escaped = escapeSlackText(text);
     if (escaped.length <= max) return escaped;

@@ -1,14 +1,9 @@
+import { stripInvisibleFormatting } from '../text/invisible.js';
 import { truncate } from '../text/limits.js';
 
 /** Longest `fallback` a composer produces: notification previews cut around here anyway. */
 export const FALLBACK_MAX = 200;
 
-/**
- * Explicit bidi embeddings, overrides and isolates. A summary is cut mid-text, so an
- * override opened there would never be closed and would flip whatever the client shows
- * next to it. Ordinary RTL letters are untouched.
- */
-const BIDI_CONTROLS = /[\u202a-\u202e\u2066-\u2069]/g;
 // C0 and C1 control characters; whitespace among them is collapsed first.
 // biome-ignore lint/suspicious/noControlCharactersInRegex: matching control characters is the point
 const CONTROL = /[\u0000-\u001f\u007f-\u009f]/g;
@@ -18,14 +13,19 @@ export function singleLine(text: string): string {
   return text.replace(/\s+/g, ' ').replace(CONTROL, '').trim();
 }
 
-/** A one-line summary of at most `max` characters, safe to show where layout is minimal. */
+/**
+ * A one-line summary of at most `max` characters, safe to show where layout is minimal. It is cut
+ * mid-text, so a bidi override opened there would never be closed and would flip whatever the
+ * client shows next to it: summaries drop bidi controls and other invisible formatting
+ * (renderers drop them again from everything they show).
+ */
 export function summaryLine(text: string, max: number = FALLBACK_MAX): string {
-  return truncate(singleLine(text).replace(BIDI_CONTROLS, ''), max);
+  return truncate(stripInvisibleFormatting(singleLine(text)), max);
 }
 
 /** A short quotation of user text for a summary, e.g. the start of a comment body. */
 export function excerpt(text: string, max: number): string {
-  return truncate(singleLine(text).replace(BIDI_CONTROLS, ''), max);
+  return truncate(stripInvisibleFormatting(singleLine(text)), max);
 }
 
 /** `"Name"` for a summary line, never an empty pair of quotes. */

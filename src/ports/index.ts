@@ -4,6 +4,7 @@
  */
 
 export { BotError, type BotErrorCode, isBotError } from '../errors.js';
+export { stripInvisibleFormatting } from '../text/invisible.js';
 export { sanitizeUrl, truncate } from '../text/limits.js';
 export type {
   AdapterContext,

@@ -145,6 +145,23 @@ describe('Discord end to end: emulator → engine → Discord adapter → fake D
     expect(e2e.rest.callsTo('POST', MESSAGES)).toHaveLength(7);
   });
 
+  it('posts a comment and a post whose text hides a bidi override without the override', async () => {
+    const e2e = await discordBot();
+    const [comments, posts] = [nextId(), nextId()];
+    await e2e.subscribe(comments, 'comments');
+    await e2e.subscribe(posts, 'posts');
+    await e2e.bot.engine.pollAllOnce();
+    world.emulator.admin.addComment({ body: 'Your invoice: invoice\u202egnp.exe (from Pay\u200bPal)' });
+    world.emulator.admin.addPost({ name: 'Viewer for \u2067photo\u202egnp.exe' });
+    await e2e.pollAndDeliver();
+
+    const comment = e2e.posted(comments).map(shown).join();
+    const post = e2e.posted(posts).map(shown).join();
+    expect(comment).toContain('invoicegnp.exe \\\\(from PayPal\\\\)');
+    expect(post).toContain('Viewer for photognp.exe');
+    for (const payload of [comment, post]) expect(payload).not.toMatch(/[\u202a-\u202e\u2066-\u2069]/);
+  });
+
   it('does not post twice when the same delivery is retried after a lost answer', async () => {
     const e2e = await discordBot();
     const channel = nextId();

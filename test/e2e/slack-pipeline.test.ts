@@ -129,6 +129,22 @@ describe('Slack end to end: emulator → engine → Slack adapter → fake Slack
     expect(e2e.slack.callsTo('chat.postMessage')).toHaveLength(7);
   });
 
+  it('posts a comment and a post whose text hides a bidi override without the override', async () => {
+    const e2e = await slackBot();
+    await e2e.subscribe('C0SPOOFC', 'comments');
+    await e2e.subscribe('C0SPOOFP', 'posts');
+    await e2e.bot.engine.pollAllOnce();
+    world.emulator.admin.addComment({ body: 'Your invoice: invoice\u202egnp.exe (from Pay\u200bPal)' });
+    world.emulator.admin.addPost({ name: 'Viewer for \u2067photo\u202egnp.exe' });
+    await e2e.pollAndDeliver();
+
+    const comment = e2e.posted('C0SPOOFC').map(shown).join();
+    const post = e2e.posted('C0SPOOFP').map(shown).join();
+    expect(comment).toContain('invoicegnp.exe (from PayPal)');
+    expect(post).toContain('Viewer for photognp.exe');
+    for (const payload of [comment, post]) expect(payload).not.toMatch(/[\u202a-\u202e\u2066-\u2069]/);
+  });
+
   it('delivers everything once through a 429 storm on one channel, waits out each Retry-After, and keeps other channels flowing', async () => {
     const e2e = await slackBot();
     await e2e.subscribe('C0STORM', 'comments');

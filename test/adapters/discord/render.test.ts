@@ -12,6 +12,29 @@ import { sampleMessage } from './support.js';
 const HOSTILE =
   '@everyone @here <@123456789012345678> <@&123456789012345678> <#123456789012345678> [click](https://evil.example) **bold** `code` ||spoiler|| > quote';
 
+/**
+ * A file name spoofed with a right-to-left override (reads as "invoice_exe.png"), a name split by
+ * zero-width characters, an isolate left open, a BOM, and a legitimate emoji ZWJ sequence.
+ */
+const SPOOFED =
+  'invoice\u202egnp.exe from Pay\u200bPal\u2060 \u2067admin\u200f \ufeff@\u200beveryone 👩\u200d💻';
+/** Bidi controls and invisible formatting, except the zero-width space we put after an `@` or `<` ourselves. */
+const INVISIBLE = /[\u061c\u200c\u200e\u200f\u202a-\u202e\u2060-\u2064\u2066-\u2069\ufeff]|[^@<]\u200b/;
+
+/** Every string Discord would show from a body: content and every embed text. */
+function shownTexts(body: ReturnType<typeof renderDiscordMessage>): string[] {
+  return [
+    body.content ?? '',
+    ...(body.embeds ?? []).flatMap((e) => [
+      e.title ?? '',
+      e.description ?? '',
+      e.footer?.text ?? '',
+      e.author?.name ?? '',
+      ...(e.fields ?? []).flatMap((f) => [f.name, f.value]),
+    ]),
+  ];
+}
+
 function allText(body: ReturnType<typeof renderDiscordMessage>): number {
   return (body.embeds ?? []).reduce(
     (sum, e) =>
@@ -100,6 +123,30 @@ describe('renderDiscordMessage', () => {
     expect(embed!.author!.name).toBe('<\u200b@123456789012345678>');
   });
 
+  it('drops bidi overrides and invisible characters from every shown string, keeping emoji sequences whole', () => {
+    const body = renderDiscordMessage(
+      sampleMessage({
+        title: SPOOFED,
+        text: SPOOFED,
+        fields: [{ name: SPOOFED, value: SPOOFED }],
+        footer: SPOOFED,
+        author: { name: SPOOFED },
+      }),
+    );
+    const texts = shownTexts(body);
+    for (const text of texts) expect(text).not.toMatch(INVISIBLE);
+    const [embed] = body.embeds!;
+    expect(embed!.footer!.text).toBe('invoicegnp.exe from PayPal admin @\u200beveryone 👩\u200d💻');
+    expect(embed!.author!.name).toBe('invoicegnp.exe from PayPal admin @\u200beveryone 👩\u200d💻');
+    expect(embed!.description).toBe('invoicegnp.exe from PayPal admin @\u200beveryone 👩\u200d💻');
+  });
+
+  it('drops a bidi override hidden inside a bare URL, which is otherwise left as written', () => {
+    expect(escapeMarkdown('get https://files.example/invoice\u202egnp.exe')).toBe(
+      'get https://files.example/invoicegnp.exe',
+    );
+  });
+
   it('drops links that are not absolute http(s) URLs, like a redacted profile', () => {
     const body = renderDiscordMessage(
       sampleMessage({
@@ -134,6 +181,20 @@ describe('renderDiscordReply', () => {
     });
     expect(body.allowed_mentions).toEqual({ parse: [] });
     expect(validateAgainstSpec('IncomingWebhookRequestPartial', body)).toEqual([]);
+  });
+
+  it('drops bidi overrides and invisible characters from the lead text and the results', () => {
+    const body = renderDiscordReply(
+      {
+        visibility: 'ephemeral',
+        text: SPOOFED,
+        messages: [sampleMessage({ title: SPOOFED })],
+        shareable: true,
+      },
+      { commandText: 'post 42' },
+    );
+    for (const text of shownTexts(body)) expect(text).not.toMatch(INVISIBLE);
+    expect(body.content).toBe('invoicegnp.exe from PayPal admin @\u200beveryone 👩\u200d💻');
   });
 
   it('shows errors ephemerally with usage, even when the reply asked for the channel', () => {

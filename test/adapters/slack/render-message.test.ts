@@ -31,6 +31,16 @@ function hostileMessage(): Message {
   };
 }
 
+/**
+ * A file name spoofed with a right-to-left override (reads as "invoice_exe.png"), a name split by
+ * zero-width characters, an isolate left open, a BOM, and a legitimate emoji ZWJ sequence.
+ */
+const SPOOFED =
+  'invoice_\u202egnp.exe from Pay\u200bPal\u2060 \u2067admin\u200f \ufeff@\u200beveryone 👩\u200d💻';
+const SPOOF_FREE = 'invoice_gnp.exe from PayPal admin @\u200beveryone 👩\u200d💻';
+/** Bidi controls and invisible formatting, except the zero-width space we put after an `@` ourselves. */
+const INVISIBLE = /[\u061c\u200c\u200e\u200f\u202a-\u202e\u2060-\u2064\u2066-\u2069\ufeff]|[^@]\u200b/;
+
 /** Every string in the payload, wherever it sits. */
 function strings(value: unknown): string[] {
   if (typeof value === 'string') return [value];
@@ -60,6 +70,31 @@ describe('renderSlackMessage', () => {
     const payload = renderSlackMessage(hostileMessage());
     expect(payload.text).not.toMatch(/@(here|channel)\b/);
     expect(payload.text).toContain('@\u200bhere');
+  });
+
+  it('drops bidi overrides and invisible characters from every string, keeping emoji sequences whole', () => {
+    const payload = renderSlackMessage({
+      kind: 'comment',
+      title: SPOOFED,
+      url: 'https://directory.example/posts/1',
+      text: SPOOFED,
+      fields: [{ name: SPOOFED, value: SPOOFED }],
+      author: { name: SPOOFED },
+      timestamp: '2024-05-01T12:00:00Z',
+      footer: SPOOFED,
+      fallback: SPOOFED,
+    });
+    const texts = strings(payload);
+    for (const text of texts) expect(text).not.toMatch(INVISIBLE);
+    expect(payload.text).toBe(SPOOF_FREE);
+    expect(payload.blocks[0]).toMatchObject({ type: 'header', text: { text: SPOOF_FREE } });
+    expect(JSON.stringify(payload.blocks)).toContain(`*${SPOOF_FREE}*\\n${SPOOF_FREE}`);
+  });
+
+  it('does not cut text that only invisible characters made look too long', () => {
+    const padded = `${'\u200b'.repeat(200)}Short title`;
+    const payload = renderSlackMessage({ kind: 'post', title: padded, fallback: padded });
+    expect(payload.blocks[0]).toMatchObject({ type: 'header', text: { text: 'Short title' } });
   });
 
   it('marks user text verbatim so Slack does not auto-link it', () => {
@@ -160,6 +195,15 @@ describe('renderSlackReply', () => {
     expect(JSON.stringify(reply)).not.toContain('<!channel>');
     expect(JSON.stringify(reply.blocks)).toContain('/directory post &lt;slug&gt;');
     expect(JSON.stringify(reply.blocks)).not.toContain('directory_share');
+  });
+
+  it('drops bidi overrides and invisible characters from the lead line and the results', () => {
+    const reply = renderSlackReply(
+      { visibility: 'ephemeral', text: SPOOFED, messages: [{ ...result, title: SPOOFED }], shareable: true },
+      { shareValue: 'post 1' },
+    );
+    for (const text of strings(reply)) expect(text).not.toMatch(INVISIBLE);
+    expect(reply.text).toBe(SPOOF_FREE);
   });
 
   it('fits many results in 50 blocks and says how many were left out', () => {
