@@ -8,14 +8,14 @@ import {
 import { createSlackAdapter, renderSlackMessage, renderSlackReply } from '../adapters/slack/index.js';
 import type { LookupPlatform, LookupSession } from './cli/lookup-command.js';
 import { publicDefinition } from './commands/command-spec.js';
-import { COMMAND_SPECS, createCommandHandler } from './commands/index.js';
+import { COMMAND_SPECS, createCommandHandler, directoryLinks } from './commands/index.js';
 import type { StatusReport } from './commands/types.js';
 import type { Config } from './config/config.js';
 import { loadConfig } from './config/load-config.js';
 import { FEED_NAMES } from './delivery/feed-filters.js';
 import type { SubscriptionSeed } from './delivery/subscription-spec.js';
 import { createDirectoryClient, type DirectoryClient, SPEC_WINDOW_MS } from './directory/index.js';
-import { type RunningEmulator, startEmulator } from './emulator/index.js';
+import { EMULATOR_WEB_URL, type RunningEmulator, startEmulator } from './emulator/index.js';
 import { createHttpServer } from './http/http-server.js';
 import { createMetrics } from './metrics/registry.js';
 import { directoryEventSink, engineEventSink } from './observability/event-log.js';
@@ -299,6 +299,7 @@ function buildCommandHandler(
     adminUserIds: config.feeds.adminUserIds,
     status,
     defaultRemindMinutes: config.feeds.liveRemindMinutes,
+    directoryLinks: directoryLinks(config.directory.baseUrl, EMULATOR_WEB_URL),
     onEvent: (event) =>
       metrics.commands.inc({ platform: event.platform, command: event.command, result: event.result }),
   });

@@ -17,21 +17,33 @@ export function isCalendarMonth(value: string): boolean {
   return /^\d{4}-(0[1-9]|1[0-2])$/.test(value);
 }
 
+/** The text without the `<…>` or `<…|label>` a chat client may wrap a link in. */
+function unwrapChatLink(raw: string): string {
+  return raw.trim().replace(/^<([^|>]+)(\|[^>]*)?>$/, '$1');
+}
+
+/** The link in a post reference, when it is one (`https://…/posts/slug`), else undefined. */
+export function postLink(raw: string): URL | undefined {
+  const text = unwrapChatLink(raw);
+  if (!/^https?:\/\//i.test(text)) return undefined;
+  try {
+    return new URL(text);
+  } catch {
+    return undefined;
+  }
+}
+
 /**
  * A post reference as users paste it: a numeric id, a slug, or a link to the post (whose
  * last path segment is the slug). Chat clients may wrap links in `<…>` or `<…|label>`.
  * Undefined when the text is none of these.
  */
 export function parsePostRef(raw: string): IdOrSlug | undefined {
-  const text = raw.trim().replace(/^<([^|>]+)(\|[^>]*)?>$/, '$1');
+  const text = unwrapChatLink(raw);
   if (/^\d{1,20}$/.test(text)) return { id: text };
   if (/^https?:\/\//i.test(text)) {
-    let url: URL;
-    try {
-      url = new URL(text);
-    } catch {
-      return undefined;
-    }
+    const url = postLink(raw);
+    if (url === undefined) return undefined;
     const segments = url.pathname.split('/').filter((s) => s !== '');
     const last = segments.at(-1);
     if (last === undefined) return undefined;

@@ -2,6 +2,7 @@ import { FEED_NAMES } from '../delivery/feed-filters.js';
 import type { CommandHandler, CommandInvocation, CommandReply } from '../ports/commands.js';
 import { publicDefinition } from './command-spec.js';
 import { COMMAND_SPECS } from './definitions.js';
+import { foreignLinkReply } from './directory-links.js';
 import { helpReply } from './help-command.js';
 import { createLookupCache } from './lookup-cache.js';
 import { prepareLookup } from './lookups.js';
@@ -125,6 +126,8 @@ export function createCommandHandler(deps: CommandDependencies): CommandHandler 
       };
     }
     const { args } = parsed;
+    const foreignLink = foreignLinkReply(args, deps.directoryLinks);
+    if (foreignLink) return { command, reply: foreignLink, cached: false };
     const subscriptionDeps = {
       client,
       subscriptions: deps.subscriptions,

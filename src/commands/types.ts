@@ -2,6 +2,7 @@ import type { Subscription, SubscriptionRepository } from '../delivery/subscript
 import type { DirectoryClient, QuotaClass } from '../directory/index.js';
 import type { FeedHealth } from '../scheduler/feed-scheduler.js';
 import type { Clock } from '../time/clock.js';
+import type { DirectoryLinks } from './directory-links.js';
 
 /** One directory quota class as `status` shows it. */
 export interface QuotaStatus {
@@ -52,6 +53,8 @@ export interface CommandDependencies {
   status: () => Promise<StatusReport>;
   /** Reminder lead time live subscriptions get when they do not choose one. */
   defaultRemindMinutes: number;
+  /** Which links name directory posts; a link to any other site is refused, not looked up. */
+  directoryLinks: DirectoryLinks;
   /** Identical lookups within this many ms are answered from memory. Default 60 s. */
   cacheTtlMs?: number;
   /** Lookups that go upstream per person per minute. Default 10. */

@@ -15,6 +15,8 @@ export type { EmulatorAdmin, RecordCounts, V1Record } from './admin.js';
 export { type Clock, createManualClock, isManualClock, type ManualClock, systemClock } from './clock.js';
 export type { Fault, FaultKind } from './faults.js';
 export type { EmulatorStats } from './stats.js';
+/** Where every link in emulator data points (`https://www.example-directory.test/posts/…`). */
+export { WEB_BASE as EMULATOR_WEB_URL } from './v1-serializers.js';
 
 export interface EmulatorOptions {
   /** Interface to listen on; default 127.0.0.1. */

@@ -1,7 +1,8 @@
-import { createCommandHandler } from '../../src/commands/index.js';
+import { createCommandHandler, directoryLinks } from '../../src/commands/index.js';
 import type { StatusReport } from '../../src/commands/types.js';
 import type { SubscriptionRepository } from '../../src/delivery/subscriptions.js';
 import type { DirectoryClient } from '../../src/directory/index.js';
+import { EMULATOR_WEB_URL } from '../../src/emulator/index.js';
 import type { CommandHandler } from '../../src/ports/index.js';
 import { systemClock } from '../../src/time/clock.js';
 
@@ -26,6 +27,7 @@ export function createBenchCommandHandler(deps: {
     adminUserIds: [],
     status,
     defaultRemindMinutes: 15,
+    directoryLinks: directoryLinks(undefined, EMULATOR_WEB_URL),
     userRateLimit: { perMinute: 1_000_000 },
   });
 }

@@ -1,9 +1,10 @@
 import type { CommandDependencies, CommandEvent, StatusReport } from '../../src/commands/index.js';
-import { createCommandHandler } from '../../src/commands/index.js';
+import { createCommandHandler, directoryLinks } from '../../src/commands/index.js';
 import { SubscriptionRepository } from '../../src/delivery/subscriptions.js';
 import { createDirectoryClient, type DirectoryClient } from '../../src/directory/index.js';
 import {
   createManualClock,
+  EMULATOR_WEB_URL,
   type EmulatorOptions,
   type ManualClock,
   type RunningEmulator,
@@ -71,6 +72,8 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
     adminUserIds: [ADMIN_ID],
     status,
     defaultRemindMinutes: 15,
+    // As the composition root does with DIRECTORY_BASE_URL pointing at this emulator.
+    directoryLinks: directoryLinks(emulator.url, EMULATOR_WEB_URL),
     onEvent: (event) => events.push(event),
     ...options.handler,
   });

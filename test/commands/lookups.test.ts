@@ -35,7 +35,9 @@ describe('lookups against the emulator', () => {
       for (const text of [
         `post ${post.id}`,
         `post ${post.slug}`,
-        `post https://directory.example.com/posts/${post.slug}`,
+        // The link as the directory gives it, bare and as Slack wraps a pasted link.
+        `post ${post.url}`,
+        `post <${post.url}|${post.slug}>`,
       ]) {
         const reply = await h.run(text);
         expect(reply.error).toBeUndefined();
@@ -48,6 +50,23 @@ describe('lookups against the emulator', () => {
       }
     });
 
+    it('refuses a link to another site without looking it up, naming the directory to link to', async () => {
+      const before = h.requests();
+      for (const text of [
+        `post https://evil.example/posts/${post.slug}`,
+        `post <https://directory.example.evil.test/posts/${post.slug}|${post.slug}>`,
+        `comments https://evil.example/posts/${post.id}`,
+      ]) {
+        const reply = await h.run(text);
+        expect(reply.error?.code, text).toBe('command_usage');
+        expect(reply.text, text).toMatch(
+          /^(evil\.example|directory\.example\.evil\.test) is not the directory, so that link was not looked up\. Paste a link from www\.example-directory\.test, or give the post's id or slug\.$/,
+        );
+        expect(reply.messages).toEqual([]);
+      }
+      expect(h.requests()).toBe(before);
+    });
+
     it('says which post does not exist', async () => {
       const reply = await h.run('post no-such-post-here');
       expect(reply.error?.code).toBe('upstream_not_found');
@@ -57,7 +76,9 @@ describe('lookups against the emulator', () => {
     it('counts a second identical lookup, however it was typed, as free', async () => {
       await h.run(`post ${post.slug}`);
       const before = h.requests();
-      const again = await h.run(`post   https://directory.example.com/posts/${post.slug?.toUpperCase()}`);
+      const again = await h.run(
+        `post   https://WWW.example-directory.test/posts/${post.slug?.toUpperCase()}`,
+      );
       expect(again.messages[0]?.title).toBe(post.name);
       expect(h.requests()).toBe(before);
       expect(h.events.at(-1)).toEqual({ command: 'post', platform: 'slack', result: 'cached' });

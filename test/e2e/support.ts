@@ -1,5 +1,6 @@
 import { Registry } from 'prom-client';
-import { createCommandHandler } from '../../src/commands/index.js';
+import { createCommandHandler, directoryLinks } from '../../src/commands/index.js';
+import { EMULATOR_WEB_URL } from '../../src/emulator/index.js';
 import { createHttpServer } from '../../src/http/http-server.js';
 import { createSilentLogger } from '../../src/logging/create-logger.js';
 import type { CommandHandler, Logger } from '../../src/ports/index.js';
@@ -26,6 +27,7 @@ export function commandsFor(bot: Instance): CommandHandler {
     clock: systemClock,
     adminUserIds: [],
     defaultRemindMinutes: 15,
+    directoryLinks: directoryLinks(undefined, EMULATOR_WEB_URL),
     status: async () => ({
       quotas: bot.client.ledger.snapshot(),
       feeds: bot.engine.scheduler.health(),
