@@ -12,6 +12,9 @@ import { parsePostRef } from './arg-formats.js';
 import type { ParsedArgs } from './command-spec.js';
 import { errorReply, lookupReply } from './replies.js';
 
+/** Lookups show records someone asked for, often old ones: never labelled "new". */
+const LOOKUP = { occasion: 'lookup' } as const;
+
 /** A person is waiting: lookups may spend the quota reserve the feeds leave alone. */
 export const INTERACTIVE = { priority: 'interactive' } as const;
 
@@ -71,7 +74,7 @@ export function prepareLookup(
         async run() {
           const post = await client.getPost(ref, INTERACTIVE);
           if (!post) return notFound(`No post with ${describeRef(ref)}.`);
-          return lookupReply(`Post: ${post.name}`, [composePostMessage(post)]);
+          return lookupReply(`Post: ${post.name}`, [composePostMessage(post, LOOKUP)]);
         },
       };
     }
@@ -99,7 +102,7 @@ export function prepareLookup(
           if (posts.length === 0) return lookupReply(`No posts on ${day} yet.`, []);
           return lookupReply(
             `Top ${plural(posts.length, 'post')} of ${day} (UTC) by votes`,
-            posts.map(composePostMessage),
+            posts.map((post) => composePostMessage(post, LOOKUP)),
           );
         },
       };
@@ -123,7 +126,7 @@ export function prepareLookup(
           if (comments.length === 0) return lookupReply(`No comments on ${on} yet.`, []);
           return lookupReply(
             `Latest ${plural(comments.length, 'comment')} on ${on}`,
-            comments.map(composeCommentMessage),
+            comments.map((comment) => composeCommentMessage(comment, LOOKUP)),
           );
         },
       };
@@ -221,7 +224,11 @@ export function prepareLookup(
               ),
             ]);
             messages.push(...collections.items.slice(0, USER_EXTRAS).map(composeCollectionMessage));
-            messages.push(...comments.items.slice(0, USER_EXTRAS).map(composeCommentMessage));
+            messages.push(
+              ...comments.items
+                .slice(0, USER_EXTRAS)
+                .map((comment) => composeCommentMessage(comment, LOOKUP)),
+            );
           }
           return lookupReply(`User: ${profile.redacted ? 'someone' : profile.username}`, messages);
         },

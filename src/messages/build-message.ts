@@ -40,3 +40,15 @@ export function buildMessage(parts: MessageParts): Message {
 export function footerFor(event: string): string {
   return `Directory · ${event}`;
 }
+
+/**
+ * Why a message is composed. A feed item is news ("New comment on …", "Directory · new post");
+ * a lookup shows a record someone asked for, which may be years old, so it is described
+ * without calling it new.
+ */
+export type Occasion = 'feed' | 'lookup';
+
+export interface ComposeOptions {
+  /** Default `feed`. */
+  occasion?: Occasion;
+}

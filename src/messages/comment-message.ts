@@ -1,7 +1,7 @@
 import type { DirectoryComment } from '../directory/types.js';
 import type { Message } from '../ports/message.js';
 import { sanitizeUrl } from '../text/limits.js';
-import { buildMessage, footerFor } from './build-message.js';
+import { buildMessage, type ComposeOptions, footerFor } from './build-message.js';
 import { KIND_COLORS } from './colors.js';
 import { FieldList } from './fields.js';
 import { authorOf, displayName } from './people.js';
@@ -11,14 +11,17 @@ import { excerpt, quoted, singleLine, summaryLine } from './plain-text.js';
 const FALLBACK_BODY_CHARS = 100;
 
 /**
- * A new comment: the body kept whole as text (renderers cut it to their platform's limits),
- * the commenter as author ("someone" when redacted or missing), votes and replies as fields.
+ * A comment: the body kept whole as text (renderers cut it to their platform's limits), the
+ * commenter as author ("someone" when redacted or missing), votes and replies as fields.
+ * Announced as new in a feed, described plainly in a lookup.
  */
-export function composeCommentMessage(comment: DirectoryComment): Message {
+export function composeCommentMessage(comment: DirectoryComment, options: ComposeOptions = {}): Message {
   const postName = comment.post === undefined ? undefined : singleLine(comment.post.name) || undefined;
   const isReply = comment.parentCommentId !== undefined;
+  const news = options.occasion !== 'lookup';
   const what = isReply ? 'reply' : 'comment';
-  const title = postName === undefined ? `New ${what}` : `New ${what} on ${postName}`;
+  const lead = news ? `New ${what}` : isReply ? 'Reply' : 'Comment';
+  const title = postName === undefined ? lead : `${lead} on ${postName}`;
   const fields = new FieldList()
     .count('Votes', comment.votes)
     .count('Replies', comment.childCommentsCount)
@@ -37,7 +40,7 @@ export function composeCommentMessage(comment: DirectoryComment): Message {
     author: authorOf(comment.user),
     timestamp: comment.createdAt,
     color: KIND_COLORS.comment,
-    footer: footerFor(`new ${what}`),
-    fallback: summaryLine(`New ${what} by ${by}${on}${body === '' ? '' : `: ${body}`}`),
+    footer: footerFor(news ? `new ${what}` : what),
+    fallback: summaryLine(`${lead} by ${by}${on}${body === '' ? '' : `: ${body}`}`),
   });
 }

@@ -3,6 +3,7 @@
  * every chat adapter renders it. All text is plain; renderers escape it.
  */
 
+export type { ComposeOptions, Occasion } from './build-message.js';
 export { composeCollectionMessage } from './collection-message.js';
 export { KIND_COLORS, resolveColor } from './colors.js';
 export { composeCommentMessage } from './comment-message.js';

@@ -1,7 +1,7 @@
 import type { DirectoryPost } from '../directory/types.js';
 import type { Message } from '../ports/message.js';
 import { sanitizeUrl } from '../text/limits.js';
-import { buildMessage, footerFor } from './build-message.js';
+import { buildMessage, type ComposeOptions, footerFor } from './build-message.js';
 import { KIND_COLORS } from './colors.js';
 import { FieldList, formatDay } from './fields.js';
 import { authorOf, listPeople } from './people.js';
@@ -11,9 +11,11 @@ const MAX_TOPICS = 5;
 
 /**
  * A new or featured post: name as title, tagline as text, votes, comments, makers and
- * topics as fields, the hunter as author. Plain text throughout; renderers escape.
+ * topics as fields, the hunter as author. Plain text throughout; renderers escape. Announced
+ * as new in a feed, described plainly in a lookup.
  */
-export function composePostMessage(post: DirectoryPost): Message {
+export function composePostMessage(post: DirectoryPost, options: ComposeOptions = {}): Message {
+  const news = options.occasion !== 'lookup';
   const name = singleLine(post.name) || `Post ${post.id}`;
   const tagline = post.tagline === undefined ? undefined : singleLine(post.tagline);
   const topics = [...new Set(post.topics.map(singleLine).filter((topic) => topic !== ''))];
@@ -30,7 +32,8 @@ export function composePostMessage(post: DirectoryPost): Message {
       false,
     )
     .text('Launched', post.day === undefined ? undefined : formatDay(post.day));
-  const summary = tagline ? `New post: ${excerpt(name, 100)} — ${tagline}` : `New post: ${name}`;
+  const lead = news ? 'New post' : 'Post';
+  const summary = tagline ? `${lead}: ${excerpt(name, 100)} — ${tagline}` : `${lead}: ${name}`;
   return buildMessage({
     kind: 'post',
     title: name,
@@ -41,7 +44,7 @@ export function composePostMessage(post: DirectoryPost): Message {
     author: post.user === undefined ? undefined : authorOf(post.user),
     timestamp: post.featuredAt ?? post.createdAt,
     color: KIND_COLORS.post,
-    footer: footerFor(post.featuredAt === undefined ? 'new post' : 'featured post'),
+    footer: footerFor(post.featuredAt !== undefined ? 'featured post' : news ? 'new post' : 'post'),
     fallback: summaryLine(summary),
   });
 }

@@ -88,6 +88,22 @@ describe('lookups against the emulator', () => {
     });
   });
 
+  it('never calls a looked-up record new: posts, comments and a user’s comments are described as they are', async () => {
+    const day = post.createdAt?.slice(0, 10) ?? '';
+    const commenters = await h.client.listComments({ postId: post.id, perPage: 5 });
+    const author = commenters.items.find((c) => c.user && !c.user.redacted)?.user?.username ?? '';
+    for (const text of [`post ${post.id}`, `posts ${day}`, `comments ${post.id}`, `user ${author}`]) {
+      const reply = await h.run(text);
+      expect(reply.messages.length, text).toBeGreaterThan(0);
+      for (const message of reply.messages) {
+        for (const label of [message.title, message.footer, message.fallback])
+          expect(label, text).not.toMatch(/\bnew\b/i);
+      }
+    }
+    const comments = await h.run(`comments ${post.id}`);
+    expect(comments.messages[0]?.title).toMatch(/^(Comment|Reply)\b/);
+  });
+
   describe('posts', () => {
     it("lists a day's posts by votes, at most --top of them", async () => {
       const today = new Date(h.clock.now()).toISOString().slice(0, 10);

@@ -95,6 +95,15 @@ describe('composePostMessage', () => {
     expect(field(message, 'Makers')).toBe('2 people');
   });
 
+  it('does not call a looked-up post new, whatever its age', () => {
+    const message = composePostMessage(post, { occasion: 'lookup' });
+    expect(message.footer).toBe('Directory · post');
+    expect(message.fallback).toBe('Post: Analytical Engine — Computes Bernoulli numbers');
+    expect(
+      composePostMessage({ ...post, featuredAt: '2017-03-08T09:00:00.000Z' }, { occasion: 'lookup' }).footer,
+    ).toBe('Directory · featured post');
+  });
+
   it('collapses a multi-line name into one line for the title', () => {
     const message = composePostMessage({ ...post, name: 'Two\nlines\there' });
     expect(message.title).toBe('Two lines here');
@@ -150,6 +159,18 @@ describe('composeCommentMessage', () => {
     const message = composeCommentMessage({ ...comment, parentCommentId: '400000' });
     expect(message.title).toBe('New reply on Analytical Engine');
     expect(message.footer).toBe('Directory · new reply');
+  });
+
+  it('does not call a looked-up comment or reply new', () => {
+    const looked = composeCommentMessage(comment, { occasion: 'lookup' });
+    expect(looked).toMatchObject({
+      title: 'Comment on Analytical Engine',
+      footer: 'Directory · comment',
+      fallback: 'Comment by Ada Lovelace on "Analytical Engine": Congrats on the launch!',
+    });
+    const reply = composeCommentMessage({ ...comment, parentCommentId: '400000' }, { occasion: 'lookup' });
+    expect(reply.title).toBe('Reply on Analytical Engine');
+    expect(reply.footer).toBe('Directory · reply');
   });
 
   it('falls back to the post link when the comment has none', () => {

@@ -68,7 +68,7 @@ describe('composing what the emulator serves (real-world quirks on)', () => {
   it('composes every comment, including redacted commenters and hostile bodies', async () => {
     const comments = parseAll((await getJson('/v1/comments?per_page=50')).comments, v1CommentSchema);
     expect(comments.length).toBeGreaterThan(10);
-    const messages = comments.map(composeCommentMessage);
+    const messages = comments.map((comment) => composeCommentMessage(comment));
     messages.forEach(expectWellFormed);
     expect(messages.some((m) => m.author?.name === 'someone')).toBe(true);
   });
@@ -97,6 +97,6 @@ describe('composing what the emulator serves (real-world quirks on)', () => {
     );
     const posts = parseAll(edges, v2PostSchema);
     expect(posts.length).toBeGreaterThan(0);
-    posts.map(composePostMessage).forEach(expectWellFormed);
+    posts.map((post) => composePostMessage(post)).forEach(expectWellFormed);
   });
 });
