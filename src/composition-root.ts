@@ -289,6 +289,7 @@ function buildCommandHandler(
       quotas: client.ledger.snapshot(),
       feeds: engine.leader.isLeader ? engine.scheduler.health() : await FeedScheduler.savedHealth(store.keyv),
       pausedSubscriptions: all.filter((s) => s.paused),
+      subscribedFeeds: await engine.wantedFeeds(),
       isPoller: engine.leader.isLeader,
     };
   };

@@ -20,8 +20,17 @@ function quotaLine(quota: QuotaStatus, now: number): string {
   return `${quota.paused ? 'PAUSED after a rate limit; ' : ''}${left}${reset}`;
 }
 
-/** A feed is late when its last success is older than three of its intervals. */
-function feedLine(health: FeedHealth, now: number): string {
+/**
+ * A feed is late when its last success is older than three of its intervals. A feed no
+ * subscription wants is not polled at all (quota kept), so it is "not subscribed", never
+ * waiting for a poll that will not come.
+ */
+function feedLine(health: FeedHealth, subscribed: boolean, now: number): string {
+  if (!subscribed) {
+    return health.lastPollAt === undefined
+      ? 'not subscribed'
+      : `not subscribed; last polled ${formatDuration(now - health.lastPollAt)} ago`;
+  }
   if (health.lastPollAt === undefined) return 'not polled yet';
   const parts: string[] = [`last poll ${formatDuration(now - health.lastPollAt)} ago`];
   if (health.intervalMs > 0) parts.push(`every ${formatDuration(health.intervalMs)}`);
@@ -50,7 +59,7 @@ export function statusReply(report: StatusReport, invocation: CommandInvocation,
   }));
   const feedFields: MessageField[] = report.feeds.map((health) => ({
     name: `Feed ${health.feed}`,
-    value: feedLine(health, now),
+    value: feedLine(health, report.subscribedFeeds.has(health.feed), now),
   }));
   const here = report.pausedSubscriptions.filter(
     (s) => s.platform === invocation.platform && s.channelId === invocation.channelId,
@@ -73,7 +82,10 @@ export function statusReply(report: StatusReport, invocation: CommandInvocation,
     ),
   ];
   if (pausedLines.length > 0) messages.push(infoMessage('Paused subscriptions', pausedLines.join('\n')));
-  const failing = report.feeds.filter((h) => h.consecutiveFailures > 0).length;
+  // A feed nobody subscribes to is not polled, so its last failure no longer matters.
+  const failing = report.feeds.filter(
+    (h) => h.consecutiveFailures > 0 && report.subscribedFeeds.has(h.feed),
+  ).length;
   const lead =
     failing > 0 || here.length > 0
       ? `Status: ${failing > 0 ? `${failing} feed(s) failing` : ''}${failing > 0 && here.length > 0 ? ', ' : ''}${

@@ -1,3 +1,4 @@
+import type { FeedName } from '../delivery/feed-filters.js';
 import type { Subscription, SubscriptionRepository } from '../delivery/subscriptions.js';
 import type { DirectoryClient, QuotaClass } from '../directory/index.js';
 import type { FeedHealth } from '../scheduler/feed-scheduler.js';
@@ -19,6 +20,8 @@ export interface StatusReport {
   quotas: Readonly<Record<QuotaClass, QuotaStatus>>;
   /** Each feed's health as last saved by the instance that polls. */
   feeds: readonly FeedHealth[];
+  /** Feeds some active subscription wants; the others are not polled, so their health is moot. */
+  subscribedFeeds: ReadonlySet<FeedName>;
   /** Every paused subscription; `status` shows those of the asking channel. */
   pausedSubscriptions: readonly Subscription[];
   /** Whether the instance answering is the one polling the directory. */

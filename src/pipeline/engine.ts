@@ -159,6 +159,8 @@ export function createEngine(options: EngineOptions) {
     scheduler,
     leader,
     feeds,
+    /** Feeds at least one active subscription on a running platform wants: the ones polled. */
+    wantedFeeds,
     /** Seeds SUBSCRIPTIONS and starts competing for the poller lease. */
     async start(): Promise<void> {
       await subscriptions.seed(options.seeds ?? []);

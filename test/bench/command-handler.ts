@@ -18,6 +18,7 @@ export function createBenchCommandHandler(deps: {
     quotas: deps.client.ledger.snapshot(),
     feeds: [],
     pausedSubscriptions: (await deps.subscriptions.list()).filter((s) => s.paused),
+    subscribedFeeds: new Set((await deps.subscriptions.list()).filter((s) => !s.paused).map((s) => s.feed)),
     isPoller: true,
   });
   return createCommandHandler({

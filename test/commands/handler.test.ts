@@ -87,7 +87,17 @@ describe('the command handler', () => {
           lastError: 'upstream_unavailable',
         },
         { feed: 'live', intervalMs: 60_000, consecutiveFailures: 0 },
+        // Nobody subscribes to these: one was never polled, one was until its last subscription went.
+        { feed: 'notifications', intervalMs: 0, consecutiveFailures: 0 },
+        {
+          feed: 'collections',
+          intervalMs: 60_000,
+          lastPollAt: now - 7_200_000,
+          consecutiveFailures: 2,
+          lastError: 'upstream_unavailable',
+        },
       ],
+      subscribedFeeds: new Set(['posts', 'comments', 'live']),
       pausedSubscriptions: [
         {
           id: 'sabc123',
@@ -131,6 +141,8 @@ describe('the command handler', () => {
         value: 'FAILING (3×: upstream_unavailable); last poll 30 s ago, every 1 min, lag 15 min',
       },
       { name: 'Feed live', value: 'not polled yet' },
+      { name: 'Feed notifications', value: 'not subscribed' },
+      { name: 'Feed collections', value: 'not subscribed; last polled 2 h ago' },
     ]);
     expect(paused?.text).toBe(
       'sabc123 (posts) paused: the bot was removed from the channel\n1 paused in other channels',

@@ -63,6 +63,7 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
       quotas: client.ledger.snapshot(),
       feeds: [],
       pausedSubscriptions: (await subscriptions.list()).filter((s) => s.paused),
+      subscribedFeeds: new Set((await subscriptions.list()).filter((s) => !s.paused).map((s) => s.feed)),
       isPoller: true,
     }));
   const handler = createCommandHandler({

@@ -32,6 +32,7 @@ export function commandsFor(bot: Instance): CommandHandler {
       quotas: bot.client.ledger.snapshot(),
       feeds: bot.engine.scheduler.health(),
       pausedSubscriptions: (await bot.engine.subscriptions.list()).filter((s) => s.paused),
+      subscribedFeeds: await bot.engine.wantedFeeds(),
       isPoller: true,
     }),
   });
