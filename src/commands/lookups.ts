@@ -93,7 +93,8 @@ export function prepareLookup(
             {
               first: top,
               order: 'VOTES',
-              postedAfter: new Date(start).toISOString(),
+              // `postedAfter` is exclusive: a millisecond earlier keeps a post made at 00:00:00.000.
+              postedAfter: new Date(start - 1).toISOString(),
               postedBefore: new Date(start + DAY_MS).toISOString(),
             },
             INTERACTIVE,

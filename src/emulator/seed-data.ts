@@ -25,6 +25,8 @@ export const DEFAULT_SEED_COUNTS: SeedCounts = {
 };
 
 const DAY = 86_400_000;
+/** Seeded posts on today's UTC day: more than `posts` shows by default (5). */
+const POSTS_TODAY = 6;
 const TOPIC_NAMES = [
   'Productivity',
   'Developer Tools',
@@ -88,12 +90,27 @@ export function createSeededStore(
     });
   }
 
-  // Posts over the last 30 days, ids increasing with time as on the live service.
+  // Posts over the last 30 days, ids increasing with time as on the live service. The newest
+  // few fall on today's UTC day so far, so `posts` (today by default) has something to show in a
+  // fresh sandbox at any hour; the others end a day ago. A featuring is never in the future.
   const postSpan = 30 * DAY;
   const postTimes: number[] = [];
+  const todayPosts = Math.min(POSTS_TODAY, counts.posts);
+  const earlierPosts = counts.posts - todayPosts;
+  const todayStart = now - (now % DAY);
   for (let i = 0; i < counts.posts; i++) {
-    const at = now - postSpan + Math.floor(((i + random.next()) / counts.posts) * (postSpan - DAY));
-    postTimes.push(store.addPost({}, at).createdAt);
+    const early = i < earlierPosts;
+    // Where in its stretch of time the post falls, from 0 to 1, spread evenly with some jitter.
+    const share = early
+      ? (i + random.next()) / earlierPosts
+      : (i - earlierPosts + random.next()) / todayPosts;
+    const at = early
+      ? now - postSpan + Math.floor(share * (postSpan - DAY))
+      : todayStart + Math.floor(share * (now - todayStart));
+    const post = store.addPost({}, at);
+    if (post.featuredAt !== null && post.featuredAt > now)
+      store.posts.set(post.id, { ...post, featuredAt: now });
+    postTimes.push(post.createdAt);
   }
 
   // Comments over the last 20 days, each on a post that already existed, a third of them replies.

@@ -33,6 +33,8 @@ export interface Harness {
 }
 
 export interface HarnessOptions {
+  /** Where the manual clock starts (epoch ms); default the manual clock's fixed instant. */
+  startMs?: number;
   emulator?: EmulatorOptions;
   handler?: Partial<CommandDependencies>;
   status?: () => Promise<StatusReport>;
@@ -43,7 +45,7 @@ export interface HarnessOptions {
  * SQLite store in a temporary directory. The client's sleeps move the manual clock.
  */
 export async function startHarness(options: HarnessOptions = {}): Promise<Harness> {
-  const clock = createManualClock();
+  const clock = createManualClock(options.startMs);
   const emulator = await startEmulator({ port: 0, clock, ...options.emulator });
   const temp = makeTempDir('directory-bot-commands-');
   const store = createStore({ url: `sqlite://${temp.path}/bot.sqlite`, namespace: 'commands-test' });

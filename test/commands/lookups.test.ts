@@ -107,12 +107,13 @@ describe('lookups against the emulator', () => {
   describe('posts', () => {
     it("lists a day's posts by votes, at most --top of them", async () => {
       const today = new Date(h.clock.now()).toISOString().slice(0, 10);
-      for (const votesCount of [5, 500, 50])
+      // More votes than any seeded post of today (at most 1,200), so these lead the day.
+      for (const votesCount of [5_000, 500_000, 50_000])
         h.emulator.admin.addPost({ votesCount, name: `Launch ${votesCount}` });
       const reply = await h.run('posts today --top 2');
       expect(reply.error).toBeUndefined();
       expect(reply.text).toBe(`Top 2 posts of ${today} (UTC) by votes`);
-      expect(reply.messages.map((m) => m.title)).toEqual(['Launch 500', 'Launch 50']);
+      expect(reply.messages.map((m) => m.title)).toEqual(['Launch 500000', 'Launch 50000']);
       const same = await h.run(`posts ${today} --top=2`);
       expect(same).toEqual(reply);
     });
@@ -123,6 +124,31 @@ describe('lookups against the emulator', () => {
       expect(reply.messages.length).toBeGreaterThan(0);
       expect(reply.messages.length).toBeLessThanOrEqual(5);
       for (const message of reply.messages) expect(message.timestamp?.slice(0, 10)).toBe(day);
+    });
+
+    it('shows posts for today in a fresh emulator at any hour, as `posts` and the help example `posts today --top 3`', async () => {
+      const day = Date.UTC(2026, 10, 23);
+      // Just after midnight (a post at 00:00:00.000 counts), mid-morning, and the day's last second.
+      for (const startMs of [day, day + 400, day + 5_000, day + 10 * 3_600_000, day + 86_399_999]) {
+        const fresh = await startHarness({ startMs });
+        try {
+          const today = new Date(startMs).toISOString().slice(0, 10);
+          const plain = await fresh.run('posts');
+          expect(plain.text, `${startMs}`).toMatch(
+            new RegExp(`^Top [1-5] posts? of ${today} \\(UTC\\) by votes$`),
+          );
+          expect(plain.messages.length).toBeGreaterThan(0);
+          const top = await fresh.run('posts today --top 3');
+          expect(top.text, `${startMs}`).toBe(`Top 3 posts of ${today} (UTC) by votes`);
+          for (const message of top.messages) {
+            expect(message.timestamp?.slice(0, 10)).toBe(today);
+            // Seeded today, so never featured after the emulator's "now".
+            expect(Date.parse(message.timestamp ?? '')).toBeLessThanOrEqual(startMs);
+          }
+        } finally {
+          await fresh.close();
+        }
+      }
     });
 
     it('says so when a day has no posts', async () => {
