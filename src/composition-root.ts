@@ -338,11 +338,15 @@ export const MESSAGE_RENDERERS = {
   discord: (message: Message) => renderDiscordMessage(message),
 };
 
-/** Each platform's command-reply renderer, for `directory-bot lookup`. */
+/**
+ * Each platform's command-reply renderer, for `directory-bot lookup`: called as each adapter calls
+ * it for a slash command, with the command text, so the payload carries the same "Share in
+ * channel" button.
+ */
 export const REPLY_RENDERERS = {
-  console: (reply: CommandReply) => renderConsoleReply(reply),
-  slack: (reply: CommandReply) => renderSlackReply(reply),
-  discord: (reply: CommandReply) => renderDiscordReply(reply),
+  console: (reply: CommandReply, _commandText: string) => renderConsoleReply(reply),
+  slack: (reply: CommandReply, commandText: string) => renderSlackReply(reply, { shareValue: commandText }),
+  discord: (reply: CommandReply, commandText: string) => renderDiscordReply(reply, { commandText }),
 };
 
 export { registerDiscordCommands };

@@ -8,8 +8,11 @@ export type LookupPlatform = (typeof LOOKUP_PLATFORMS)[number];
 /** What `lookup` needs from the composition root for one platform. */
 export interface LookupSession {
   handler: CommandHandler;
-  /** Console: a string to print; Slack/Discord: the payload the platform would receive. */
-  render: (reply: CommandReply) => unknown;
+  /**
+   * Console: a string to print; Slack/Discord: the payload the platform would receive, given the
+   * command text as chat passes it (the "Share in channel" button re-runs it).
+   */
+  render: (reply: CommandReply, commandText: string) => unknown;
   close(): Promise<void>;
 }
 
@@ -108,7 +111,7 @@ export function createLookupCommand(build: (platform: LookupPlatform) => Promise
           actor: { userId: 'cli', displayName: 'shell', canManageChannel: false },
           text: parsed.text,
         });
-        print(io, session.render(reply));
+        print(io, session.render(reply, parsed.text));
         return reply.error === undefined ? 0 : 1;
       } finally {
         await session.close();

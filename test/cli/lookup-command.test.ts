@@ -1,15 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { renderConsoleReply } from '../../adapters/console/render-console-reply.js';
-import { renderDiscordReply } from '../../adapters/discord/render-message.js';
-import { renderSlackReply } from '../../adapters/slack/render-reply.js';
 import { createLookupCommand, type LookupPlatform } from '../../src/cli/lookup-command.js';
+import { REPLY_RENDERERS } from '../../src/composition-root.js';
 import { type Harness, startHarness } from '../commands/harness.js';
-
-const RENDERERS = {
-  console: (reply) => renderConsoleReply(reply),
-  slack: (reply) => renderSlackReply(reply),
-  discord: (reply) => renderDiscordReply(reply),
-} satisfies Record<LookupPlatform, (reply: Parameters<typeof renderConsoleReply>[0]) => unknown>;
 
 describe('directory-bot lookup', () => {
   const harnesses: Harness[] = [];
@@ -21,14 +13,14 @@ describe('directory-bot lookup', () => {
     closed = 0;
   });
 
-  /** The same wiring the composition root does: a real handler on a real emulator. */
+  /** The same wiring the composition root does: a real handler on a real emulator, its renderers. */
   const command = createLookupCommand(async (platform) => {
     const h = await startHarness();
     harnesses.push(h);
     built.push(platform);
     return {
       handler: h.handler,
-      render: RENDERERS[platform],
+      render: REPLY_RENDERERS[platform],
       close: async () => {
         closed += 1;
       },
@@ -58,6 +50,24 @@ describe('directory-bot lookup', () => {
     expect(discord.code).toBe(0);
     expect(JSON.parse(discord.out)).toHaveProperty('flags', 64);
     expect(built).toEqual(['slack', 'discord']);
+  });
+
+  it('prints the payload chat gets, with the "Share in channel" button re-running the command', async () => {
+    const slack = JSON.parse((await run(['post', '1', '--platform', 'slack'])).out);
+    expect(slack.response_type).toBe('ephemeral');
+    expect(slack.blocks.at(-1)).toMatchObject({
+      type: 'actions',
+      elements: [{ text: { text: 'Share in channel' }, action_id: 'directory_share', value: 'post 1' }],
+    });
+    const discord = JSON.parse((await run(['posts', 'today', '--top', '3', '--platform', 'discord'])).out);
+    expect(discord.components).toEqual([
+      {
+        type: 1,
+        components: [
+          { type: 2, style: 2, label: 'Share in channel', custom_id: 'directory:share:posts today --top 3' },
+        ],
+      },
+    ]);
   });
 
   it('keeps a quoted shell word together for the command parser', async () => {
