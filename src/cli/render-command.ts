@@ -5,7 +5,7 @@ import {
   guessRecordKind,
   RECORD_KINDS,
   type RecordKind,
-  unwrapRecord,
+  unwrapRecords,
 } from '../messages/raw-record.js';
 import type { Message } from '../ports/message.js';
 import { type CliIo, USAGE_EXIT_CODE, UsageError } from './io.js';
@@ -24,22 +24,30 @@ export interface RenderCommandOptions {
   readTextFile?: (path: string) => Promise<string>;
 }
 
+/** What `render` reads, said in its help and whenever it cannot make sense of the input. */
+const ACCEPTED_SHAPES = `It reads any of these, as the directory answers or as you would paste them:
+  - one record: a V1 comment, collection, live event or notification, or a V2 post (V1 posts,
+    V2 comments, collections and users are read too)
+  - a V2 GraphQL answer: {"data": {"post": {…}}}, or a connection such as
+    {"data": {"posts": {"edges": [{"node": {…}}]}}} (with or without "data", "edges" or "nodes")
+  - a V1 list: {"comments": […]}, {"collections": […]}, {"live_events": […]}, {"notifications": […]}
+  - a JSON array of records`;
+
 const USAGE = `Usage: directory-bot render --platform console|slack|discord [--kind KIND] [FILE|-]
 
-Reads ONE directory record as JSON from FILE (or stdin when FILE is "-" or absent), validates
-it with the directory client's schemas, composes the bot's message and prints what would be
-sent: readable text for console, the exact JSON payload for slack and discord.
+Reads directory records as JSON from FILE (or stdin when FILE is "-" or absent), validates
+each with the directory client's schemas, composes the bot's message and prints what would be
+sent: readable text for console, the exact JSON payload for slack and discord (a JSON array of
+payloads when there are several records).
 
-The record is a V1 comment, collection, live event or notification, or a V2 post node (V1
-posts, V2 comments, collections and users are read too). A GraphQL {"data": {...}} answer or
-a V1 list holding one record is unwrapped.
+${ACCEPTED_SHAPES}
 
 Options:
   --platform, -p   console | slack | discord (required)
   --kind, -k       ${RECORD_KINDS.join(' | ')}; guessed from the record's fields when left out
   --help, -h       show this help
 
-Exits 0 on success, 1 when the record is invalid or cannot be read, 2 on a usage error.`;
+Exits 0 on success, 1 when a record is invalid or the input cannot be read, 2 on a usage error.`;
 
 interface RenderArgs {
   platform: RenderPlatform;
@@ -125,43 +133,68 @@ export function createRenderCommand(
       return 1;
     }
 
-    const { record, kind: wrappedKind } = unwrapRecord(json);
-    let kind = args.kind ?? wrappedKind;
-    if (kind === undefined) {
-      const guess = guessRecordKind(record);
-      if (guess === undefined) {
-        throw new UsageError(
-          `Could not tell what kind of record this is; pass --kind (${RECORD_KINDS.join(', ')}).`,
-        );
+    const unwrapped = unwrapRecords(json);
+    if (!unwrapped.ok) {
+      io.stderr(`Nothing to render from ${where}: ${unwrapped.problem}.`);
+      io.stderr(ACCEPTED_SHAPES);
+      return 1;
+    }
+    const { records } = unwrapped;
+    const several = records.length > 1;
+    const which = (index: number) => (several ? `item ${index + 1} of ${records.length}` : 'this');
+
+    const payloads: unknown[] = [];
+    const guesses = new Set<string>();
+    let invalid = 0;
+    for (const [index, found] of records.entries()) {
+      let kind = args.kind ?? found.kind;
+      if (kind === undefined) {
+        const guess = guessRecordKind(found.record);
+        if (guess === undefined) {
+          throw new UsageError(
+            `Could not tell what kind of record ${which(index)} is; pass --kind (${RECORD_KINDS.join(', ')}).\n${ACCEPTED_SHAPES}`,
+          );
+        }
+        kind = guess.kind;
+        // Said once per reason: a list of fifty comments needs one "because it has body".
+        const line = `Guessed --kind ${kind} because ${guess.reason}; pass --kind to override.`;
+        if (!guesses.has(line)) io.stderr(line);
+        guesses.add(line);
       }
-      kind = guess.kind;
-      io.stderr(`Guessed --kind ${kind} because ${guess.reason}; pass --kind to override.`);
+
+      const result = composeRawRecord(kind, found.record);
+      if (!result.ok) {
+        invalid += 1;
+        const what = several
+          ? `Record ${index + 1} of ${records.length} (${result.source})`
+          : `The ${result.source} record`;
+        io.stderr(`${what} from ${where} is not valid:`);
+        for (const problem of result.problems) io.stderr(`  - ${problem}`);
+        continue;
+      }
+      try {
+        payloads.push(render(result.message));
+      } catch (error) {
+        io.stderr(
+          `The ${args.platform} renderer failed: ${error instanceof Error ? error.message : String(error)}`,
+        );
+        return 1;
+      }
     }
 
-    const result = composeRawRecord(kind, record);
-    if (!result.ok) {
-      io.stderr(`The ${result.source} record from ${where} is not valid:`);
-      for (const problem of result.problems) io.stderr(`  - ${problem}`);
-      return 1;
+    if (payloads.length > 0) {
+      if (args.platform === 'console') {
+        io.stdout(payloads.map((p) => (typeof p === 'string' ? p : JSON.stringify(p, null, 2))).join('\n\n'));
+      } else {
+        io.stdout(JSON.stringify(several ? payloads : payloads[0], null, 2));
+      }
     }
-    let payload: unknown;
-    try {
-      payload = render(result.message);
-    } catch (error) {
-      io.stderr(
-        `The ${args.platform} renderer failed: ${error instanceof Error ? error.message : String(error)}`,
-      );
-      return 1;
-    }
-    io.stdout(
-      typeof payload === 'string' && args.platform === 'console' ? payload : JSON.stringify(payload, null, 2),
-    );
-    return 0;
+    return invalid === 0 ? 0 : 1;
   }
 
   return {
     name: 'render',
-    summary: 'Print the message the bot would post for one directory record (JSON file or stdin).',
+    summary: 'Print the messages the bot would post for directory records (JSON file or stdin).',
     usage: USAGE,
     async run(argv, io) {
       try {

@@ -14,11 +14,13 @@ export { FALLBACK_MAX } from './plain-text.js';
 export { composePostMessage } from './post-message.js';
 export {
   composeRawRecord,
+  type FoundRecord,
   guessRecordKind,
   type KindGuess,
   type RawComposeResult,
   RECORD_KINDS,
   type RecordKind,
-  unwrapRecord,
+  type UnwrapResult,
+  unwrapRecords,
 } from './raw-record.js';
 export { composeUserMessage } from './user-message.js';

@@ -52,31 +52,76 @@ const WRAPPER_KEYS: Readonly<Record<string, RecordKind>> = {
   user: 'user',
 };
 
-export interface UnwrappedRecord {
+/** One record found in what was pasted, with the kind its wrapper named (`{"comments": […]}`, `data.post`). */
+export interface FoundRecord {
   record: unknown;
-  /** The kind the wrapper named (`{"comment": {…}}`, a one-item V1 list, a GraphQL `data.post`). */
   kind?: RecordKind;
 }
 
+export type UnwrapResult = { ok: true; records: FoundRecord[] } | { ok: false; problem: string };
+
+/** Keys that may sit beside `data` in a GraphQL answer. */
+const GRAPHQL_ENVELOPE = new Set(['data', 'errors', 'extensions']);
+
+/** The records of a V2 connection, `{ edges: [{ node }] }` or `{ nodes: [...] }`; undefined for anything else. */
+function connectionRecords(value: Json): unknown[] | undefined {
+  const edges = value['edges'];
+  if (Array.isArray(edges))
+    return edges.map((edge) => (isObject(edge) && 'node' in edge ? edge['node'] : edge));
+  const nodes = value['nodes'];
+  return Array.isArray(nodes) ? nodes : undefined;
+}
+
+/** What a wrapper key holds: a V1 list, a V2 connection, or one record. */
+function wrappedRecords(inner: unknown): unknown[] {
+  if (Array.isArray(inner)) return inner;
+  if (isObject(inner)) return connectionRecords(inner) ?? [inner];
+  return [inner];
+}
+
+function withKind(records: readonly unknown[], kind: RecordKind | undefined): FoundRecord[] {
+  return records.map((record) => (kind === undefined ? { record } : { record, kind }));
+}
+
 /**
- * Takes the record out of the envelopes people paste: a GraphQL `{ data: { post } }`, a V1
- * list holding exactly one record, or `{ "comment": { … } }`. Anything else is returned as is.
+ * Takes the records out of what people paste: a GraphQL answer (`{ data: { post } }`, or a
+ * connection `{ data: { posts: { edges: [{ node }] } } }`, with or without `data`, with `edges`
+ * or `nodes`), a V1 list (`{ "comments": [ … ] }`), `{ "comment": { … } }`, a JSON array of
+ * records, or one bare record. A GraphQL answer holding only errors, or an empty list, is a
+ * problem to report rather than nothing to print.
  */
-export function unwrapRecord(value: unknown): UnwrappedRecord {
+export function unwrapRecords(value: unknown): UnwrapResult {
   let current = value;
-  if (isObject(current) && Object.keys(current).length === 1 && isObject(current['data'])) {
+  if (isObject(current) && 'data' in current && Object.keys(current).every((k) => GRAPHQL_ENVELOPE.has(k))) {
+    const errors = current['errors'];
+    if (!isObject(current['data'])) {
+      const first = Array.isArray(errors) && isObject(errors[0]) ? errors[0]['message'] : undefined;
+      return {
+        ok: false,
+        problem: `the GraphQL answer holds no data${typeof first === 'string' ? `, only the error "${first}"` : ''}`,
+      };
+    }
     current = current['data'];
   }
-  if (!isObject(current)) return { record: current };
-  const keys = Object.keys(current);
-  const only = keys.length === 1 ? keys[0] : undefined;
-  if (only === undefined || !Object.hasOwn(WRAPPER_KEYS, only)) return { record: current };
-  const inner = current[only];
-  const kind = WRAPPER_KEYS[only];
-  if (Array.isArray(inner) && inner.length === 1)
-    return kind ? { record: inner[0], kind } : { record: inner[0] };
-  if (isObject(inner)) return kind ? { record: inner, kind } : { record: inner };
-  return { record: current };
+  let records: FoundRecord[];
+  if (Array.isArray(current)) {
+    records = withKind(current, undefined);
+  } else if (isObject(current)) {
+    const keys = Object.keys(current);
+    const connection = connectionRecords(current);
+    if (connection !== undefined) {
+      records = withKind(connection, undefined);
+    } else if (keys.length > 0 && keys.every((key) => Object.hasOwn(WRAPPER_KEYS, key))) {
+      // One wrapper, or several roots of one GraphQL query (`{ posts {…} collections {…} }`).
+      records = keys.flatMap((key) => withKind(wrappedRecords(current[key]), WRAPPER_KEYS[key]));
+    } else {
+      records = [{ record: current }];
+    }
+  } else {
+    records = [{ record: current }];
+  }
+  if (records.length === 0) return { ok: false, problem: 'the list holds no records' };
+  return { ok: true, records };
 }
 
 const has = (record: Json, keys: readonly string[]) => keys.find((key) => Object.hasOwn(record, key));

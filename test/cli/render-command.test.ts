@@ -76,6 +76,89 @@ describe('directory-bot render', () => {
     expect(result.stdout.startsWith('Analytical Engine\n')).toBe(true);
   });
 
+  it('renders every post of a pasted V2 GraphQL answer, with or without "data", "edges" or "nodes"', async () => {
+    const second = { ...rawV2Post, id: '98115', name: 'Difference Engine' };
+    const connection = { edges: [{ node: rawV2Post }, { node: second }], pageInfo: { hasNextPage: true } };
+    for (const answer of [
+      { data: { posts: connection } },
+      { posts: connection },
+      { data: { posts: { nodes: [rawV2Post, second] } } },
+    ]) {
+      const result = await run(['--platform', 'console'], stdinWith(JSON.stringify(answer)));
+      expect(result.code, JSON.stringify(answer)).toBe(0);
+      expect(result.stderr).toBe('');
+      expect(result.stdout.startsWith('Analytical Engine\n')).toBe(true);
+      expect(result.stdout).toContain('\n\nDifference Engine\n');
+    }
+    const slack = await run(['-p', 'slack'], stdinWith(JSON.stringify({ data: { posts: connection } })));
+    expect(slack.code).toBe(0);
+    expect(JSON.parse(slack.stdout).map((p: { blocks: { title: string }[] }) => p.blocks[0]?.title)).toEqual([
+      'Analytical Engine',
+      'Difference Engine',
+    ]);
+  });
+
+  it('renders every record of a V1 list and of a JSON array, guessing each kind once', async () => {
+    const list = await run([
+      '--platform',
+      'console',
+      fileWith('comments.json', { comments: [rawV1Comment, rawV1Comment] }),
+    ]);
+    expect(list.code).toBe(0);
+    expect(list.stdout.match(/^New comment$/gm)).toHaveLength(2);
+    const array = await run([
+      '--platform',
+      'console',
+      fileWith('mixed.json', [rawV1Comment, rawV1LiveEvent, rawV1Comment]),
+    ]);
+    expect(array.code).toBe(0);
+    expect(array.stderr.split('\n')).toEqual([
+      'Guessed --kind comment because it has "body"; pass --kind to override.',
+      'Guessed --kind live because it has "starts_at"; pass --kind to override.',
+    ]);
+    expect(array.stdout).toContain('Starts: Fri 10 Mar 2017, 18:00 UTC');
+    expect(array.stdout.match(/^New comment$/gm)).toHaveLength(2);
+  });
+
+  it('prints the valid records of a list, names the invalid ones by position, and exits 1', async () => {
+    const { body: _body, ...noBody } = rawV1Comment;
+    const path = fileWith('some-bad.json', { comments: [rawV1Comment, noBody] });
+    const result = await run(['--platform', 'console', path]);
+    expect(result.code).toBe(1);
+    expect(result.stdout).toContain('New comment');
+    expect(result.stderr).toBe(`Record 2 of 2 (V1 comment) from "${path}" is not valid:\n  - body: missing`);
+  });
+
+  it('says which shapes it reads when it cannot tell what was pasted, or there is nothing in it', async () => {
+    const unknown = await run(['--platform', 'console'], stdinWith('{"result": {"id": 1}}'));
+    expect(unknown.code).toBe(2);
+    expect(unknown.stderr).toContain('Could not tell what kind of record this is; pass --kind');
+    const unknownItem = await run(
+      ['--platform', 'console'],
+      stdinWith(JSON.stringify([rawV1Comment, { id: 1 }])),
+    );
+    expect(unknownItem.code).toBe(2);
+    expect(unknownItem.stderr).toContain('Could not tell what kind of record item 2 of 2 is; pass --kind');
+    for (const shape of [
+      'a V2 GraphQL answer',
+      '{"data": {"posts": {"edges": [{"node"',
+      'a V1 list',
+      'a JSON array',
+    ]) {
+      expect(unknown.stderr).toContain(shape);
+    }
+    const empty = await run(['--platform', 'console'], stdinWith('{"comments": []}'));
+    expect(empty.code).toBe(1);
+    expect(empty.stderr).toContain('Nothing to render from stdin: the list holds no records.');
+    expect(empty.stderr).toContain('a V1 list');
+    const errors = await run(
+      ['--platform', 'console'],
+      stdinWith('{"data": null, "errors": [{"message": "Complexity too high"}]}'),
+    );
+    expect(errors.code).toBe(1);
+    expect(errors.stderr).toContain('the GraphQL answer holds no data, only the error "Complexity too high"');
+  });
+
   it('renders a live event and a collection by their guessed kinds', async () => {
     const live = await run(['--platform', 'console', fileWith('live.json', rawV1LiveEvent)]);
     expect(live.code).toBe(0);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { composeRawRecord, guessRecordKind, unwrapRecord } from '../../src/messages/raw-record.js';
+import { composeRawRecord, guessRecordKind, unwrapRecords } from '../../src/messages/raw-record.js';
 import {
   rawV1Collection,
   rawV1Comment,
@@ -26,17 +26,58 @@ describe('guessRecordKind', () => {
   });
 });
 
-describe('unwrapRecord', () => {
+describe('unwrapRecords', () => {
   it('unwraps a GraphQL answer, a one-record V1 list and a named wrapper', () => {
-    expect(unwrapRecord({ data: { post: rawV2Post } })).toEqual({ record: rawV2Post, kind: 'post' });
-    expect(unwrapRecord({ comments: [rawV1Comment] })).toEqual({ record: rawV1Comment, kind: 'comment' });
-    expect(unwrapRecord({ live_event: rawV1LiveEvent })).toEqual({ record: rawV1LiveEvent, kind: 'live' });
+    expect(unwrapRecords({ data: { post: rawV2Post } })).toEqual({
+      ok: true,
+      records: [{ record: rawV2Post, kind: 'post' }],
+    });
+    expect(unwrapRecords({ comments: [rawV1Comment] })).toEqual({
+      ok: true,
+      records: [{ record: rawV1Comment, kind: 'comment' }],
+    });
+    expect(unwrapRecords({ live_event: rawV1LiveEvent })).toEqual({
+      ok: true,
+      records: [{ record: rawV1LiveEvent, kind: 'live' }],
+    });
   });
 
-  it('leaves a bare record, or a list of several, alone', () => {
-    expect(unwrapRecord(rawV1Comment)).toEqual({ record: rawV1Comment });
-    const list = { comments: [rawV1Comment, rawV1Comment] };
-    expect(unwrapRecord(list)).toEqual({ record: list });
+  it('takes every record out of a V2 connection (edges or nodes, with or without data), a V1 list or an array', () => {
+    const second = { ...rawV2Post, id: '2' };
+    const posts = [
+      { record: rawV2Post, kind: 'post' },
+      { record: second, kind: 'post' },
+    ];
+    const edges = { edges: [{ node: rawV2Post }, { node: second }], pageInfo: { hasNextPage: false } };
+    expect(unwrapRecords({ data: { posts: edges } })).toEqual({ ok: true, records: posts });
+    expect(unwrapRecords({ posts: edges })).toEqual({ ok: true, records: posts });
+    expect(unwrapRecords({ data: { posts: { nodes: [rawV2Post, second] } } })).toEqual({
+      ok: true,
+      records: posts,
+    });
+    expect(unwrapRecords({ comments: [rawV1Comment, rawV1Comment] })).toEqual({
+      ok: true,
+      records: [
+        { record: rawV1Comment, kind: 'comment' },
+        { record: rawV1Comment, kind: 'comment' },
+      ],
+    });
+    expect(unwrapRecords([rawV1Comment, rawV1LiveEvent])).toEqual({
+      ok: true,
+      records: [{ record: rawV1Comment }, { record: rawV1LiveEvent }],
+    });
+  });
+
+  it('leaves a bare record alone', () => {
+    expect(unwrapRecords(rawV1Comment)).toEqual({ ok: true, records: [{ record: rawV1Comment }] });
+  });
+
+  it('reports an empty list and a GraphQL answer that holds only errors', () => {
+    expect(unwrapRecords({ comments: [] })).toEqual({ ok: false, problem: 'the list holds no records' });
+    expect(unwrapRecords({ data: null, errors: [{ message: 'Field "pots" does not exist' }] })).toEqual({
+      ok: false,
+      problem: 'the GraphQL answer holds no data, only the error "Field "pots" does not exist"',
+    });
   });
 });
 
