@@ -62,7 +62,7 @@ const POST: CommandSpec = {
   kind: 'lookup',
   description: 'One post: tagline, votes, comments, makers, topics and link',
   usage: 'post <id|slug|url>',
-  examples: ['post 42', 'post notion-ai', 'post https://directory.example.com/posts/notion-ai'],
+  examples: ['post 42', 'post notion-ai', 'post https://www.example-directory.test/posts/notion-ai'],
   managesChannel: false,
   options: [postRef],
 };
