@@ -16,12 +16,13 @@ import { FEED_NAMES } from './delivery/feed-filters.js';
 import type { SubscriptionSeed } from './delivery/subscription-spec.js';
 import { createDirectoryClient, type DirectoryClient, SPEC_WINDOW_MS } from './directory/index.js';
 import { EMULATOR_WEB_URL, type RunningEmulator, startEmulator } from './emulator/index.js';
+import { BotError, isBotError } from './errors.js';
 import { createHttpServer } from './http/http-server.js';
 import { createMetrics } from './metrics/registry.js';
 import { directoryEventSink, engineEventSink } from './observability/event-log.js';
 import { createItemComposer } from './pipeline/compose-item.js';
 import { createEngine, type Engine } from './pipeline/engine.js';
-import type { ChatAdapter } from './ports/chat-adapter.js';
+import type { AdapterContext, ChatAdapter } from './ports/chat-adapter.js';
 import type { CommandHandler, CommandReply } from './ports/commands.js';
 import type { Logger } from './ports/logger.js';
 import type { Message } from './ports/message.js';
@@ -31,7 +32,12 @@ import { systemClock } from './time/clock.js';
 import { USER_AGENT } from './version.js';
 
 export interface App {
-  /** Binds the HTTP server first (so the platform sees the port quickly), then starts the rest. */
+  /**
+   * Wires everything, mounts every route, binds the HTTP server (so the platform sees the port
+   * quickly), then connects the adapters and starts the pipeline; `/readyz` answers 503 until
+   * all of that is done. Rejects with a `config_invalid` BotError when a platform refuses a
+   * configured credential.
+   */
   start(): Promise<{ port: number }>;
   /** Stops taking work, finishes what is in flight, closes the store. Safe to call twice. */
   stop(): Promise<void>;
@@ -88,17 +94,9 @@ export function createApp(config: Config, options: AppOptions): App {
   let starting: Promise<unknown> = Promise.resolve();
 
   const start = async () => {
-    const port = await http.listen(config.server.port);
-    logger.info({ port }, `listening on http://127.0.0.1:${port} (GET /healthz, /readyz, /metrics)`);
-    if (store.kind === 'sqlite' && config.server.onHeroku) {
-      logger.warn(
-        { store: store.description },
-        'RUNNING ON HEROKU WITH A FILE STORE: dyno disks are wiped at least daily, so subscriptions, cursors and dedupe state will be lost. Add Heroku Redis or Postgres (REDIS_URL / DATABASE_URL).',
-      );
-    }
-    await store.ping();
-    logger.info({ store: store.description }, `store ready (${store.kind})`);
-
+    // Everything that answers a request is wired before the port is bound: the platform routes
+    // traffic (and Slack counts a non-200 slash command as a failure) as soon as it accepts
+    // connections, while connecting to Slack or Discord can take seconds.
     const directory = await openDirectory(config, logger, metrics, () => client?.ledger);
     emulator = directory.emulator;
     client = directory.client;
@@ -134,11 +132,36 @@ export function createApp(config: Config, options: AppOptions): App {
     engine = activeEngine;
 
     const commands = buildCommandHandler(config, client, activeEngine, store, metrics);
-    for (const adapter of adapters) {
-      await adapter.start({ http, commands, logger: logger.child({ adapter: adapter.platform }) });
+    const contexts = new Map(
+      adapters.map((adapter) => [
+        adapter,
+        { http, commands, logger: logger.child({ adapter: adapter.platform }) },
+      ]),
+    );
+    for (const [adapter, context] of contexts) {
+      adapter.attach?.(context);
       http.addReadinessCheck({ name: adapter.platform, check: async () => adapter.health().reason });
     }
+    let engineStarted = false;
+    http.addReadinessCheck({
+      name: 'engine',
+      check: async () => (engineStarted ? undefined : 'starting'),
+    });
+
+    const port = await http.listen(config.server.port);
+    logger.info({ port }, `listening on http://127.0.0.1:${port} (GET /healthz, /readyz, /metrics)`);
+    if (store.kind === 'sqlite' && config.server.onHeroku) {
+      logger.warn(
+        { store: store.description },
+        'RUNNING ON HEROKU WITH A FILE STORE: dyno disks are wiped at least daily, so subscriptions, cursors and dedupe state will be lost. Add Heroku Redis or Postgres (REDIS_URL / DATABASE_URL).',
+      );
+    }
+    await store.ping();
+    logger.info({ store: store.description }, `store ready (${store.kind})`);
+
+    await startAdapters(contexts);
     await activeEngine.start();
+    engineStarted = true;
     announce(logger, config, sandbox, adapters, emulator);
     return { port };
   };
@@ -181,6 +204,23 @@ export function createApp(config: Config, options: AppOptions): App {
       return stopped;
     },
   };
+}
+
+/**
+ * Connects every adapter at once, so a bot with both platforms is ready after the slower of the
+ * two, not their sum. Every refused credential is reported together (one `config_invalid` whose
+ * details list each problem), so the operator fixes them in one go; any other failure wins.
+ */
+async function startAdapters(contexts: ReadonlyMap<ChatAdapter, AdapterContext>): Promise<void> {
+  const results = await Promise.allSettled([...contexts].map(([adapter, context]) => adapter.start(context)));
+  const errors = results.flatMap((r) => (r.status === 'rejected' ? [r.reason as unknown] : []));
+  const other = errors.find((error) => !isBotError(error, 'config_invalid'));
+  if (other !== undefined) throw other;
+  if (errors.length === 1) throw errors[0];
+  if (errors.length > 1) {
+    const problems = errors.map((error) => (error as BotError).message);
+    throw new BotError('config_invalid', problems.join('\n'), { details: { problems } });
+  }
 }
 
 /** Resolves true when `work` settles within `ms`, false when time ran out; never rejects. */

@@ -18,6 +18,7 @@ import { interactionSchema } from './interaction-payload.js';
 import { createResponder } from './interaction-responder.js';
 import { createDiscordRest, type DiscordRestEvent } from './rest-client.js';
 import { importDiscordPublicKey } from './verify-signature.js';
+import { verifyDiscordToken } from './verify-token.js';
 
 export interface DiscordAdapterOptions {
   /** Bot token: needed to deliver and for the gateway. */
@@ -104,29 +105,44 @@ export function createDiscordAdapter(options: DiscordAdapterOptions): ChatAdapte
     context.logger.info({ user: gatewayClient.user?.tag }, 'discord gateway ready');
   }
 
+  let flow: ReturnType<typeof createInteractionFlow> | undefined;
+
+  /** Mounts the HTTP interactions endpoint: no call to Discord, so it can run before the port is bound. */
+  function attach(context: AdapterContext): ReturnType<typeof createInteractionFlow> {
+    if (flow !== undefined) return flow;
+    const created = createInteractionFlow({
+      commands: context.commands,
+      logger,
+      deferAfterMs: options.deferAfterMs ?? DEFAULT_DEFER_AFTER_MS,
+    });
+    flow = created;
+    if (publicKey) {
+      context.http.mount(
+        '/discord/',
+        createHttpInteractionsHandler({
+          publicKey,
+          rest,
+          flow: created,
+          logger,
+          now: options.now ?? Date.now,
+        }),
+      );
+    }
+    return created;
+  }
+
   return {
     platform: 'discord',
     pacing: DISCORD_PACING,
 
+    attach(context: AdapterContext): void {
+      attach(context);
+    },
+
     async start(context: AdapterContext): Promise<void> {
-      const flow = createInteractionFlow({
-        commands: context.commands,
-        logger,
-        deferAfterMs: options.deferAfterMs ?? DEFAULT_DEFER_AFTER_MS,
-      });
-      if (publicKey) {
-        context.http.mount(
-          '/discord/',
-          createHttpInteractionsHandler({
-            publicKey,
-            rest,
-            flow,
-            logger,
-            now: options.now ?? Date.now,
-          }),
-        );
-      }
-      if (useGateway) await connectGateway(context, flow);
+      const attachedFlow = attach(context);
+      if (options.token !== undefined) await verifyDiscordToken(rest, logger);
+      if (useGateway) await connectGateway(context, attachedFlow);
       started = true;
     },
 

@@ -1,5 +1,13 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { App, ErrorCode, HTTPReceiver, type Receiver, SocketModeReceiver, webApi } from '@slack/bolt';
+import {
+  App,
+  type Authorize,
+  ErrorCode,
+  HTTPReceiver,
+  type Receiver,
+  SocketModeReceiver,
+  webApi,
+} from '@slack/bolt';
 import type {
   AdapterContext,
   AdapterHealth,
@@ -242,8 +250,9 @@ export function createSlackAdapter(options: SlackAdapterOptions): ChatAdapter {
   }
 
   /**
-   * Checks the configured token with auth.test and returns the bot's ids for Bolt, or undefined
-   * when there is no single token or Slack could not be asked.
+   * Checks the configured token with auth.test and returns the bot's ids, or undefined when there
+   * is no single token or Slack could not be asked. A refusal is a configuration error: the
+   * operator set a token Slack does not accept, and no amount of retrying will fix it.
    */
   async function verifyToken(): Promise<{ botId: string; botUserId: string } | undefined> {
     if (options.botToken === undefined) return undefined;
@@ -255,9 +264,11 @@ export function createSlackAdapter(options: SlackAdapterOptions): ChatAdapter {
     } catch (error) {
       const code = slackErrorCode(error);
       if (isTokenError(code)) {
-        throw new BotError('config_invalid', `SLACK_BOT_TOKEN was refused by Slack (${code})`, {
-          cause: error,
-        });
+        throw new BotError(
+          'config_invalid',
+          `SLACK_BOT_TOKEN: refused by Slack (${code}); copy the current Bot User OAuth Token (xoxb-…) from the app's Install App page`,
+          { cause: error },
+        );
       }
       // Slack unreachable at boot is not a config error: deliveries fail transiently and retry.
       logger.warn({ err: error }, 'could not verify the Slack bot token; continuing');
@@ -265,51 +276,70 @@ export function createSlackAdapter(options: SlackAdapterOptions): ChatAdapter {
     }
   }
 
+  /** The bot's ids from the start-up auth.test, once known. */
+  let identity: { botId: string; botUserId: string } | undefined;
+
   /**
-   * Bolt's options for the single token. Given a token alone, Bolt runs its own auth.test in the
-   * constructor and caches the promise unobserved: with the request timeout, a Slack outage at boot
-   * would reject it unhandled and fail every command until a restart. Handing Bolt the ids from our
-   * own check avoids that call; without them Bolt asks again per request, which recovers.
+   * Bolt's authorization for the single token. Given a token, Bolt would call auth.test itself
+   * (in the constructor, or per request when told not to), so a request arriving while Slack is
+   * slow would wait on it past Slack's 3 s deadline. The ids only serve Bolt's "ignore my own
+   * events" check, which slash commands and button presses never need, so requests go on with
+   * the token alone until our own start-up check has learnt them.
    */
-  function boltTokenOptions(identity: { botId: string; botUserId: string } | undefined) {
-    if (options.botToken === undefined) return {};
-    if (identity === undefined) return { token: options.botToken, tokenVerificationEnabled: false };
-    return { token: options.botToken, botId: identity.botId, botUserId: identity.botUserId };
+  function boltAuthOptions(): { authorize?: Authorize<boolean> } {
+    const botToken = options.botToken;
+    if (botToken === undefined) return {};
+    return {
+      authorize: async ({ isEnterpriseInstall }) => ({ isEnterpriseInstall, botToken, ...identity }),
+    };
+  }
+
+  let attached: { app: App; http?: HTTPReceiver; socket?: SocketModeReceiver } | undefined;
+
+  /** Creates the Bolt app and mounts its routes: no call to Slack, so it can run before the port is bound. */
+  function attach(context: AdapterContext) {
+    if (attached !== undefined) return attached;
+    const { receiver, http, socket } = createReceiver();
+    const created = new App({ receiver, logger: boltLogger, clientOptions, ...boltAuthOptions() });
+    created.error(async (error) => {
+      logger.error({ err: error }, 'unhandled error in a Slack listener');
+    });
+    bindDirectoryCommand({
+      app: created,
+      commands: context.commands,
+      admin: createAdminLookup({
+        logger,
+        ttlMs: options.adminCacheTtlMs ?? 5 * 60_000,
+        now: options.now ?? Date.now,
+      }),
+      logger,
+      emit,
+      commandName: options.commandName ?? '/directory',
+      ackBudgetMs: options.ackBudgetMs ?? 2000,
+    });
+    if (http !== undefined) mountHttp(context, http);
+    attached = {
+      app: created,
+      ...(http === undefined ? {} : { http }),
+      ...(socket === undefined ? {} : { socket }),
+    };
+    return attached;
   }
 
   return {
     platform: 'slack',
     pacing: SLACK_PACING,
 
+    attach(context) {
+      attach(context);
+    },
+
     async start(context) {
       stopped = false;
-      const identity = await verifyToken();
-      const { receiver, http, socket } = createReceiver();
-      const created = new App({
-        receiver,
-        logger: boltLogger,
-        clientOptions,
-        ...boltTokenOptions(identity),
-      });
-      created.error(async (error) => {
-        logger.error({ err: error }, 'unhandled error in a Slack listener');
-      });
-      bindDirectoryCommand({
-        app: created,
-        commands: context.commands,
-        admin: createAdminLookup({
-          logger,
-          ttlMs: options.adminCacheTtlMs ?? 5 * 60_000,
-          now: options.now ?? Date.now,
-        }),
-        logger,
-        emit,
-        commandName: options.commandName ?? '/directory',
-        ackBudgetMs: options.ackBudgetMs ?? 2000,
-      });
+      const { app: created, http, socket } = attach(context);
       app = created;
+      identity = await verifyToken();
       if (http !== undefined) {
-        mountHttp(context, http);
         health = { ready: true };
       } else if (socket !== undefined) {
         // Socket Mode: Bolt opens the WebSocket via apps.connections.open; no port is bound.

@@ -1,7 +1,8 @@
 import { createApp } from '../composition-root.js';
 import { CONFIG_ERROR_EXIT_CODE, ConfigError, loadConfig } from '../config/load-config.js';
+import { type BotError, isBotError } from '../errors.js';
 import { createLogger } from '../logging/create-logger.js';
-import { handleHelpOnly } from './io.js';
+import { type CliIo, handleHelpOnly } from './io.js';
 import type { Subcommand } from './subcommand.js';
 
 const USAGE = `Usage: directory-bot start
@@ -23,12 +24,7 @@ export const startCommand: Subcommand = {
     try {
       config = loadConfig();
     } catch (error) {
-      if (error instanceof ConfigError) {
-        io.stderr('directory-bot cannot start: the configuration is invalid.');
-        for (const problem of error.problems) io.stderr(`  ${problem}`);
-        io.stderr('See .env.example for every variable and what it expects.');
-        return CONFIG_ERROR_EXIT_CODE;
-      }
+      if (error instanceof ConfigError) return reportConfigProblems(io, error.problems);
       throw error;
     }
 
@@ -78,9 +74,15 @@ export const startCommand: Subcommand = {
     try {
       await app.start();
     } catch (error) {
-      logger.fatal({ err: error }, 'start-up failed');
+      // Problems the operator fixes in the configuration get a line that says what to do, not a
+      // stack trace: a token the platform refused is as much a bad value as PORT=abc.
+      if (isBotError(error, 'config_invalid')) {
+        reportConfigProblems(io, problemsOf(error));
+      } else {
+        logger.fatal({ err: error }, 'start-up failed');
+      }
       await app.stop().catch(() => {});
-      return 1;
+      return isBotError(error, 'config_invalid') ? CONFIG_ERROR_EXIT_CODE : 1;
     }
     await stopped;
     const code = typeof process.exitCode === 'number' ? process.exitCode : 0;
@@ -90,3 +92,17 @@ export const startCommand: Subcommand = {
     return code;
   },
 };
+
+/** The configuration error report: one line per problem, each naming its variable; exit 78. */
+function reportConfigProblems(io: CliIo, problems: readonly string[]): number {
+  io.stderr('directory-bot cannot start: the configuration is invalid.');
+  for (const problem of problems) io.stderr(`  ${problem}`);
+  io.stderr('See .env.example for every variable and what it expects.');
+  return CONFIG_ERROR_EXIT_CODE;
+}
+
+/** A start-up config error carries one problem, or several in `details.problems`. */
+function problemsOf(error: BotError): string[] {
+  const listed = error.details?.['problems'];
+  return Array.isArray(listed) ? listed.map(String) : [error.message];
+}

@@ -82,7 +82,18 @@ export interface DeliveryPacing {
 export interface ChatAdapter {
   readonly platform: string;
   readonly pacing: DeliveryPacing;
-  /** Connect, mount HTTP routes, bind `/directory`. Resolves when ready to deliver. */
+  /**
+   * Mount the adapter's HTTP routes and bind `/directory`, at once and without calling the
+   * platform. The composition root calls it for every adapter before the port is bound: a
+   * platform routes requests as soon as the port accepts connections, so no route of ours may
+   * answer 404 while an adapter is still connecting. Optional for adapters with no routes.
+   */
+  attach?(context: AdapterContext): void;
+  /**
+   * Connect (check the token, open the gateway or socket), attaching first when `attach` was not
+   * called. Resolves when ready to deliver. Rejects with a `config_invalid` BotError whose message
+   * starts with the variable's name when the platform refuses the configured credentials.
+   */
   start(context: AdapterContext): Promise<void>;
   deliver(destination: Destination, message: Message, options: DeliveryOptions): Promise<DeliveryOutcome>;
   health(): AdapterHealth;

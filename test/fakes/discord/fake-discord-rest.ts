@@ -237,6 +237,16 @@ export class FakeDiscordRest {
         }),
       },
       {
+        // Who the bot token belongs to: what the adapter asks at start-up to check the token.
+        method: 'GET',
+        pattern: /^\/users\/@me$/,
+        route: '/users/@me',
+        handle: () => ({
+          status: 200,
+          body: { id: '100000000000000099', username: 'directory-bot', discriminator: '0', bot: true },
+        }),
+      },
+      {
         method: 'POST',
         pattern: new RegExp(`^/channels/${snowflake}/messages$`),
         route: '/channels/:id/messages',

@@ -85,6 +85,7 @@ export class FakeSlackApi {
     error?: string;
   }[] = [];
   private readonly hangs: { method: string; remaining: number; channel?: string }[] = [];
+  private readonly delays = new Map<string, number>();
   private readonly events = new EventEmitter();
   private readonly allowedPostParams = postMessageParameters();
   private readonly now: () => number;
@@ -242,6 +243,15 @@ export class FakeSlackApi {
   }
 
   /**
+   * Every later call of `method` is answered `ms` after it arrives, as a slow Slack would (the
+   * answer itself is unchanged); 0 answers at once again.
+   */
+  slowDown(method: string, ms: number): void {
+    if (ms > 0) this.delays.set(method, ms);
+    else this.delays.delete(method);
+  }
+
+  /**
    * The next `times` calls of `method` answer `{ ok: false, error }` with HTTP 200, as Slack does
    * for a refused call (`msg_too_long`, `invalid_blocks`, `invalid_auth`, …); with `channel`, only
    * calls for that channel do.
@@ -327,6 +337,8 @@ export class FakeSlackApi {
       // No answer: close() ends the socket with closeAllConnections.
       return;
     }
+    const delay = this.delays.get(method);
+    if (delay !== undefined) await new Promise((resolve) => setTimeout(resolve, delay));
     const { status, body, headers } = this.answer(method, token, params);
     const call: RecordedCall = { method, token, params, status, response: body, at };
     this.calls.push(call);

@@ -1,0 +1,109 @@
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type ChildBot, spawnBot } from '../support/child-bot.js';
+import { type LivePlatforms, SLACK_TOKEN, startLivePlatforms } from '../support/live-platforms.js';
+import { makeTempDir } from '../support/temp-dir.js';
+
+const temp = makeTempDir();
+let platforms: LivePlatforms;
+beforeAll(async () => {
+  platforms = await startLivePlatforms();
+});
+afterAll(async () => {
+  await platforms.close();
+  temp.cleanup();
+});
+
+let storeSeq = 0;
+function storeFile(): string {
+  storeSeq += 1;
+  return join(temp.path, `start-up-${storeSeq}.sqlite`);
+}
+
+/** The exit code, or 'still running' when the bot has not exited within `ms` (it is then killed). */
+async function exitWithin(bot: ChildBot, ms = 20_000): Promise<number | null | 'still running'> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<'still running'>((resolve) => {
+    timer = setTimeout(() => resolve('still running'), ms);
+  });
+  const result = await Promise.race([bot.exited.then((exit) => exit.code), late]);
+  clearTimeout(timer);
+  if (result === 'still running') {
+    bot.child.kill('SIGKILL');
+    await bot.exited;
+  }
+  return result;
+}
+
+function linesNaming(output: string, variable: string): string[] {
+  return output.split('\n').filter((line) => line.includes(variable));
+}
+
+/** A stack trace line, as Node prints them. */
+const STACK_LINE = /^\s+at .+[:(]/m;
+
+describe('a token the platform refuses at start-up', () => {
+  it.each(['invalid_auth', 'not_authed', 'account_inactive', 'token_revoked'])(
+    'SLACK_BOT_TOKEN refused by auth.test with %s: exit 78 and one line naming the variable',
+    async (code) => {
+      platforms.slack.refuseNext('auth.test', code);
+      const bot = spawnBot(['start'], { ...platforms.env(storeFile()), PORT: '0' });
+      expect(await exitWithin(bot)).toBe(78);
+      const output = bot.output();
+      const lines = linesNaming(output, 'SLACK_BOT_TOKEN');
+      expect(lines).toHaveLength(1);
+      expect(lines[0]).toMatch(new RegExp(`SLACK_BOT_TOKEN: refused by Slack \\(${code}\\)`));
+      expect(output).not.toMatch(STACK_LINE);
+      expect(output).not.toContain(SLACK_TOKEN);
+    },
+    30_000,
+  );
+
+  it.each(['true', 'false'])(
+    'DISCORD_TOKEN refused with 401 (DISCORD_GATEWAY=%s): exit 78 and one line naming the variable',
+    async (gateway) => {
+      const wrongToken = 'discord-token-that-was-reset';
+      const bot = spawnBot(['start'], {
+        ...platforms.env(storeFile()),
+        PORT: '0',
+        DISCORD_TOKEN: wrongToken,
+        DISCORD_GATEWAY: gateway,
+      });
+      expect(await exitWithin(bot)).toBe(78);
+      const output = bot.output();
+      const lines = linesNaming(output, 'DISCORD_TOKEN');
+      expect(lines).toHaveLength(1);
+      expect(lines[0]).toMatch(/DISCORD_TOKEN: refused by Discord \(401 Unauthorized\)/);
+      expect(output).not.toMatch(STACK_LINE);
+      expect(output).not.toContain(wrongToken);
+    },
+    30_000,
+  );
+
+  it('both tokens refused: both reported in the same run', async () => {
+    platforms.slack.refuseNext('auth.test', 'invalid_auth');
+    const bot = spawnBot(['start'], {
+      ...platforms.env(storeFile()),
+      PORT: '0',
+      DISCORD_TOKEN: 'another-wrong-token',
+    });
+    expect(await exitWithin(bot)).toBe(78);
+    expect(linesNaming(bot.output(), 'SLACK_BOT_TOKEN')).toHaveLength(1);
+    expect(linesNaming(bot.output(), 'DISCORD_TOKEN')).toHaveLength(1);
+  }, 30_000);
+
+  it('Slack failing (HTTP 500) at start-up is not a configuration error: the bot starts and becomes ready', async () => {
+    platforms.slack.failNext('auth.test', 500);
+    const bot = spawnBot(['start'], { ...platforms.env(storeFile()), PORT: '0' });
+    try {
+      const [, port] = await bot.waitFor(/listening on http:\/\/127\.0\.0\.1:(\d+)/);
+      await bot.waitFor(/directory bot ready/);
+      expect(bot.output()).toContain('could not verify the Slack bot token; continuing');
+      expect((await fetch(`http://127.0.0.1:${port}/readyz`)).status).toBe(200);
+      bot.child.kill('SIGTERM');
+      expect((await bot.exited).code).toBe(0);
+    } finally {
+      bot.child.kill('SIGKILL');
+    }
+  }, 30_000);
+});

@@ -1,0 +1,118 @@
+import { generateKeyPairSync, type KeyObject, sign } from 'node:crypto';
+import { createServer } from 'node:net';
+import { type RunningEmulator, startEmulator } from '../../src/emulator/index.js';
+import { APP_ID, commandInteraction } from '../adapters/discord/support.js';
+import { FakeDiscordRest } from '../fakes/discord/fake-discord-rest.js';
+import { FakeSlackApi } from '../fakes/slack/fake-slack-api.js';
+import { signedHeaders } from '../fakes/slack/signing.js';
+
+export const SLACK_TOKEN = 'xoxb-start-up-test-token';
+export const SLACK_SECRET = 'start-up-signing-secret';
+export const DISCORD_TOKEN = 'discord-start-up-test-token';
+
+/**
+ * A directory emulator, a fake Slack and a fake Discord (REST only: the bot runs with HTTP
+ * interactions) for a bot started as a real child process, with the environment that points the
+ * bot at them and requests signed as each platform signs them.
+ */
+export interface LivePlatforms {
+  slack: FakeSlackApi;
+  discord: FakeDiscordRest;
+  emulator: RunningEmulator;
+  /** The bot's environment: everything configured, store in `storeFile`, PORT left to the caller. */
+  env(storeFile: string): Record<string, string>;
+  /** POSTs a signed `/directory <text>` slash command as user `userId`. */
+  slashCommand(baseUrl: string, text: string, userId: string): Promise<Response>;
+  /** POSTs a signed `/directory <subcommand>` Discord interaction as user `userId`. */
+  discordInteraction(baseUrl: string, subcommand: string, userId: string): Promise<Response>;
+  close(): Promise<void>;
+}
+
+function discordKeyPair(): { publicHex: string; privateKey: KeyObject } {
+  const { publicKey, privateKey } = generateKeyPairSync('ed25519');
+  const der = publicKey.export({ format: 'der', type: 'spki' });
+  return { publicHex: der.subarray(-32).toString('hex'), privateKey };
+}
+
+export async function startLivePlatforms(): Promise<LivePlatforms> {
+  const slack = await new FakeSlackApi().start();
+  slack.addToken(SLACK_TOKEN, 'T1');
+  const discord = new FakeDiscordRest({ token: DISCORD_TOKEN });
+  await discord.listen();
+  const emulator = await startEmulator({ port: 0 });
+  const keys = discordKeyPair();
+
+  return {
+    slack,
+    discord,
+    emulator,
+    env: (storeFile) => ({
+      STORE_URL: `sqlite://${storeFile}`,
+      DIRECTORY_BASE_URL: emulator.url,
+      DIRECTORY_TOKEN: 'dev-token',
+      SLACK_BOT_TOKEN: SLACK_TOKEN,
+      SLACK_SIGNING_SECRET: SLACK_SECRET,
+      SLACK_API_URL: slack.apiUrl,
+      DISCORD_TOKEN,
+      DISCORD_APPLICATION_ID: APP_ID,
+      DISCORD_PUBLIC_KEY: keys.publicHex,
+      DISCORD_API_URL: discord.url,
+      DISCORD_GATEWAY: 'false',
+    }),
+    slashCommand(baseUrl, text, userId) {
+      const body = new URLSearchParams({
+        team_id: 'T1',
+        channel_id: 'C1',
+        user_id: userId,
+        user_name: userId.toLowerCase(),
+        command: '/directory',
+        text,
+        api_app_id: 'A1',
+        response_url: slack.responseUrl(),
+        trigger_id: '1.2.3',
+      }).toString();
+      return fetch(`${baseUrl}/slack/events`, {
+        method: 'POST',
+        body,
+        headers: signedHeaders(SLACK_SECRET, body, Math.floor(Date.now() / 1000)),
+      });
+    },
+    discordInteraction(baseUrl, subcommand, userId) {
+      const interaction = commandInteraction(subcommand);
+      (interaction['member'] as { user: { id: string } }).user.id = userId;
+      const raw = JSON.stringify(interaction);
+      const timestamp = String(Math.floor(Date.now() / 1000));
+      const signature = sign(null, Buffer.from(timestamp + raw), keys.privateKey).toString('hex');
+      return fetch(`${baseUrl}/discord/interactions`, {
+        method: 'POST',
+        headers: {
+          'content-type': 'application/json',
+          'x-signature-timestamp': timestamp,
+          'x-signature-ed25519': signature,
+        },
+        body: raw,
+      });
+    },
+    async close() {
+      await slack.close();
+      await discord.close();
+      await emulator.close();
+    },
+  };
+}
+
+/** A port that was free a moment ago (bound on every interface, then released). */
+export async function freePort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, resolve));
+  const address = server.address();
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  if (address === null || typeof address === 'string') throw new Error('no port');
+  return address.port;
+}
+
+/** True when `error` is fetch's "nobody is listening on that port". */
+export function isConnectionRefused(error: unknown): boolean {
+  const cause = (error as { cause?: { code?: unknown } }).cause;
+  return cause?.code === 'ECONNREFUSED';
+}
