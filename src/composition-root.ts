@@ -17,7 +17,7 @@ import type { SubscriptionSeed } from './delivery/subscription-spec.js';
 import { createDirectoryClient, type DirectoryClient, SPEC_WINDOW_MS } from './directory/index.js';
 import { EMULATOR_WEB_URL, type RunningEmulator, startEmulator } from './emulator/index.js';
 import { BotError, isBotError } from './errors.js';
-import { createHttpServer } from './http/http-server.js';
+import { createHttpServer, describeListening } from './http/http-server.js';
 import { createMetrics } from './metrics/registry.js';
 import { directoryEventSink, engineEventSink } from './observability/event-log.js';
 import { createItemComposer } from './pipeline/compose-item.js';
@@ -36,7 +36,7 @@ export interface App {
    * Wires everything, mounts every route, binds the HTTP server (so the platform sees the port
    * quickly), then connects the adapters and starts the pipeline; `/readyz` answers 503 until
    * all of that is done. Rejects with a `config_invalid` BotError when a platform refuses a
-   * configured credential.
+   * configured credential, and with `port_in_use` when the port is taken.
    */
   start(): Promise<{ port: number }>;
   /** Stops taking work, finishes what is in flight, closes the store. Safe to call twice. */
@@ -149,7 +149,8 @@ export function createApp(config: Config, options: AppOptions): App {
     });
 
     const port = await http.listen(config.server.port);
-    logger.info({ port }, `listening on http://127.0.0.1:${port} (GET /healthz, /readyz, /metrics)`);
+    const bound = http.address();
+    logger.info({ address: bound?.address, port }, bound ? describeListening(bound) : 'listening');
     if (store.kind === 'sqlite' && config.server.onHeroku) {
       logger.warn(
         { store: store.description },

@@ -4,6 +4,8 @@
  */
 export type BotErrorCode =
   | 'config_invalid'
+  /** The HTTP port is held by another process. */
+  | 'port_in_use'
   | 'store_unavailable'
   | 'upstream_unauthorized'
   | 'upstream_not_found'

@@ -78,6 +78,10 @@ export const startCommand: Subcommand = {
       // stack trace: a token the platform refused is as much a bad value as PORT=abc.
       if (isBotError(error, 'config_invalid')) {
         reportConfigProblems(io, problemsOf(error));
+      } else if (isBotError(error, 'port_in_use')) {
+        io.stderr(
+          `directory-bot cannot start: PORT ${config.server.port} is in use; set PORT to a free port or stop the program listening on it.`,
+        );
       } else {
         logger.fatal({ err: error }, 'start-up failed');
       }

@@ -1,6 +1,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Registry } from 'prom-client';
+import { BotError } from '../errors.js';
 import type { HttpHandler, HttpMount } from '../ports/chat-adapter.js';
 import type { Logger } from '../ports/logger.js';
 
@@ -12,7 +13,13 @@ export interface ReadinessCheck {
 
 export interface BotHttpServer extends HttpMount {
   readonly server: Server;
+  /**
+   * Binds `port` on `host`, or on every interface when `host` is omitted. Rejects with a
+   * `port_in_use` BotError when another process holds the port.
+   */
   listen(port: number, host?: string): Promise<number>;
+  /** Where the server is bound, once it is. */
+  address(): AddressInfo | undefined;
   addReadinessCheck(check: ReadinessCheck): void;
   /** Stop accepting connections; in-flight requests finish. */
   close(): Promise<void>;
@@ -81,12 +88,26 @@ export function createHttpServer(options: { logger: Logger; registry: Registry }
     },
     listen(port, host) {
       return new Promise((resolvePort, reject) => {
-        server.once('error', reject);
+        const failed = (error: NodeJS.ErrnoException) => {
+          reject(
+            error.code === 'EADDRINUSE'
+              ? new BotError('port_in_use', `port ${port} is already in use`, {
+                  cause: error,
+                  details: { port },
+                })
+              : error,
+          );
+        };
+        server.once('error', failed);
         server.listen(port, host, () => {
-          server.off('error', reject);
+          server.off('error', failed);
           resolvePort((server.address() as AddressInfo).port);
         });
       });
+    },
+    address() {
+      const bound = server.address();
+      return bound !== null && typeof bound === 'object' ? bound : undefined;
     },
     close() {
       return new Promise((resolveClose) => {
@@ -100,4 +121,17 @@ export function createHttpServer(options: { logger: Logger; registry: Registry }
 function send(res: ServerResponse, status: number, contentType: string, body: string): void {
   res.writeHead(status, { 'content-type': contentType, 'content-length': Buffer.byteLength(body) });
   res.end(body);
+}
+
+/**
+ * The "listening on" text for the address actually bound: with no host, Node binds `::` (every
+ * interface, IPv4 too) or `0.0.0.0` where IPv6 is off, and the log must not pretend otherwise.
+ */
+export function describeListening(bound: AddressInfo): string {
+  const endpoints = '(GET /healthz, /readyz, /metrics)';
+  if (bound.address === '::') return `listening on http://[::]:${bound.port}, every interface ${endpoints}`;
+  if (bound.address === '0.0.0.0')
+    return `listening on http://0.0.0.0:${bound.port}, every IPv4 interface ${endpoints}`;
+  const host = bound.family === 'IPv6' ? `[${bound.address}]` : bound.address;
+  return `listening on http://${host}:${bound.port} ${endpoints}`;
 }

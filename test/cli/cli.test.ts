@@ -72,7 +72,7 @@ describe('the running bot', () => {
       PORT: '0',
       STORE_URL: `sqlite://${join(temp.path, 'lifecycle.sqlite')}`,
     });
-    const [, port] = await bot.waitFor(/listening on http:\/\/127\.0\.0\.1:(\d+)/);
+    const [, port] = await bot.waitFor(/listening on http:\/\/\S+:(\d+)/);
     const health = await fetch(`http://127.0.0.1:${port}/healthz`);
     expect(health.status).toBe(200);
     await bot.waitFor(/store ready/);

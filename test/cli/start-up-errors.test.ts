@@ -1,3 +1,5 @@
+import { connect, createServer, type Server } from 'node:net';
+import { networkInterfaces } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type ChildBot, spawnBot } from '../support/child-bot.js';
@@ -96,7 +98,7 @@ describe('a token the platform refuses at start-up', () => {
     platforms.slack.failNext('auth.test', 500);
     const bot = spawnBot(['start'], { ...platforms.env(storeFile()), PORT: '0' });
     try {
-      const [, port] = await bot.waitFor(/listening on http:\/\/127\.0\.0\.1:(\d+)/);
+      const [, port] = await bot.waitFor(/listening on http:\/\/\S+:(\d+)/);
       await bot.waitFor(/directory bot ready/);
       expect(bot.output()).toContain('could not verify the Slack bot token; continuing');
       expect((await fetch(`http://127.0.0.1:${port}/readyz`)).status).toBe(200);
@@ -107,3 +109,54 @@ describe('a token the platform refuses at start-up', () => {
     }
   }, 30_000);
 });
+
+describe('the HTTP port', () => {
+  it('a busy PORT is one line naming the port and what to do, exit 1, no stack trace', async () => {
+    const blocker: Server = createServer();
+    await new Promise<void>((resolve) => blocker.listen(0, resolve));
+    const port = (blocker.address() as { port: number }).port;
+    try {
+      const bot = spawnBot(['start'], { PORT: String(port), STORE_URL: `sqlite://${storeFile()}` });
+      expect(await exitWithin(bot)).toBe(1);
+      const output = bot.output();
+      const lines = linesNaming(output, `PORT ${port}`);
+      expect(lines).toHaveLength(1);
+      expect(lines[0]).toMatch(new RegExp(`PORT ${port} is in use; set PORT to a free port`));
+      expect(output).not.toMatch(STACK_LINE);
+      expect(output).not.toContain('EADDRINUSE');
+    } finally {
+      await new Promise<void>((resolve) => blocker.close(() => resolve()));
+    }
+  }, 30_000);
+
+  it('the "listening on" line shows the address actually bound: every interface, as Heroku needs', async () => {
+    const bot = spawnBot(['start'], { PORT: '0', STORE_URL: `sqlite://${storeFile()}` });
+    try {
+      const [, host, port] = await bot.waitFor(/listening on http:\/\/(\[[^\]]+\]|[^:/\s]+):(\d+)/);
+      const everyInterface = host === '[::]' || host === '0.0.0.0';
+      expect(everyInterface, `logged ${host}`).toBe(true);
+      // What the line says is what is bound: reachable from outside loopback exactly when it claims so.
+      const external = Object.values(networkInterfaces())
+        .flat()
+        .find((a) => a !== undefined && a.family === 'IPv4' && !a.internal);
+      if (external !== undefined) expect(await accepts(external.address, Number(port))).toBe(everyInterface);
+      expect(await accepts('127.0.0.1', Number(port))).toBe(true);
+      bot.child.kill('SIGTERM');
+      expect((await bot.exited).code).toBe(0);
+    } finally {
+      bot.child.kill('SIGKILL');
+    }
+  }, 30_000);
+});
+
+/** Whether a TCP connection to `host:port` is accepted. */
+function accepts(host: string, port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const socket = connect({ host, port });
+    socket.once('connect', () => {
+      socket.destroy();
+      resolve(true);
+    });
+    socket.once('error', () => resolve(false));
+  });
+}
