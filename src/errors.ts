@@ -58,3 +58,34 @@ export class BotError extends Error {
 export function isBotError(value: unknown, code?: BotErrorCode): value is BotError {
   return value instanceof BotError && (code === undefined || value.code === code);
 }
+
+/**
+ * A configuration the bot cannot run with: a bad or missing environment variable, or a value
+ * a platform refused. Each problem is one line that starts with the variable's name, so the
+ * CLI can print them as they are and exit 78 (EX_CONFIG). It is an ordinary BotError with
+ * code `config_invalid`; catch it with `configProblems(error)`, not `instanceof`.
+ */
+export class ConfigError extends BotError {
+  readonly problems: readonly string[];
+
+  constructor(problems: string | readonly string[], options: Pick<BotErrorOptions, 'cause'> = {}) {
+    const lines = typeof problems === 'string' ? [problems] : [...problems];
+    super('config_invalid', `Invalid configuration: ${lines.join('; ')}`, {
+      ...options,
+      details: { problems: lines },
+    });
+    this.name = 'ConfigError';
+    this.problems = lines;
+  }
+}
+
+/**
+ * The problem lines of any `config_invalid` error (a ConfigError, or a BotError with that code
+ * thrown elsewhere, whose message is then the one line); undefined for every other error.
+ */
+export function configProblems(error: unknown): readonly string[] | undefined {
+  if (!isBotError(error, 'config_invalid')) return undefined;
+  const listed = error.details?.['problems'];
+  if (Array.isArray(listed) && listed.every((line) => typeof line === 'string')) return listed;
+  return [error.message];
+}

@@ -1,5 +1,5 @@
 import { parseArgs } from 'node:util';
-import { CONFIG_ERROR_EXIT_CODE, ConfigError, loadConfig } from '../config/load-config.js';
+import { CONFIG_ERROR_EXIT_CODE, configProblems, loadConfig } from '../config/load-config.js';
 import type { CommandDefinition } from '../ports/commands.js';
 import { type CliIo, USAGE_EXIT_CODE } from './io.js';
 import type { Subcommand } from './subcommand.js';
@@ -60,8 +60,9 @@ export function createDiscordRegisterCommand(
       try {
         config = loadConfig();
       } catch (error) {
-        if (!(error instanceof ConfigError)) throw error;
-        for (const problem of error.problems) io.stderr(problem);
+        const problems = configProblems(error);
+        if (problems === undefined) throw error;
+        for (const problem of problems) io.stderr(problem);
         return CONFIG_ERROR_EXIT_CODE;
       }
       if (!config.discord?.token) {

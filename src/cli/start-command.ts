@@ -1,6 +1,6 @@
 import { createApp } from '../composition-root.js';
-import { CONFIG_ERROR_EXIT_CODE, ConfigError, loadConfig } from '../config/load-config.js';
-import { type BotError, isBotError } from '../errors.js';
+import { CONFIG_ERROR_EXIT_CODE, configProblems, loadConfig } from '../config/load-config.js';
+import { isBotError } from '../errors.js';
 import { createLogger } from '../logging/create-logger.js';
 import { type CliIo, handleHelpOnly } from './io.js';
 import type { Subcommand } from './subcommand.js';
@@ -24,8 +24,9 @@ export const startCommand: Subcommand = {
     try {
       config = loadConfig();
     } catch (error) {
-      if (error instanceof ConfigError) return reportConfigProblems(io, error.problems);
-      throw error;
+      const problems = configProblems(error);
+      if (problems === undefined) throw error;
+      return reportConfigProblems(io, problems);
     }
 
     const logger = createLogger({
@@ -76,8 +77,9 @@ export const startCommand: Subcommand = {
     } catch (error) {
       // Problems the operator fixes in the configuration get a line that says what to do, not a
       // stack trace: a token the platform refused is as much a bad value as PORT=abc.
-      if (isBotError(error, 'config_invalid')) {
-        reportConfigProblems(io, problemsOf(error));
+      const problems = configProblems(error);
+      if (problems !== undefined) {
+        reportConfigProblems(io, problems);
       } else if (isBotError(error, 'port_in_use')) {
         io.stderr(
           `directory-bot cannot start: PORT ${config.server.port} is in use; set PORT to a free port or stop the program listening on it.`,
@@ -103,10 +105,4 @@ function reportConfigProblems(io: CliIo, problems: readonly string[]): number {
   for (const problem of problems) io.stderr(`  ${problem}`);
   io.stderr('See .env.example for every variable and what it expects.');
   return CONFIG_ERROR_EXIT_CODE;
-}
-
-/** A start-up config error carries one problem, or several in `details.problems`. */
-function problemsOf(error: BotError): string[] {
-  const listed = error.details?.['problems'];
-  return Array.isArray(listed) ? listed.map(String) : [error.message];
 }

@@ -1,21 +1,17 @@
 import { resolve } from 'node:path';
-import { z } from 'zod';
 import { parseSubscriptionSpec } from '../delivery/subscription-spec.js';
+import { ConfigError } from '../errors.js';
 import { type Config, DEFAULT_STORE_URL } from './config.js';
 import { mergeEnvFile } from './env-file.js';
+import { validateVariables } from './validate-variables.js';
 import { VARIABLES } from './variables.js';
 
 /** sysexits EX_CONFIG: the conventional exit code for a configuration error. */
 export const CONFIG_ERROR_EXIT_CODE = 78;
 
-export class ConfigError extends Error {
-  readonly problems: string[];
-  constructor(problems: string[]) {
-    super(`Invalid configuration:\n${problems.map((p) => `  - ${p}`).join('\n')}`);
-    this.name = 'ConfigError';
-    this.problems = problems;
-  }
-}
+// The configuration error is part of the project's one error hierarchy (code `config_invalid`);
+// re-exported here because every caller of loadConfig handles it.
+export { ConfigError, configProblems } from '../errors.js';
 
 export interface LoadConfigOptions {
   /** Defaults to `process.env`: this module is the only reader of it. */
@@ -24,11 +20,11 @@ export interface LoadConfigOptions {
   envFile?: string | false;
 }
 
-const envSchema = z.object(Object.fromEntries(VARIABLES.map((v) => [v.name, v.schema])));
-
 /**
  * Validates the environment and returns the typed configuration, or throws a ConfigError
- * with one readable line per problem, each naming the variable and what it expects.
+ * with one readable line per problem, each naming the variable and what it expects. Every
+ * problem is collected before throwing: each variable's own check, then the checks that
+ * relate variables to each other (which see only the values that passed their own check).
  */
 export function loadConfig(options: LoadConfigOptions = {}): Config {
   const raw = options.environment ?? process.env;
@@ -39,35 +35,30 @@ export function loadConfig(options: LoadConfigOptions = {}): Config {
     Object.entries(merged).filter(([, value]) => value !== undefined && value !== ''),
   );
 
-  const parsed = envSchema.safeParse(present);
-  if (!parsed.success) {
-    throw new ConfigError(
-      parsed.error.issues.map(
-        (issue) => `${String(issue.path[0] ?? 'environment')}: expected ${issue.message}`,
-      ),
-    );
-  }
-  const env = parsed.data as Record<string, unknown>;
-  const problems: string[] = [];
+  const { values: env, problems } = validateVariables(VARIABLES, present);
   const str = (name: string) => env[name] as string | undefined;
   const num = (name: string) => env[name] as number;
   const bool = (name: string) => env[name] as boolean;
+  // "Required" checks look at what was given, valid or not: a bad value already has its own
+  // line, and calling it missing as well would contradict it.
+  const isSet = (name: string) => present[name] !== undefined;
+  const read: Reader = { str, bool, isSet };
 
   const subscriptions = parseSubscriptions(str('SUBSCRIPTIONS'), problems);
   const directoryBaseUrl = str('DIRECTORY_BASE_URL');
-  if (directoryBaseUrl && !str('DIRECTORY_TOKEN')) {
+  if (isSet('DIRECTORY_BASE_URL') && !isSet('DIRECTORY_TOKEN')) {
     problems.push(
       'DIRECTORY_TOKEN: required when DIRECTORY_BASE_URL is set (the access token for that service)',
     );
   }
 
-  const slack = slackConfig(str, problems);
+  const slack = slackConfig(read, problems);
   if (slack?.oauth && subscriptions.some((s) => s.platform === 'slack')) {
     problems.push(
       'SUBSCRIPTIONS: static slack: routes need a single-workspace install (SLACK_BOT_TOKEN); with multi-workspace OAuth, subscribe channels with /directory subscribe',
     );
   }
-  const discord = discordConfig(str, bool, problems);
+  const discord = discordConfig(read, problems);
   if (problems.length > 0) throw new ConfigError(problems);
 
   const store = storeConfig(str);
@@ -127,38 +118,47 @@ function storeConfig(str: (name: string) => string | undefined): Config['store']
   return { url: DEFAULT_STORE_URL, source: 'default' };
 }
 
-function slackConfig(str: (name: string) => string | undefined, problems: string[]): Config['slack'] {
+/** Validated values, plus whether a variable was given at all (even with a bad value). */
+interface Reader {
+  str: (name: string) => string | undefined;
+  bool: (name: string) => boolean;
+  isSet: (name: string) => boolean;
+}
+
+function slackConfig({ str, isSet }: Reader, problems: string[]): Config['slack'] {
   const botToken = str('SLACK_BOT_TOKEN');
   const signingSecret = str('SLACK_SIGNING_SECRET');
   const appToken = str('SLACK_APP_TOKEN');
   const clientId = str('SLACK_CLIENT_ID');
   const clientSecret = str('SLACK_CLIENT_SECRET');
   const stateSecret = str('SLACK_STATE_SECRET');
-  const oauthParts = [clientId, clientSecret, stateSecret].filter(Boolean).length;
-  if (!botToken && !signingSecret && !appToken && oauthParts === 0) return undefined;
+  const oauthParts = ['SLACK_CLIENT_ID', 'SLACK_CLIENT_SECRET', 'SLACK_STATE_SECRET'].filter(isSet).length;
+  const hasBotToken = isSet('SLACK_BOT_TOKEN');
+  const hasAppToken = isSet('SLACK_APP_TOKEN');
+  if (!hasBotToken && !isSet('SLACK_SIGNING_SECRET') && !hasAppToken && oauthParts === 0) return undefined;
 
   if (botToken && !botToken.startsWith('xoxb-'))
     problems.push('SLACK_BOT_TOKEN: expected a bot token starting with xoxb-');
   if (appToken && !appToken.startsWith('xapp-'))
     problems.push('SLACK_APP_TOKEN: expected an app-level token starting with xapp-');
-  if (!signingSecret)
+  if (!isSet('SLACK_SIGNING_SECRET'))
     problems.push('SLACK_SIGNING_SECRET: required to verify requests from Slack when Slack is configured');
   if (oauthParts > 0 && oauthParts < 3) {
     problems.push(
       'SLACK_CLIENT_ID, SLACK_CLIENT_SECRET, SLACK_STATE_SECRET: set all three for multi-workspace install, or none',
     );
   }
-  if (botToken && oauthParts === 3) {
+  if (hasBotToken && oauthParts === 3) {
     problems.push(
       'SLACK_BOT_TOKEN: leave it unset with multi-workspace OAuth (each workspace gets its own token at install)',
     );
   }
-  if (appToken && oauthParts === 3) {
+  if (hasAppToken && oauthParts === 3) {
     problems.push(
       'SLACK_APP_TOKEN: Socket Mode serves a single workspace; unset it, or unset SLACK_CLIENT_ID/SECRET/STATE_SECRET',
     );
   }
-  if (!botToken && oauthParts !== 3) {
+  if (!hasBotToken && oauthParts !== 3) {
     problems.push(
       'SLACK_BOT_TOKEN: required for a single-workspace install (or set the three SLACK_CLIENT_* / SLACK_STATE_SECRET for OAuth)',
     );
@@ -172,19 +172,16 @@ function slackConfig(str: (name: string) => string | undefined, problems: string
   };
 }
 
-function discordConfig(
-  str: (name: string) => string | undefined,
-  bool: (name: string) => boolean,
-  problems: string[],
-): Config['discord'] {
+function discordConfig({ str, bool, isSet }: Reader, problems: string[]): Config['discord'] {
   const token = str('DISCORD_TOKEN');
   const publicKey = str('DISCORD_PUBLIC_KEY');
   const applicationId = str('DISCORD_APPLICATION_ID');
-  if (!token && !publicKey && !applicationId) return undefined;
-  if (!applicationId) {
+  const given = ['DISCORD_TOKEN', 'DISCORD_PUBLIC_KEY', 'DISCORD_APPLICATION_ID'].filter(isSet);
+  if (given.length === 0) return undefined;
+  if (!isSet('DISCORD_APPLICATION_ID')) {
     problems.push('DISCORD_APPLICATION_ID: required when DISCORD_TOKEN or DISCORD_PUBLIC_KEY is set');
   }
-  if (!token) {
+  if (!isSet('DISCORD_TOKEN')) {
     problems.push('DISCORD_TOKEN: required to post feed messages to Discord channels');
   }
   return {

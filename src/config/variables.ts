@@ -20,7 +20,7 @@ export interface VariableSpec {
 
 export type VariableGroup = 'Server' | 'Store' | 'Directory' | 'Feeds' | 'Slack' | 'Discord' | 'Sandbox';
 
-const optionalString = z.string().trim().min(1).optional();
+const optionalString = z.string().trim().min(1, { error: 'a value other than blanks' }).optional();
 
 function integer(defaultValue: number, min: number, max: number) {
   return z.coerce
@@ -46,7 +46,7 @@ function booleanFlag(defaultValue: boolean) {
     .transform((value) => value === 'true' || value === '1' || value === 'yes');
 }
 
-function httpUrl(what: string) {
+function httpUrl() {
   return z
     .string()
     .trim()
@@ -59,7 +59,7 @@ function httpUrl(what: string) {
           return false;
         }
       },
-      { error: `${what}: an absolute http(s) URL` },
+      { error: 'an absolute http(s) URL' },
     )
     .optional();
 }
@@ -157,7 +157,7 @@ export const VARIABLES: readonly VariableSpec[] = [
     group: 'Directory',
     description: 'Base URL of the Content Directory Service. Unset: an embedded emulator (sandbox data).',
     example: 'https://directory.example.com',
-    schema: httpUrl('DIRECTORY_BASE_URL'),
+    schema: httpUrl(),
   },
   {
     name: 'DIRECTORY_TOKEN',
@@ -254,7 +254,7 @@ export const VARIABLES: readonly VariableSpec[] = [
     group: 'Slack',
     description: 'Slack Web API base URL; change for GovSlack or a test server.',
     defaultText: 'https://slack.com/api/',
-    schema: httpUrl('SLACK_API_URL').default('https://slack.com/api/'),
+    schema: httpUrl().default('https://slack.com/api/'),
   },
   {
     name: 'SLACK_CLIENT_ID',
@@ -309,7 +309,7 @@ export const VARIABLES: readonly VariableSpec[] = [
     group: 'Discord',
     description: 'Discord REST API base URL; change for a test server.',
     defaultText: 'https://discord.com/api',
-    schema: httpUrl('DISCORD_API_URL').default('https://discord.com/api'),
+    schema: httpUrl().default('https://discord.com/api'),
   },
   {
     name: 'DISCORD_GATEWAY',

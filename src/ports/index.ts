@@ -3,7 +3,7 @@
  * `src/` (an architecture test enforces it).
  */
 
-export { BotError, type BotErrorCode, isBotError } from '../errors.js';
+export { BotError, type BotErrorCode, ConfigError, configProblems, isBotError } from '../errors.js';
 export { stripInvisibleFormatting } from '../text/invisible.js';
 export { sanitizeUrl, truncate } from '../text/limits.js';
 export type {

@@ -1,7 +1,8 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { ConfigError, loadConfig } from '../../src/config/load-config.js';
+import { configProblems, loadConfig } from '../../src/config/load-config.js';
+import { BotError, isBotError } from '../../src/errors.js';
 import { makeTempDir } from '../support/temp-dir.js';
 
 const temp = makeTempDir();
@@ -11,14 +12,15 @@ function load(environment: Record<string, string>) {
   return loadConfig({ environment, envFile: false });
 }
 
-function problemsOf(environment: Record<string, string>): string[] {
+function problemsOf(environment: Record<string, string>): readonly string[] {
   try {
     load(environment);
   } catch (error) {
-    if (error instanceof ConfigError) return error.problems;
+    const problems = configProblems(error);
+    if (problems) return problems;
     throw error;
   }
-  throw new Error('expected a ConfigError');
+  throw new Error('expected a configuration error');
 }
 
 describe('loading the configuration', () => {
@@ -33,8 +35,82 @@ describe('loading the configuration', () => {
     expect(config.directory.lookupReserveFraction).toBe(0.2);
   });
 
-  it('names PORT and what it expects when PORT is not a number', () => {
-    expect(problemsOf({ PORT: 'abc' })).toEqual(['PORT: expected a whole number from 0 to 65535']);
+  it('names PORT, what it expects and the value it got when PORT is not a number', () => {
+    expect(problemsOf({ PORT: 'abc' })).toEqual(['PORT: expected a whole number from 0 to 65535, got "abc"']);
+  });
+
+  it('reports a bad PORT and a malformed SUBSCRIPTIONS in the same run', () => {
+    expect(problemsOf({ PORT: 'abc', SUBSCRIPTIONS: 'garbage' })).toEqual([
+      'PORT: expected a whole number from 0 to 65535, got "abc"',
+      'SUBSCRIPTIONS: "garbage": expected platform:channel=feed[?filters], e.g. slack:C0123ABCD=comments',
+    ]);
+  });
+
+  it('reports bad values and missing companions together', () => {
+    const problems = problemsOf({
+      LOG_LEVEL: 'loud',
+      SLACK_BOT_TOKEN: 'xoxb-1-2-3',
+      DISCORD_PUBLIC_KEY: 'xyz',
+    });
+    expect(problems.map((p) => p.split(':')[0])).toEqual([
+      'LOG_LEVEL',
+      'DISCORD_PUBLIC_KEY',
+      'SLACK_SIGNING_SECRET',
+      'DISCORD_APPLICATION_ID',
+      'DISCORD_TOKEN',
+    ]);
+  });
+
+  it('never says a variable’s name twice in its line', () => {
+    const problems = problemsOf({
+      PORT: '99999',
+      DIRECTORY_BASE_URL: 'nope',
+      DIRECTORY_TOKEN: 'dir-token',
+      SLACK_API_URL: 'ftp://slack.example',
+      SLACK_BOT_TOKEN: 'xoxb-1-2-3',
+      SLACK_SIGNING_SECRET: 'shh-secret',
+      DISCORD_API_URL: 'discord',
+      DISCORD_TOKEN: 'token',
+      DISCORD_APPLICATION_ID: '112233445566778899',
+      NOTIFICATIONS_CLEAR: 'maybe',
+    });
+    expect(problems).toHaveLength(5);
+    for (const line of problems) {
+      const name = line.slice(0, line.indexOf(':'));
+      expect(line.slice(name.length), line).not.toContain(name);
+    }
+    expect(problems).toContain('DIRECTORY_BASE_URL: expected an absolute http(s) URL, got "nope"');
+  });
+
+  it('quotes a bad value back, but never a secret one', () => {
+    const problems = problemsOf({
+      LOG_LEVEL: 'loud',
+      REDIS_URL: 'mysql://user:hunter2@db.example',
+      SLACK_BOT_TOKEN: 'abc-not-a-bot-token',
+      SLACK_SIGNING_SECRET: 'shh-secret',
+    });
+    expect(problems).toContain(
+      'LOG_LEVEL: expected one of trace, debug, info, warn, error, fatal, silent, got "loud"',
+    );
+    expect(problems.join('\n')).not.toMatch(/hunter2|mysql|abc-not-a-bot-token/);
+  });
+
+  it('masks the password of a store URL it quotes back', () => {
+    expect(problemsOf({ STORE_URL: 'mysql://bot:hunter2@db.example/bot' })).toEqual([
+      'STORE_URL: expected a URL starting with sqlite://, redis://, rediss://, postgres:// or postgresql://, got "mysql://bot:***@db.example/bot"',
+    ]);
+  });
+
+  it('throws a BotError with code config_invalid, as every other error in the project', () => {
+    try {
+      load({ PORT: 'abc' });
+      expect.unreachable();
+    } catch (error) {
+      expect(isBotError(error, 'config_invalid')).toBe(true);
+    }
+    const refused = new BotError('config_invalid', 'SLACK_BOT_TOKEN: refused by Slack (invalid_auth)');
+    expect(configProblems(refused)).toEqual(['SLACK_BOT_TOKEN: refused by Slack (invalid_auth)']);
+    expect(configProblems(new BotError('internal', 'boom'))).toBeUndefined();
   });
 
   it('reports every bad variable at once, one line each', () => {
@@ -44,12 +120,12 @@ describe('loading the configuration', () => {
       STORE_URL: 'mysql://x',
       DIRECTORY_BASE_URL: 'nope',
     });
-    expect(problems).toHaveLength(4);
     expect(problems.map((p) => p.split(':')[0])).toEqual([
       'PORT',
       'LOG_LEVEL',
       'STORE_URL',
       'DIRECTORY_BASE_URL',
+      'DIRECTORY_TOKEN',
     ]);
   });
 
@@ -101,10 +177,11 @@ describe('loading the configuration', () => {
       DISCORD_PUBLIC_KEY: 'xyz',
     });
     expect(problems).toEqual([
-      'DISCORD_APPLICATION_ID: expected a Discord snowflake (17 to 20 digits)',
-      'DISCORD_PUBLIC_KEY: expected 64 hexadecimal characters',
+      'DISCORD_APPLICATION_ID: expected a Discord snowflake (17 to 20 digits), got "12ab"',
+      'DISCORD_PUBLIC_KEY: expected 64 hexadecimal characters, got "xyz"',
     ]);
   });
+
 
   it('parses static subscriptions with their filters', () => {
     const config = load({
