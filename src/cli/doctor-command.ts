@@ -1,5 +1,5 @@
 import type { Config } from '../config/config.js';
-import { CONFIG_ERROR_EXIT_CODE, ConfigError, loadConfig } from '../config/load-config.js';
+import { CONFIG_ERROR_EXIT_CODE, configProblems, loadConfig } from '../config/load-config.js';
 import { createDirectoryClient } from '../directory/index.js';
 import { createStore } from '../store/create-store.js';
 import { USER_AGENT } from '../version.js';
@@ -10,10 +10,15 @@ const USAGE = `Usage: directory-bot doctor
 
 Checks the configuration and every service it names, and prints a report:
 the store (reachable, readable, writable), the directory (reachable, token accepted, quota
-left) and which chat platforms are configured. Exits 0 when all is well, 1 when a check
+left) and which chat platforms are configured. Lines start with ✓ (fine), ! (works, but
+probably not what you want) or ✗ (broken). Exits 0 when nothing is broken, 1 when a check
 failed, 78 when the configuration itself is invalid. Never prints a secret.`;
 
-type CheckResult = { name: string; ok: boolean; detail: string };
+/** `warning`: it works, but probably not as intended; it does not change the exit code. */
+type CheckStatus = 'ok' | 'warning' | 'failed';
+type CheckResult = { name: string; status: CheckStatus; detail: string };
+
+const MARKS: Record<CheckStatus, string> = { ok: '✓', warning: '!', failed: '✗' };
 
 export const doctorCommand: Subcommand = {
   name: 'doctor',
@@ -27,15 +32,16 @@ export const doctorCommand: Subcommand = {
     try {
       config = loadConfig();
     } catch (error) {
-      if (!(error instanceof ConfigError)) throw error;
+      const problems = configProblems(error);
+      if (problems === undefined) throw error;
       io.stdout('✗ configuration');
-      for (const problem of error.problems) io.stdout(`    ${problem}`);
+      for (const problem of problems) io.stdout(`    ${problem}`);
       return CONFIG_ERROR_EXIT_CODE;
     }
     io.stdout('✓ configuration is valid');
     const results = [await checkStore(config), await checkDirectory(config), ...describePlatforms(config)];
-    for (const result of results) io.stdout(`${result.ok ? '✓' : '✗'} ${result.name}: ${result.detail}`);
-    return results.every((r) => r.ok) ? 0 : 1;
+    for (const result of results) io.stdout(`${MARKS[result.status]} ${result.name}: ${result.detail}`);
+    return results.some((r) => r.status === 'failed') ? 1 : 0;
   },
 };
 
@@ -45,7 +51,7 @@ async function checkDirectory(config: Config): Promise<CheckResult> {
   if (!config.directory.baseUrl) {
     return {
       name,
-      ok: true,
+      status: 'ok',
       detail:
         'not configured: the embedded emulator serves sandbox data (set DIRECTORY_BASE_URL and DIRECTORY_TOKEN to go live)',
     };
@@ -61,13 +67,13 @@ async function checkDirectory(config: Config): Promise<CheckResult> {
     const quotas = client.ledger.snapshot();
     return {
       name,
-      ok: true,
+      status: 'ok',
       detail: `${config.directory.baseUrl} accepted the token; V2 requests left this window: ${quotas['v2-requests'].remaining} of ${quotas['v2-requests'].limit}`,
     };
   } catch (error) {
     return {
       name,
-      ok: false,
+      status: 'failed',
       detail: `${config.directory.baseUrl}: ${error instanceof Error ? error.message : String(error)}`,
     };
   } finally {
@@ -85,14 +91,18 @@ async function checkStore(config: Config): Promise<CheckResult> {
     const readBack = await store.keyv.get(probe);
     await store.keyv.delete(probe);
     if (readBack !== 'ok')
-      return { name, ok: false, detail: `${store.description} accepted a write but did not read it back` };
-    const warning =
-      store.kind === 'sqlite' && config.server.onHeroku
-        ? ' — WARNING: a file store on Heroku is wiped daily'
-        : '';
-    return { name, ok: true, detail: `${store.description} is readable and writable${warning}` };
+      return {
+        name,
+        status: 'failed',
+        detail: `${store.description} accepted a write but did not read it back`,
+      };
+    const detail = `${store.description} is readable and writable`;
+    if (store.kind === 'sqlite' && config.server.onHeroku) {
+      return { name, status: 'warning', detail: `${detail}, but a file store on Heroku is wiped daily` };
+    }
+    return { name, status: 'ok', detail };
   } catch (error) {
-    return { name, ok: false, detail: error instanceof Error ? error.message : String(error) };
+    return { name, status: 'failed', detail: error instanceof Error ? error.message : String(error) };
   } finally {
     await store.close().catch(() => {});
   }
@@ -102,21 +112,30 @@ function describePlatforms(config: Config): CheckResult[] {
   const results: CheckResult[] = [];
   results.push({
     name: 'slack',
-    ok: true,
+    status: 'ok',
     detail: config.slack
       ? `${config.slack.oauth ? 'multi-workspace OAuth' : 'single workspace'}, ${config.slack.appToken ? 'Socket Mode' : 'HTTP events at /slack/events'}`
       : 'not configured (set SLACK_BOT_TOKEN and SLACK_SIGNING_SECRET)',
   });
   results.push({
     name: 'discord',
-    ok: true,
+    status: 'ok',
     detail: config.discord
       ? `application ${config.discord.applicationId}${config.discord.gateway ? ', gateway' : ''}${config.discord.publicKey ? ', HTTP interactions at /discord/interactions' : ''}`
       : 'not configured (set DISCORD_TOKEN and DISCORD_APPLICATION_ID)',
   });
+  // Not an error (the sandbox runs this way on purpose), but a deploy that forgot its
+  // platform variables would otherwise look healthy while posting to no one.
+  if (!config.slack && !config.discord) {
+    results.push({
+      name: 'platforms',
+      status: 'warning',
+      detail: 'none configured: the bot will post nowhere but the console',
+    });
+  }
   results.push({
     name: 'subscriptions',
-    ok: true,
+    status: 'ok',
     detail: `${config.feeds.subscriptions.length} static route(s) from SUBSCRIPTIONS`,
   });
   return results;
