@@ -23,25 +23,38 @@ async function main(argv: string[]): Promise<number> {
     processIo.stdout(BOT_VERSION);
     return 0;
   }
-  if (first === undefined || first.startsWith('-')) {
-    return findSubcommand('start').run(argv, processIo);
+  if (first === undefined) return findSubcommand('start').run([], processIo);
+  if (first.startsWith('-')) {
+    // Options belong to a subcommand; running `start` with an unknown option would only
+    // print start's usage and hide what was wrong.
+    processIo.stderr(`Unknown option "${first}".`);
+    processIo.stderr('Run "directory-bot --help" for the subcommands and options.');
+    return USAGE_EXIT_CODE;
   }
-  // `discord register` is a two-word subcommand.
-  const twoWord =
-    rest[0] !== undefined ? SUBCOMMANDS.find((c) => c.name === `${first} ${rest[0]}`) : undefined;
-  if (twoWord) return twoWord.run(rest.slice(1), processIo);
   const command = SUBCOMMANDS.find((c) => c.name === first);
-  if (!command) {
-    const group = SUBCOMMANDS.filter((c) => c.name.startsWith(`${first} `));
-    if (group.length > 0) {
-      processIo.stderr(`"${first}" needs one of: ${group.map((c) => c.name).join(', ')}`);
-    } else {
-      processIo.stderr(`Unknown subcommand "${first}".`);
-    }
+  if (command) return command.run(rest, processIo);
+  // `discord register` is a two-word subcommand: `discord` names a group.
+  const group = SUBCOMMANDS.filter((c) => c.name.startsWith(`${first} `));
+  if (group.length === 0) {
+    processIo.stderr(`Unknown subcommand "${first}".`);
     processIo.stderr('Run "directory-bot --help" for the list.');
     return USAGE_EXIT_CODE;
   }
-  return command.run(rest, processIo);
+  const [second, ...afterSecond] = rest;
+  const member = group.find((c) => c.name === `${first} ${second}`);
+  if (member) return member.run(afterSecond, processIo);
+  const groupHelp = `Usage: directory-bot ${first} <subcommand> [options]\n\nSubcommands:\n${group
+    .map((c) => `  ${c.name.padEnd(18)}${c.summary}`)
+    .join('\n')}\n\nEach takes --help.`;
+  if (second === '--help' || second === '-h' || second === 'help') {
+    processIo.stdout(groupHelp);
+    return 0;
+  }
+  processIo.stderr(
+    second === undefined ? `"${first}" needs a subcommand.` : `Unknown subcommand "${first} ${second}".`,
+  );
+  processIo.stderr(groupHelp);
+  return USAGE_EXIT_CODE;
 }
 
 function findSubcommand(name: string) {

@@ -20,6 +20,27 @@ describe('the directory-bot command', () => {
     expect(bot.output()).toContain('Unknown subcommand "frobnicate"');
   });
 
+  it('says an unknown top-level option is unknown instead of printing start’s usage', async () => {
+    const bot = spawnBot(['--bogus']);
+    expect((await bot.exited).code).toBe(2);
+    expect(bot.output()).toContain('Unknown option "--bogus"');
+    expect(bot.output()).not.toContain('Usage: directory-bot start');
+  });
+
+  it('shows the discord group’s help with discord --help, exit 0', async () => {
+    const bot = spawnBot(['discord', '--help']);
+    expect((await bot.exited).code).toBe(0);
+    expect(bot.output()).toContain('Usage: directory-bot discord <subcommand>');
+    expect(bot.output()).toContain('  discord register');
+  });
+
+  it('calls discord frob an unknown subcommand and lists the real ones', async () => {
+    const bot = spawnBot(['discord', 'frob']);
+    expect((await bot.exited).code).toBe(2);
+    expect(bot.output()).toContain('Unknown subcommand "discord frob"');
+    expect(bot.output()).toContain('  discord register');
+  });
+
   it('exits 2 on an unknown option of a subcommand', async () => {
     const bot = spawnBot(['doctor', '--bogus']);
     expect((await bot.exited).code).toBe(2);
@@ -32,13 +53,47 @@ describe('the directory-bot command', () => {
     expect(bot.output()).toContain('PORT: expected a whole number');
   });
 
+  it('reports every configuration problem of one start, one line each, with the bad value', async () => {
+    const bot = spawnBot(['start'], { PORT: 'abc', SUBSCRIPTIONS: 'garbage' });
+    expect((await bot.exited).code).toBe(78);
+    const lines = bot.output().split('\n');
+    expect(lines.filter((line) => /^\s+PORT: /.test(line))).toEqual([
+      '  PORT: expected a whole number from 0 to 65535, got "abc"',
+    ]);
+    expect(lines.filter((line) => /^\s+SUBSCRIPTIONS: /.test(line))).toEqual([
+      '  SUBSCRIPTIONS: "garbage": expected platform:channel=feed[?filters], e.g. slack:C0123ABCD=comments',
+    ]);
+  });
+
   it('doctor reports a reachable store and what is not configured', async () => {
     const bot = spawnBot(['doctor'], { STORE_URL: `sqlite://${join(temp.path, 'doctor.sqlite')}` });
     expect((await bot.exited).code).toBe(0);
     expect(bot.output()).toContain('✓ configuration is valid');
     expect(bot.output()).toMatch(/✓ store \(STORE_URL\): .* is readable and writable/);
     expect(bot.output()).toContain('slack: not configured');
+    expect(bot.output()).toContain(
+      '! platforms: none configured: the bot will post nowhere but the console',
+    );
   });
+
+  it('doctor does not warn about platforms when one is configured', async () => {
+    const bot = spawnBot(['doctor'], {
+      STORE_URL: `sqlite://${join(temp.path, 'doctor-slack.sqlite')}`,
+      SLACK_BOT_TOKEN: 'xoxb-1-2-3',
+      SLACK_SIGNING_SECRET: 'shh-secret',
+    });
+    expect((await bot.exited).code).toBe(0);
+    expect(bot.output()).toContain('✓ slack: single workspace');
+    expect(bot.output()).not.toContain('platforms');
+  });
+
+  it('doctor lists every configuration problem at once and exits 78', async () => {
+    const bot = spawnBot(['doctor'], { PORT: 'abc', LOG_LEVEL: 'loud' });
+    expect((await bot.exited).code).toBe(78);
+    expect(bot.output()).toContain('    PORT: expected a whole number from 0 to 65535, got "abc"');
+    expect(bot.output()).toContain('    LOG_LEVEL: expected one of');
+  });
+
 
   it('doctor checks the directory token against a real service', async () => {
     const emulator = await startEmulator({ port: 0 });
