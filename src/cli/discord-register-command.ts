@@ -8,7 +8,9 @@ const USAGE = `Usage: directory-bot discord register [--guild ID] [--if-configur
 
 Registers the /directory slash command (bulk overwrite) with Discord, using DISCORD_TOKEN,
 DISCORD_APPLICATION_ID and DISCORD_API_URL. With --guild the commands are registered in that
-server only and appear at once (for development); without it they are global.
+server only and appear at once (for development); without it they are global. With
+DISCORD_ADMIN_COMMAND set, subscribe and unsubscribe go under that second command, which
+only members with Manage Channels see.
 
   --guild ID         register in one guild (server) instead of globally
   --if-configured    exit 0 quietly when Discord is not configured (for the Procfile release phase)
@@ -19,6 +21,8 @@ export type RegisterFn = (options: {
   applicationId: string;
   apiUrl?: string;
   guildId?: string;
+  /** From DISCORD_ADMIN_COMMAND: subscribe/unsubscribe under a second command gated by Manage Channels. */
+  restrictedCommandName?: string;
   definitions: readonly CommandDefinition[];
 }) => Promise<{ scope: 'guild' | 'global'; count: number }>;
 
@@ -79,6 +83,9 @@ export function createDiscordRegisterCommand(
           applicationId: config.discord.applicationId,
           apiUrl: config.discord.apiUrl,
           ...(values.guild ? { guildId: values.guild } : {}),
+          ...(config.discord.restrictedCommandName === undefined
+            ? {}
+            : { restrictedCommandName: config.discord.restrictedCommandName }),
           definitions: definitions(),
         });
         io.stdout(

@@ -46,6 +46,8 @@ export interface Config {
         publicKey: string | undefined;
         apiUrl: string;
         gateway: boolean;
+        /** A second top-level command for subscribe/unsubscribe, gated by Manage Channels; undefined = none. */
+        restrictedCommandName: string | undefined;
       }
     | undefined;
   sandbox: {

@@ -190,6 +190,7 @@ function discordConfig({ str, bool, isSet }: Reader, problems: string[]): Config
     publicKey,
     apiUrl: str('DISCORD_API_URL') ?? 'https://discord.com/api',
     gateway: bool('DISCORD_GATEWAY'),
+    restrictedCommandName: str('DISCORD_ADMIN_COMMAND'),
   };
 }
 

@@ -319,6 +319,20 @@ export const VARIABLES: readonly VariableSpec[] = [
     schema: booleanFlag(true),
   },
   {
+    name: 'DISCORD_ADMIN_COMMAND',
+    group: 'Discord',
+    description:
+      'Name of a second top-level command (e.g. directory-admin) holding subscribe and unsubscribe, shown only to members with Manage Channels; re-run discord register after changing it. Unset: everything under /directory.',
+    example: 'directory-admin',
+    schema: z
+      .string()
+      .trim()
+      .toLowerCase()
+      .regex(/^[-_'\p{L}\p{N}]{1,32}$/u, { error: "a command name: 1 to 32 letters, digits, - _ or '" })
+      .refine((name) => name !== 'directory', { error: 'a name other than directory (the main command)' })
+      .optional(),
+  },
+  {
     name: 'SANDBOX_ACTIVITY_PER_MIN',
     group: 'Sandbox',
     description: 'How many new items per minute the embedded emulator invents in sandbox mode.',

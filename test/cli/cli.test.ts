@@ -1,6 +1,7 @@
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { startEmulator } from '../../src/emulator/index.js';
+import { FakeDiscordRest } from '../fakes/discord/fake-discord-rest.js';
 import { spawnBot } from '../support/child-bot.js';
 import { makeTempDir } from '../support/temp-dir.js';
 
@@ -71,9 +72,7 @@ describe('the directory-bot command', () => {
     expect(bot.output()).toContain('✓ configuration is valid');
     expect(bot.output()).toMatch(/✓ store \(STORE_URL\): .* is readable and writable/);
     expect(bot.output()).toContain('slack: not configured');
-    expect(bot.output()).toContain(
-      '! platforms: none configured: the bot will post nowhere but the console',
-    );
+    expect(bot.output()).toContain('! platforms: none configured: the bot will post nowhere but the console');
   });
 
   it('doctor does not warn about platforms when one is configured', async () => {
@@ -94,6 +93,29 @@ describe('the directory-bot command', () => {
     expect(bot.output()).toContain('    LOG_LEVEL: expected one of');
   });
 
+  it('discord register puts subscribe under the command named by DISCORD_ADMIN_COMMAND', async () => {
+    const rest = new FakeDiscordRest({ token: 'reg-token' });
+    await rest.listen();
+    try {
+      const guild = '223344556677889900';
+      const bot = spawnBot(['discord', 'register', '--guild', guild], {
+        DISCORD_TOKEN: 'reg-token',
+        DISCORD_APPLICATION_ID: '112233445566778899',
+        DISCORD_API_URL: rest.url,
+        DISCORD_ADMIN_COMMAND: 'directory-admin',
+      });
+      expect((await bot.exited).code, bot.output()).toBe(0);
+      const saved = (rest.commands.guilds.get(guild) ?? []) as {
+        name: string;
+        options?: { name: string }[];
+      }[];
+      expect(saved.map((command) => command.name)).toEqual(['directory', 'directory-admin']);
+      const admin = saved.find((command) => command.name === 'directory-admin');
+      expect(admin?.options?.map((option) => option.name)).toContain('subscribe');
+    } finally {
+      await rest.close();
+    }
+  });
 
   it('doctor checks the directory token against a real service', async () => {
     const emulator = await startEmulator({ port: 0 });

@@ -182,6 +182,19 @@ describe('loading the configuration', () => {
     ]);
   });
 
+  it('takes the restricted Discord command name from DISCORD_ADMIN_COMMAND', () => {
+    const discord = { DISCORD_TOKEN: 'token', DISCORD_APPLICATION_ID: '112233445566778899' };
+    expect(load(discord).discord?.restrictedCommandName).toBeUndefined();
+    expect(load({ ...discord, DISCORD_ADMIN_COMMAND: 'Directory-Admin' }).discord).toMatchObject({
+      restrictedCommandName: 'directory-admin',
+    });
+    expect(problemsOf({ ...discord, DISCORD_ADMIN_COMMAND: 'directory' })).toEqual([
+      'DISCORD_ADMIN_COMMAND: expected a name other than directory (the main command), got "directory"',
+    ]);
+    expect(problemsOf({ ...discord, DISCORD_ADMIN_COMMAND: 'directory admin' })[0]).toMatch(
+      /^DISCORD_ADMIN_COMMAND: expected a command name/,
+    );
+  });
 
   it('parses static subscriptions with their filters', () => {
     const config = load({
