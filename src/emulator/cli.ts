@@ -21,7 +21,7 @@ Options:
   --quota-complexity <n>        GraphQL complexity points per window (default 6250)
   --max-complexity <n>          per-query complexity cap (default 1000)
   --activity-per-min <n>        simulated new records per minute (default 0, off)
-  --quirks                      imitate the live service's deviations (REAL-WORLD.md)
+  --quirks                      imitate the live service's deviations (docs/directory-api.md)
   -h, --help                    show this help
 
 Stops on SIGTERM or SIGINT.`;
