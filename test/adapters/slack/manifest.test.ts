@@ -5,7 +5,8 @@ import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { SLACK_BOT_SCOPES } from '../../../adapters/slack/index.js';
 
-const SCHEMAS = new URL('../../../../shared/reference/platform/slack-manifest-schema/', import.meta.url);
+/** Slack's manifest schemas, vendored (test/fixtures/platform/README.md). */
+const SCHEMAS = new URL('../../fixtures/platform/slack-manifest-schema/', import.meta.url);
 const MANIFEST = new URL('../../../slack-manifest.yml', import.meta.url);
 
 function readJson(name: string): Record<string, unknown> {

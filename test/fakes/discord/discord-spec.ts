@@ -1,15 +1,21 @@
 import { readFileSync } from 'node:fs';
 import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
 
-/** The official Discord OpenAPI 3.1 spec (v10), kept whole in the shared reference folder. */
-export const DISCORD_SPEC_PATH = '/work/shared/reference/platform/discord_openapi.json';
+/**
+ * Discord's official OpenAPI 3.1 spec (v10), vendored in the repository and trimmed to the component
+ * schemas `REQUEST_SCHEMAS` reach (see test/fixtures/platform/README.md).
+ */
+export const DISCORD_SPEC_URL = new URL(
+  '../../fixtures/platform/discord-api-spec/discord_openapi.trimmed.json',
+  import.meta.url,
+);
 
 let ajv: Ajv2020 | undefined;
 const cache = new Map<string, ValidateFunction>();
 
 function instance(): Ajv2020 {
   if (!ajv) {
-    const spec = JSON.parse(readFileSync(DISCORD_SPEC_PATH, 'utf8')) as { components: unknown };
+    const spec = JSON.parse(readFileSync(DISCORD_SPEC_URL, 'utf8')) as { components: unknown };
     // strict: false — the spec carries OpenAPI/x-discord keywords and custom formats (snowflake, nonce).
     ajv = new Ajv2020({ strict: false, validateFormats: false, allErrors: true });
     ajv.addSchema({ $id: 'discord', components: spec.components });
@@ -26,16 +32,15 @@ export function validateAgainstSpec(schema: string | object, value: unknown): st
   const key = typeof schema === 'string' ? schema : JSON.stringify(schema);
   let validate = cache.get(key);
   if (!validate) {
-    validate = instance().compile(
-      typeof schema === 'string' ? { $ref: `discord#/components/schemas/${schema}` } : schema,
-    );
+    validate = instance().compile(typeof schema === 'string' ? ref(schema) : schema);
     cache.set(key, validate);
   }
   if (validate(value)) return [];
   return (validate.errors ?? []).map((e) => `${e.instancePath || '/'} ${e.message ?? e.keyword}`);
 }
 
-const ref = (name: string) => ({ $ref: `discord#/components/schemas/${name}` });
+const SCHEMA_REF = 'discord#/components/schemas/';
+const ref = (name: string) => ({ $ref: `${SCHEMA_REF}${name}` });
 
 /** Request-body schemas of the operations the bot calls, as the spec's paths declare them. */
 export const REQUEST_SCHEMAS = {
@@ -66,4 +71,24 @@ export function commandsInSpecForm(body: unknown): unknown {
       ? { ...command, default_member_permissions: Number(permissions) }
       : command;
   });
+}
+
+/** The component schemas `REQUEST_SCHEMAS` name or refer to: what the vendored spec must keep. */
+export function requestSchemaNames(): string[] {
+  const names = new Set<string>();
+  const collectRefs = (node: unknown): void => {
+    if (Array.isArray(node)) node.forEach(collectRefs);
+    else if (node && typeof node === 'object') {
+      for (const [key, value] of Object.entries(node)) {
+        if (key === '$ref' && typeof value === 'string' && value.startsWith(SCHEMA_REF)) {
+          names.add(value.slice(SCHEMA_REF.length));
+        } else collectRefs(value);
+      }
+    }
+  };
+  for (const schema of Object.values(REQUEST_SCHEMAS)) {
+    if (typeof schema === 'string') names.add(schema);
+    else collectRefs(schema);
+  }
+  return [...names];
 }

@@ -1,24 +1,9 @@
 import { EventEmitter } from 'node:events';
-import { readFileSync } from 'node:fs';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { type WebSocket, WebSocketServer } from 'ws';
 import { blockKitViolations } from './block-kit-limits.js';
-
-/** The official (2020) Slack Web API OpenAPI spec: used for parameter names only (CONTRACTS.md caveats). */
-const SPEC_PATH = new URL('../../../../shared/reference/platform/slack_web_openapi_v2.json', import.meta.url);
-
-interface SpecParameter {
-  name: string;
-  in: string;
-}
-function postMessageParameters(): Set<string> {
-  const spec = JSON.parse(readFileSync(SPEC_PATH, 'utf8')) as {
-    paths: Record<string, { post?: { parameters?: SpecParameter[] } }>;
-  };
-  const parameters = spec.paths['/chat.postMessage']?.post?.parameters ?? [];
-  return new Set(parameters.map((p) => p.name));
-}
+import { operationParameters } from './slack-spec.js';
 
 /** One Web API call as the fake saw it. */
 export interface RecordedCall {
@@ -87,7 +72,7 @@ export class FakeSlackApi {
   private readonly hangs: { method: string; remaining: number; channel?: string }[] = [];
   private readonly delays = new Map<string, number>();
   private readonly events = new EventEmitter();
-  private readonly allowedPostParams = postMessageParameters();
+  private readonly allowedPostParams = operationParameters('/chat.postMessage');
   private readonly now: () => number;
   private readonly burst: number;
   private server: Server | undefined;

@@ -1,0 +1,29 @@
+import { readFileSync } from 'node:fs';
+
+/**
+ * Slack's official (2020–21) Web API OpenAPI spec, trimmed to the operations below and vendored in
+ * the repository. Used for parameter names only: the spec predates granular scopes and Block Kit
+ * limits (see test/fixtures/platform/README.md).
+ */
+export const SLACK_SPEC_URL = new URL(
+  '../../fixtures/platform/slack-api-specs/slack_web_openapi_v2.trimmed.json',
+  import.meta.url,
+);
+
+/** The Web API operations whose spec the fakes read; the vendored copy keeps exactly these. */
+export const SLACK_SPEC_OPERATIONS = ['/chat.postMessage'] as const;
+
+interface SpecParameter {
+  name: string;
+  in: string;
+}
+
+/** The parameter names the spec declares for `POST <operation>`. */
+export function operationParameters(operation: (typeof SLACK_SPEC_OPERATIONS)[number]): Set<string> {
+  const spec = JSON.parse(readFileSync(SLACK_SPEC_URL, 'utf8')) as {
+    paths: Record<string, { post?: { parameters?: SpecParameter[] } }>;
+  };
+  const parameters = spec.paths[operation]?.post?.parameters;
+  if (!parameters) throw new Error(`the vendored Slack spec has no POST ${operation}; re-run trim.ts`);
+  return new Set(parameters.map((p) => p.name));
+}
