@@ -1,19 +1,25 @@
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 
+/**
+ * The version in this package's package.json: the nearest one above this module, as Node itself
+ * finds a module's package. That is the same file from src/ (tsx) and from dist/src/ (built), and
+ * the search never goes past the package's own root.
+ */
 function readVersion(): string {
-  // Works from src/ (tsx) and dist/src/ (built): package.json is found by walking up.
-  for (const relative of ['../package.json', '../../package.json']) {
-    try {
-      const pkg = JSON.parse(readFileSync(new URL(relative, import.meta.url), 'utf8')) as {
-        name?: string;
-        version?: string;
-      };
-      if (pkg.name === 'directory-bot' && pkg.version) return pkg.version;
-    } catch {
-      // try the next location
-    }
+  let folder = dirname(fileURLToPath(import.meta.url));
+  while (!existsSync(join(folder, 'package.json'))) {
+    const parent = dirname(folder);
+    if (parent === folder) return '0.0.0';
+    folder = parent;
   }
-  return '0.0.0';
+  try {
+    const pkg = JSON.parse(readFileSync(join(folder, 'package.json'), 'utf8')) as { version?: string };
+    return pkg.version ?? '0.0.0';
+  } catch {
+    return '0.0.0';
+  }
 }
 
 export const BOT_VERSION = readVersion();

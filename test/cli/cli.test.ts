@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { startEmulator } from '../../src/emulator/index.js';
@@ -13,6 +14,15 @@ describe('the directory-bot command', () => {
     const bot = spawnBot(['--help']);
     expect((await bot.exited).code).toBe(0);
     for (const name of ['start', 'doctor']) expect(bot.output()).toContain(`  ${name}`);
+  });
+
+  it('prints the version of its package.json with --version', async () => {
+    const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as {
+      version: string;
+    };
+    const bot = spawnBot(['--version']);
+    expect((await bot.exited).code).toBe(0);
+    expect(bot.output().trim()).toBe(pkg.version);
   });
 
   it('exits 2 with a pointer to --help on an unknown subcommand', async () => {
@@ -153,8 +163,7 @@ describe('the running bot', () => {
     const health = await fetch(`http://127.0.0.1:${port}/healthz`);
     expect(health.status).toBe(200);
     await bot.waitFor(/store ready/);
-    bot.child.kill('SIGTERM');
-    const exit = await bot.exited;
+    const exit = await bot.stop('SIGTERM');
     expect(exit.code).toBe(0);
     expect(bot.output()).toContain('stopped cleanly');
   });
