@@ -1,8 +1,8 @@
 import { spawn } from 'node:child_process';
-import { once } from 'node:events';
 import { createInterface } from 'node:readline';
 import { describe, expect, it } from 'vitest';
 import { runEmulatorCli } from '../../src/emulator/cli.js';
+import { stopProcess } from '../support/stop-process.js';
 
 function capture() {
   const out: string[] = [];
@@ -61,9 +61,7 @@ describe('directory-bot emulator CLI', () => {
       headers: { authorization: 'Bearer dev-token' },
     });
     expect(reply.status).toBe(200);
-    const exited = once(child, 'exit');
-    child.kill('SIGTERM');
-    const [code] = await exited;
-    expect(code).toBe(0);
+    const exit = await stopProcess(child, 'SIGTERM', { port: Number(new URL(url!).port) });
+    expect(exit.code).toBe(0);
   });
 });

@@ -4,6 +4,7 @@ import { createServer } from 'node:net';
 import { afterAll, describe, expect, it } from 'vitest';
 import { spawnBot } from '../support/child-bot.js';
 import { startInstance, startWorld, waitUntil } from '../support/engine-harness.js';
+import { stopProcess } from '../support/stop-process.js';
 import { makeTempDir } from '../support/temp-dir.js';
 
 function redisServerAvailable(): string | undefined {
@@ -87,8 +88,7 @@ describe('Redis restarted during operation', () => {
         for (let i = 0; i < 3; i += 1) world.emulator.admin.addComment({ body: `before outage ${i}` });
         await waitUntil(() => bot.adapter.deliveries.length === 3, 10_000, 'deliveries before the outage');
 
-        redis.kill('SIGKILL');
-        await new Promise((resolve) => redis.once('exit', resolve));
+        await stopProcess(redis, 'SIGKILL', { port });
         for (let i = 0; i < 3; i += 1) world.emulator.admin.addComment({ body: `during outage ${i}` });
         await new Promise((resolve) => setTimeout(resolve, 1500));
         redis = await startRedis(port, temp.path);
@@ -123,13 +123,11 @@ describe('Redis restarted during operation', () => {
       });
       try {
         await bot.waitFor(/now polls and delivers/);
-        redis.kill('SIGKILL');
-        await new Promise((resolve) => redis.once('exit', resolve));
+        await stopProcess(redis, 'SIGKILL', { port });
         world.emulator.admin.addComment({ body: 'while the store is down' });
         await new Promise((resolve) => setTimeout(resolve, 1500));
         const signalledAt = Date.now();
-        bot.child.kill('SIGTERM');
-        const exit = await bot.exited;
+        const exit = await bot.stop('SIGTERM');
         expect(exit.code).toBe(0);
         // Bounded by SHUTDOWN_TIMEOUT_S (8 s), not by the store coming back.
         expect(Date.now() - signalledAt).toBeLessThan(8000);

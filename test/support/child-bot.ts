@@ -1,5 +1,6 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { resolve } from 'node:path';
+import { type ProcessExit, stopProcess } from './stop-process.js';
 
 export interface ChildBot {
   child: ChildProcess;
@@ -7,12 +8,24 @@ export interface ChildBot {
   output(): string;
   /** Resolves with the first match of `pattern` in the output. */
   waitFor(pattern: RegExp, timeoutMs?: number): Promise<RegExpMatchArray>;
-  exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
+  exited: Promise<ProcessExit>;
+  /** The port the bot said it listens on, once it has said so. */
+  port(): number | undefined;
+  /**
+   * Sends `signal` to the bot's process and resolves with its exit once it is provably gone: pid
+   * gone and, if it was listening, its port refusing connections (see `stopProcess`).
+   */
+  stop(signal: NodeJS.Signals, timeoutMs?: number): Promise<ProcessExit>;
 }
 
 const CLI = resolve('src/cli/main.ts');
 
-/** Runs the real CLI in a child process (through tsx, so no build is needed). */
+/**
+ * Runs the real CLI in a child process (through tsx, so no build is needed). The child is node
+ * itself with tsx loaded in-process by `--import`, so `child` is the process that runs the bot:
+ * no `npx`, `sh -c` or `tsx` CLI in between, which would fork the bot into a second process that
+ * outlives a signal sent to the first.
+ */
 export function spawnBot(args: string[], env: Record<string, string> = {}): ChildBot {
   const child = spawn(process.execPath, ['--import', 'tsx', CLI, ...args], {
     env: { PATH: process.env['PATH'] ?? '', HOME: process.env['HOME'] ?? '', LOG_FORMAT: 'json', ...env },
@@ -26,13 +39,25 @@ export function spawnBot(args: string[], env: Record<string, string> = {}): Chil
   };
   child.stdout?.on('data', onData);
   child.stderr?.on('data', onData);
-  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolveExit) => {
+  const exited = new Promise<ProcessExit>((resolveExit) => {
     child.on('exit', (code, signal) => resolveExit({ code, signal }));
   });
+  const port = () => {
+    const match = /listening on http:\/\/127\.0\.0\.1:(\d+)/.exec(buffer);
+    return match ? Number(match[1]) : undefined;
+  };
   return {
     child,
     output: () => buffer,
     exited,
+    port,
+    stop(signal, timeoutMs) {
+      const listening = port();
+      return stopProcess(child, signal, {
+        ...(listening === undefined ? {} : { port: listening }),
+        ...(timeoutMs === undefined ? {} : { timeoutMs }),
+      });
+    },
     waitFor(pattern, timeoutMs = 20_000) {
       return new Promise((resolveMatch, reject) => {
         const check = () => {
