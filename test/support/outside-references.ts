@@ -1,4 +1,4 @@
-import { readdirSync } from 'node:fs';
+import { existsSync, readdirSync } from 'node:fs';
 import { dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import ts from 'typescript';
 
@@ -84,7 +84,7 @@ export function findOutsideReferences(root: string, file: string, source: string
   return found;
 }
 
-/** The code the suite runs: src, adapters, test (fakes, support, fixtures) and the root config files. */
+/** The code the suite and the package run: src, adapters, scripts, test (fakes, support, fixtures), root config files. */
 export function codeFilesToCheck(root: string): string[] {
   const files: string[] = [];
   const walk = (folder: string) => {
@@ -95,7 +95,9 @@ export function codeFilesToCheck(root: string): string[] {
       else if (CODE_FILE.test(entry.name)) files.push(path);
     }
   };
-  for (const folder of ['src', 'adapters', 'test']) walk(join(root, folder));
+  for (const folder of ['src', 'adapters', 'scripts', 'test']) {
+    if (existsSync(join(root, folder))) walk(join(root, folder));
+  }
   for (const entry of readdirSync(root, { withFileTypes: true })) {
     if (entry.isFile() && CODE_FILE.test(entry.name)) files.push(join(root, entry.name));
   }
