@@ -103,8 +103,8 @@ describe('start-up while Slack is slow', () => {
       expect(probes.slice(firstReady).every((p) => p.readyz === 200)).toBe(true);
       expect(probes[firstReady]?.readyzAnsweredAt).toBeGreaterThanOrEqual(authTestAnsweredAt);
 
-      bot.child.kill('SIGTERM');
-      expect((await bot.exited).code).toBe(0);
+      // Gone for real: pid reaped and the port refusing connections.
+      expect((await bot.stop('SIGTERM')).code).toBe(0);
     } finally {
       if (!exited) bot.child.kill('SIGKILL');
       await bot.exited;
