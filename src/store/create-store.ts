@@ -24,6 +24,12 @@ export interface BotStore {
    * expires keys itself (returns 0). Resolves with the number of keys removed.
    */
   sweepExpired(now?: number): Promise<number>;
+  /**
+   * Deletes every key that starts with `prefix` (e.g. everything about one directory, see
+   * directory-keys.ts). keyv has no such operation, so each backend does it natively.
+   * Resolves with the number of keys removed.
+   */
+  deleteByPrefix(prefix: string): Promise<number>;
   close(): Promise<void>;
 }
 
@@ -62,7 +68,8 @@ function wrap(
   onError: (error: unknown) => void,
   leases: LeaseBackend,
   closeAdapter: () => Promise<void>,
-  sweep: (namespace: string, now: number) => Promise<number> = async () => 0,
+  sweep: (namespace: string, now: number) => Promise<number>,
+  deleteByPrefix: (namespacedPrefix: string) => Promise<number>,
 ): BotStore {
   // throwOnErrors: a failed write must reach the caller (the outbox decides what to do),
   // never be swallowed into an `undefined` that looks like "not found".
@@ -99,6 +106,10 @@ function wrap(
     sweepExpired(now = Date.now()) {
       return sweep(namespace, now);
     },
+    deleteByPrefix(prefix) {
+      // The same `namespace:` prefix keyv puts in front of every key (useKeyPrefix).
+      return deleteByPrefix(`${namespace}:${prefix}`);
+    },
     async close() {
       if (closed) return;
       closed = true;
@@ -133,6 +144,14 @@ function sqliteStore(rawUrl: string, namespace: string, onError: (error: unknown
       await adapter.query(`DELETE FROM keyv WHERE ${condition}`, [`${ns}:%`, now]);
       return Number(row?.n ?? 0);
     },
+    async (prefix) => {
+      const pattern = `${escapeLike(prefix)}%`;
+      const [row] = (await adapter.query(`SELECT COUNT(*) AS n FROM keyv WHERE key LIKE ? ESCAPE '\\'`, [
+        pattern,
+      ])) as { n: number }[];
+      await adapter.query(`DELETE FROM keyv WHERE key LIKE ? ESCAPE '\\'`, [pattern]);
+      return Number(row?.n ?? 0);
+    },
   );
 }
 
@@ -160,6 +179,18 @@ function redisStore(url: URL, namespace: string, onError: (error: unknown) => vo
     redisLeases(async () => (await adapter.getClient()) as unknown as RedisLike, `${namespace}:lease:`),
     async () => {
       await adapter.disconnect();
+    },
+    // Redis expires keys itself.
+    async () => 0,
+    async (prefix) => {
+      const client = (await adapter.getClient()) as unknown as RedisLike;
+      // @keyv/redis puts its own `namespace::` in front of keyv's key; ask it rather than guess.
+      const pattern = `${escapeGlob(adapter.createKeyPrefix(prefix, adapter.namespace))}*`;
+      let removed = 0;
+      for await (const keys of client.scanIterator({ MATCH: pattern, COUNT: 500 })) {
+        if (keys.length > 0) removed += await client.unlink(keys);
+      }
+      return removed;
     },
   );
 }
@@ -198,6 +229,13 @@ function postgresStore(url: URL, namespace: string, onError: (error: unknown) =>
       )) as unknown[];
       return rows.length;
     },
+    async (prefix) => {
+      const rows = (await adapter.query(
+        `DELETE FROM directory_bot_kv WHERE key LIKE $1 ESCAPE '\\' RETURNING key`,
+        [`${escapeLike(prefix)}%`],
+      )) as unknown[];
+      return rows.length;
+    },
   );
 }
 
@@ -207,6 +245,18 @@ let openPostgresStores = 0;
 export interface RedisLike {
   get(key: string): Promise<string | null>;
   eval(script: string, options: { keys: string[]; arguments: string[] }): Promise<unknown>;
+  scanIterator(options: { MATCH: string; COUNT: number }): AsyncIterable<string[]>;
+  unlink(keys: string[]): Promise<number>;
+}
+
+/** A literal prefix for SQL LIKE … ESCAPE '\': `%`, `_` and `\` match only themselves. */
+function escapeLike(text: string): string {
+  return text.replace(/[\\%_]/g, (c) => `\\${c}`);
+}
+
+/** A literal prefix for a Redis MATCH pattern. */
+function escapeGlob(text: string): string {
+  return text.replace(/[\\*?[\]^]/g, (c) => `\\${c}`);
 }
 
 function mask(url: URL): string {

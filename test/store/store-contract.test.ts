@@ -59,6 +59,34 @@ describe.each(backends)('the $name store', (backend) => {
     expect(await store.keyv.get('subscriptions')).toEqual([]);
   });
 
+  it('deletes every key under a prefix and nothing else, taking the prefix literally', async () => {
+    await store.keyv.set('dir:a:feed-state:comments', { newestId: '349' });
+    await store.keyv.set('dir:a:sent:console:sandbox:live:new:111', 1, 60_000);
+    await store.keyv.set('dir:ab:feed-state:comments', { newestId: '12' });
+    // `_` and `%` are wildcards in SQL LIKE, `*` and `?` in Redis MATCH: none may widen the match.
+    await store.keyv.set('dir:a_x:feed-state:posts', 1);
+    await store.keyv.set('dir:%:feed-state:posts', 1);
+    await store.keyv.set('subscriptions', [1]);
+    const other = createStore({ url: backend.url, namespace: `contract-other-${randomUUID()}` });
+    try {
+      await other.keyv.set('dir:a:feed-state:comments', 'other namespace');
+      expect(await store.deleteByPrefix('dir:a:')).toBe(2);
+      expect(await store.deleteByPrefix('dir:_:')).toBe(0);
+      expect(await store.deleteByPrefix('dir:*')).toBe(0);
+      expect(await store.keyv.get('dir:a:feed-state:comments')).toBeUndefined();
+      expect(await store.keyv.get('dir:a:sent:console:sandbox:live:new:111')).toBeUndefined();
+      expect(await store.keyv.get('dir:ab:feed-state:comments')).toEqual({ newestId: '12' });
+      expect(await store.keyv.get('dir:a_x:feed-state:posts')).toBe(1);
+      expect(await store.keyv.get('dir:%:feed-state:posts')).toBe(1);
+      expect(await store.keyv.get('subscriptions')).toEqual([1]);
+      expect(await other.keyv.get('dir:a:feed-state:comments')).toBe('other namespace');
+      expect(await store.deleteByPrefix('dir:%:')).toBe(1);
+    } finally {
+      await other.keyv.clear().catch(() => {});
+      await other.close();
+    }
+  });
+
   it('deletes a key and reports whether it existed', async () => {
     await store.keyv.set('gone', 1);
     expect(await store.keyv.delete('gone')).toBe(true);
