@@ -28,6 +28,7 @@ import type { Logger } from './ports/logger.js';
 import type { Message } from './ports/message.js';
 import { FeedScheduler } from './scheduler/feed-scheduler.js';
 import { type BotStore, createStore } from './store/create-store.js';
+import { directoryIdFor, SANDBOX_DIRECTORY_ID } from './store/directory-keys.js';
 import { systemClock } from './time/clock.js';
 import { USER_AGENT } from './version.js';
 
@@ -110,6 +111,11 @@ export function createApp(config: Config, options: AppOptions): App {
     const activeEngine = createEngine({
       store,
       client,
+      directoryId: directory.id,
+      // The emulator invents its world afresh at every start, from the same seed, so the
+      // previous sandbox run's positions would sit ahead of every new id and keep the
+      // console silent for as long as that run lasted: start each sandbox run from "now".
+      forgetPreviousState: sandbox,
       adapters,
       clock: systemClock,
       compose: createItemComposer(systemClock),
@@ -131,7 +137,7 @@ export function createApp(config: Config, options: AppOptions): App {
     });
     engine = activeEngine;
 
-    const commands = buildCommandHandler(config, client, activeEngine, store, metrics);
+    const commands = buildCommandHandler(config, client, directory.id, activeEngine, store, metrics);
     const contexts = new Map(
       adapters.map((adapter) => [
         adapter,
@@ -246,7 +252,7 @@ async function openDirectory(
   logger: Logger,
   metrics: ReturnType<typeof createMetrics>,
   ledger: () => DirectoryClient['ledger'] | undefined,
-): Promise<{ client: DirectoryClient; emulator: RunningEmulator | undefined }> {
+): Promise<{ client: DirectoryClient; emulator: RunningEmulator | undefined; id: string }> {
   let emulator: RunningEmulator | undefined;
   let baseUrl = config.directory.baseUrl;
   let token = config.directory.token;
@@ -267,7 +273,8 @@ async function openDirectory(
     userAgent: USER_AGENT,
     onEvent: directoryEventSink(logger.child({ component: 'directory' }), metrics, ledger),
   });
-  return { client, emulator };
+  // The emulator's URL has a new port every run; its state is the sandbox's, whatever the port.
+  return { client, emulator, id: emulator ? SANDBOX_DIRECTORY_ID : directoryIdFor(baseUrl) };
 }
 
 function createAdapters(
@@ -320,6 +327,7 @@ function createAdapters(
 function buildCommandHandler(
   config: Config,
   client: DirectoryClient,
+  directoryId: string,
   engine: Engine,
   store: BotStore,
   metrics: ReturnType<typeof createMetrics>,
@@ -328,7 +336,9 @@ function buildCommandHandler(
     const all = await engine.subscriptions.list();
     return {
       quotas: client.ledger.snapshot(),
-      feeds: engine.leader.isLeader ? engine.scheduler.health() : await FeedScheduler.savedHealth(store.keyv),
+      feeds: engine.leader.isLeader
+        ? engine.scheduler.health()
+        : await FeedScheduler.savedHealth(store.keyv, directoryId),
       pausedSubscriptions: all.filter((s) => s.paused),
       subscribedFeeds: await engine.wantedFeeds(),
       isPoller: engine.leader.isLeader,
@@ -405,10 +415,11 @@ export async function openLookupSession(platform: LookupPlatform, logger: Logger
   const config = loadConfig();
   const store = createStore({ url: config.store.url });
   const metrics = createMetrics();
-  const { client, emulator } = await openDirectory(config, logger, metrics, () => undefined);
+  const { client, emulator, id } = await openDirectory(config, logger, metrics, () => undefined);
   const engine = createEngine({
     store,
     client,
+    directoryId: id,
     adapters: [],
     clock: systemClock,
     compose: createItemComposer(systemClock),
@@ -422,7 +433,7 @@ export async function openLookupSession(platform: LookupPlatform, logger: Logger
     },
   });
   return {
-    handler: buildCommandHandler(config, client, engine, store, metrics),
+    handler: buildCommandHandler(config, client, id, engine, store, metrics),
     render: REPLY_RENDERERS[platform],
     async close() {
       await client.close();

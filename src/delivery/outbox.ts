@@ -1,6 +1,7 @@
 import type Keyv from 'keyv';
 import type { Destination } from '../ports/chat-adapter.js';
 import type { Message } from '../ports/message.js';
+import { type DirectoryKeys, directoryKeys } from '../store/directory-keys.js';
 
 export interface OutboxEntry {
   destination: Destination;
@@ -22,9 +23,6 @@ export interface OutboxEntry {
   recovered?: boolean;
 }
 
-const INDEX_KEY = 'outbox:destinations';
-const queueKey = (destinationKey: string) => `outbox:queue:${destinationKey}`;
-
 /**
  * The durable queue of messages waiting for their platform, one FIFO per destination.
  * Only the instance holding the poller lease writes it; it keeps a mirror in memory and
@@ -33,20 +31,23 @@ const queueKey = (destinationKey: string) => `outbox:queue:${destinationKey}`;
  */
 export class Outbox {
   readonly #keyv: Keyv;
+  readonly #keys: DirectoryKeys;
   readonly #queues = new Map<string, OutboxEntry[]>();
   /** Serialises writes per destination so two changes never race on one document. */
   readonly #writes = new Map<string, Promise<void>>();
   #indexWrite: Promise<void> = Promise.resolve();
 
-  constructor(options: { keyv: Keyv }) {
+  /** `directoryId`: the directory whose items this outbox holds (see directory-keys.ts). */
+  constructor(options: { keyv: Keyv; directoryId: string }) {
     this.#keyv = options.keyv;
+    this.#keys = directoryKeys(options.directoryId);
   }
 
   /** Loads every pending entry from the store (on becoming the poller). */
   async load(): Promise<number> {
     this.#queues.clear();
-    const destinations = (await this.#keyv.get<string[]>(INDEX_KEY)) ?? [];
-    const queues = await this.#keyv.getMany<OutboxEntry[]>(destinations.map(queueKey));
+    const destinations = (await this.#keyv.get<string[]>(this.#keys.outboxIndex)) ?? [];
+    const queues = await this.#keyv.getMany<OutboxEntry[]>(destinations.map(this.#keys.outboxQueue));
     let count = 0;
     destinations.forEach((destination, index) => {
       const entries = queues[index];
@@ -144,10 +145,10 @@ export class Outbox {
           // Forget it synchronously, before any await: an enqueue that arrives meanwhile
           // starts a fresh queue (and index entry) instead of pushing into a dead one.
           this.#queues.delete(destination);
-          await this.#keyv.delete(queueKey(destination));
+          await this.#keyv.delete(this.#keys.outboxQueue(destination));
           await this.#persistIndex();
         } else {
-          await this.#keyv.set(queueKey(destination), queue);
+          await this.#keyv.set(this.#keys.outboxQueue(destination), queue);
         }
       });
     this.#writes.set(destination, next);
@@ -158,7 +159,7 @@ export class Outbox {
     this.#indexWrite = this.#indexWrite
       .catch(() => {})
       .then(async () => {
-        await this.#keyv.set(INDEX_KEY, [...this.#queues.keys()]);
+        await this.#keyv.set(this.#keys.outboxIndex, [...this.#queues.keys()]);
       });
     return this.#indexWrite;
   }

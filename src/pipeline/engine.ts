@@ -17,6 +17,7 @@ import type { Message } from '../ports/message.js';
 import { FeedScheduler, type SchedulerEvent } from '../scheduler/feed-scheduler.js';
 import { LeaderElection, type LeaderEvent } from '../scheduler/leader.js';
 import type { BotStore } from '../store/create-store.js';
+import { directoryKeys } from '../store/directory-keys.js';
 import type { Clock } from '../time/clock.js';
 import { type PollSummary, runFeedOnce } from './feed-runner.js';
 
@@ -42,6 +43,20 @@ export type EngineEvent =
 export interface EngineOptions {
   store: BotStore;
   client: DirectoryClient;
+  /**
+   * The directory `client` reads (`directoryIdFor(baseUrl)`, or SANDBOX_DIRECTORY_ID). Feed
+   * positions, health, the outbox, the delivered ledger and the poller lease are kept under
+   * it, so another directory's state is never read as this one's.
+   */
+  directoryId: string;
+  /**
+   * Forget this directory's positions, outbox and ledger when first taking the poller lease,
+   * so every feed starts from "now". For a directory that is new at every start, like the
+   * sandbox's emulator, whose ids and data restart from the same seed: what an earlier run
+   * remembered describes records that no longer exist, and its cursors would sit ahead of
+   * every new id. Done under the lease so no other poller of the directory is writing.
+   */
+  forgetPreviousState?: boolean;
   adapters: readonly ChatAdapter[];
   clock: Clock;
   compose: (item: FeedItem) => Message;
@@ -58,11 +73,13 @@ const SWEEP_EVERY_MS = 60 * 60 * 1000;
  * commands; only the leader polls and delivers.
  */
 export function createEngine(options: EngineOptions) {
-  const { store, client, clock, settings, onEvent } = options;
+  const { store, client, clock, settings, onEvent, directoryId } = options;
   const keyv = store.keyv;
+  // Subscriptions are about channels, not directories: "post comments here" holds whichever
+  // directory the bot reads, so they are shared by every directory on the store.
   const subscriptions = new SubscriptionRepository({ keyv, leases: store.leases, clock });
-  const outbox = new Outbox({ keyv });
-  const ledger = new DeliveredLedger({ keyv, ttlMs: settings.dedupeTtlMs });
+  const outbox = new Outbox({ keyv, directoryId });
+  const ledger = new DeliveredLedger({ keyv, ttlMs: settings.dedupeTtlMs, directoryId });
   const adapters = new Map(options.adapters.map((a) => [a.platform, a]));
   const dispatcher = new Dispatcher({
     outbox,
@@ -87,6 +104,7 @@ export function createEngine(options: EngineOptions) {
       feed,
       {
         store: keyv,
+        directoryId,
         subscriptions,
         outbox,
         ledger,
@@ -116,6 +134,7 @@ export function createEngine(options: EngineOptions) {
     wantedFeeds,
     ledger: client.ledger,
     store: keyv,
+    directoryId,
     clock,
     windowMs: settings.windowMs,
     reserveFraction: settings.reserveFraction,
@@ -132,11 +151,17 @@ export function createEngine(options: EngineOptions) {
     );
   };
 
+  let previousStateForgotten = !options.forgetPreviousState;
   const leader = new LeaderElection({
     leases: store.leases,
+    name: directoryKeys(directoryId).pollerLease,
     ...(settings.leaseTtlMs ? { ttlMs: settings.leaseTtlMs } : {}),
     ...(settings.leaseRenewMs ? { renewEveryMs: settings.leaseRenewMs } : {}),
     async onLead() {
+      if (!previousStateForgotten) {
+        await store.deleteByPrefix(directoryKeys(directoryId).prefix);
+        previousStateForgotten = true;
+      }
       await outbox.load();
       dispatcher.start();
       scheduler.start();

@@ -7,10 +7,13 @@ import type { SubscriptionRepository } from '../delivery/subscriptions.js';
 import type { Feed } from '../feeds/feed.js';
 import type { FeedItem } from '../feeds/feed-item.js';
 import type { Message } from '../ports/message.js';
+import { directoryKeys } from '../store/directory-keys.js';
 import type { Clock } from '../time/clock.js';
 
 export interface FeedRunnerOptions {
   store: Keyv;
+  /** The directory the feed reads; its position is kept under that directory's keys. */
+  directoryId: string;
   subscriptions: SubscriptionRepository;
   outbox: Outbox;
   ledger: DeliveredLedger;
@@ -28,8 +31,6 @@ export interface PollSummary {
   duplicates: number;
 }
 
-const stateKey = (feed: string) => `feed-state:${feed}`;
-
 /**
  * One poll of one feed, end to end: poll → route to subscriptions → drop what each
  * destination already has → queue durably → only then save the feed's new state.
@@ -42,7 +43,8 @@ export async function runFeedOnce(
   signal?: AbortSignal,
 ): Promise<PollSummary> {
   const { store, subscriptions, outbox, ledger, clock } = options;
-  const state = await store.get(stateKey(feed.name));
+  const stateKey = directoryKeys(options.directoryId).feedState(feed.name);
+  const state = await store.get(stateKey);
   const { items, nextState } = await feed.poll(state, signal);
   const allSubscriptions = await subscriptions.list();
   const now = clock.now();
@@ -85,12 +87,12 @@ export async function runFeedOnce(
   const queued = await outbox.enqueue(fresh);
   await feed.afterQueued?.(items);
   // Only now may the cursor move: everything behind it is delivered or durably queued.
-  await store.set(stateKey(feed.name), nextState);
+  await store.set(stateKey, nextState);
   if (queued > 0) options.dispatcher.wake();
   return { feed: feed.name, found: items.length, queued, duplicates: candidates.length - queued };
 }
 
 /** Forgets a feed's cursor (tests and `reset`). */
-export async function resetFeedState(store: Keyv, feed: string): Promise<void> {
-  await store.delete(stateKey(feed));
+export async function resetFeedState(store: Keyv, directoryId: string, feed: string): Promise<void> {
+  await store.delete(directoryKeys(directoryId).feedState(feed));
 }

@@ -3,6 +3,7 @@ import type { FeedName } from '../delivery/feed-filters.js';
 import type { QuotaLedger } from '../directory/index.js';
 import type { Feed } from '../feeds/feed.js';
 import type { PollSummary } from '../pipeline/feed-runner.js';
+import { directoryKeys } from '../store/directory-keys.js';
 import type { Clock } from '../time/clock.js';
 import { planCadence } from './cadence.js';
 
@@ -29,6 +30,8 @@ export interface FeedSchedulerOptions {
   wantedFeeds: () => Promise<ReadonlySet<FeedName>>;
   ledger: Pick<QuotaLedger, 'snapshot' | 'check'>;
   store: Keyv;
+  /** The directory polled; health is saved under its keys (see directory-keys.ts). */
+  directoryId: string;
   clock: Clock;
   windowMs: number;
   reserveFraction: number;
@@ -36,7 +39,6 @@ export interface FeedSchedulerOptions {
   onEvent?: (event: SchedulerEvent) => void;
 }
 
-const HEALTH_KEY = 'feed-health';
 const MAX_ERROR_BACKOFF_MS = 10 * 60_000;
 
 /**
@@ -104,7 +106,9 @@ export class FeedScheduler {
       }
       await this.#poll(feed, health, interval);
     }
-    await this.#options.store.set(HEALTH_KEY, [...this.#health.values()]).catch(() => {});
+    await this.#options.store
+      .set(directoryKeys(this.#options.directoryId).feedHealth, [...this.#health.values()])
+      .catch(() => {});
   }
 
   /** Health of every feed as this instance knows it. */
@@ -112,9 +116,9 @@ export class FeedScheduler {
     return [...this.#health.values()].map((h) => ({ ...h }));
   }
 
-  /** Health as last saved by whichever instance polls (for `status` on any instance). */
-  static async savedHealth(store: Keyv): Promise<FeedHealth[]> {
-    return (await store.get<FeedHealth[]>(HEALTH_KEY)) ?? [];
+  /** Health as last saved by whichever instance polls `directoryId` (for `status` on any instance). */
+  static async savedHealth(store: Keyv, directoryId: string): Promise<FeedHealth[]> {
+    return (await store.get<FeedHealth[]>(directoryKeys(directoryId).feedHealth)) ?? [];
   }
 
   async #poll(feed: Feed, health: FeedHealth, interval: number): Promise<void> {

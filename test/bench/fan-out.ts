@@ -10,6 +10,7 @@ import { createItemComposer } from '../../src/pipeline/compose-item.js';
 import { createEngine, type EngineEvent } from '../../src/pipeline/engine.js';
 import type { ChatAdapter, DeliveryPacing } from '../../src/ports/index.js';
 import { createStore } from '../../src/store/create-store.js';
+import { directoryIdFor } from '../../src/store/directory-keys.js';
 import { systemClock } from '../../src/time/clock.js';
 import { FakeDiscordRest } from '../fakes/discord/fake-discord-rest.js';
 import { FakeSlackApi } from '../fakes/slack/fake-slack-api.js';
@@ -117,6 +118,7 @@ export async function benchFanOut(options: FanOutOptions): Promise<FanOutResult>
   const engine = createEngine({
     store,
     client,
+    directoryId: directoryIdFor(emulator.url),
     adapters: [slackAdapter, discordAdapter],
     clock: systemClock,
     compose: createItemComposer(systemClock),

@@ -91,7 +91,7 @@ export async function measureFootprint(options: FootprintOptions): Promise<Footp
       leases: store.leases,
       clock: systemClock,
     });
-    const ledger = new DeliveredLedger({ keyv: store.keyv, ttlMs: options.ttlMs });
+    const ledger = new DeliveredLedger({ keyv: store.keyv, ttlMs: options.ttlMs, directoryId: 'bench' });
     const countRows = async () =>
       ((await store.keyv.store.query('SELECT COUNT(*) AS n FROM keyv')) as { n: number }[])[0]?.n ?? 0;
     await store.ping();

@@ -11,6 +11,7 @@ import { createItemComposer } from '../../src/pipeline/compose-item.js';
 import { createEngine, type EngineEvent } from '../../src/pipeline/engine.js';
 import { planCadence } from '../../src/scheduler/cadence.js';
 import { createStore } from '../../src/store/create-store.js';
+import { directoryIdFor } from '../../src/store/directory-keys.js';
 import { systemClock } from '../../src/time/clock.js';
 import { makeTempDir } from '../support/temp-dir.js';
 import { percentile, round, seededRandom, type Violation, waitFor } from './support.js';
@@ -117,6 +118,7 @@ export async function benchFreshness(options: FreshnessOptions): Promise<Freshne
   const engine = createEngine({
     store,
     client,
+    directoryId: directoryIdFor(emulator.url),
     adapters: [adapter],
     clock: systemClock,
     compose: createItemComposer(systemClock),

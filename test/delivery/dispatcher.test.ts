@@ -63,8 +63,8 @@ function entry(title: string, channelId = 'C1'): OutboxEntry {
 
 function setup() {
   const keyv = new Keyv();
-  const outbox = new Outbox({ keyv });
-  const ledger = new FlakyLedger({ keyv, ttlMs: 60_000 });
+  const outbox = new Outbox({ keyv, directoryId: 'test' });
+  const ledger = new FlakyLedger({ keyv, ttlMs: 60_000, directoryId: 'test' });
   const subscriptions = new SubscriptionRepository({ keyv, leases: freeLeases, clock: systemClock });
   const platform = new ScriptedPlatform();
   const dispatcher = new Dispatcher({
@@ -129,11 +129,11 @@ describe('the dispatcher', () => {
 
   it('after a takeover, does not re-post what the previous poller delivered but did not remove', async () => {
     const { keyv, ledger, platform } = setup();
-    const previous = new Outbox({ keyv });
+    const previous = new Outbox({ keyv, directoryId: 'test' });
     await previous.enqueue([entry('already-sent'), entry('not-yet')]);
     await ledger.markDelivered('console:C1', 'comments:new:already-sent');
 
-    const outbox = new Outbox({ keyv });
+    const outbox = new Outbox({ keyv, directoryId: 'test' });
     expect(await outbox.load()).toBe(2);
     const dispatcher = new Dispatcher({
       outbox,

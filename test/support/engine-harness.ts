@@ -6,6 +6,7 @@ import { createItemComposer } from '../../src/pipeline/compose-item.js';
 import { createEngine, type EngineEvent, type EngineSettings } from '../../src/pipeline/engine.js';
 import type { ChatAdapter } from '../../src/ports/index.js';
 import { type BotStore, createStore } from '../../src/store/create-store.js';
+import { directoryIdFor } from '../../src/store/directory-keys.js';
 import { systemClock } from '../../src/time/clock.js';
 import { RecordingAdapter } from './recording-adapter.js';
 import { makeTempDir } from './temp-dir.js';
@@ -42,6 +43,7 @@ export async function startInstance(options: {
   const engine = createEngine({
     store,
     client,
+    directoryId: directoryIdFor(options.emulator.url),
     adapters: options.adapters ?? [adapter],
     clock: systemClock,
     compose: createItemComposer(systemClock),

@@ -1,0 +1,50 @@
+import { createHash } from 'node:crypto';
+
+/**
+ * Feed positions, seen-sets, feed health, the outbox and the delivered ledger all describe
+ * one directory's data: a comment id, a cursor or "already posted live event 111" means
+ * nothing against another directory. Every such key carries the id of the directory it
+ * describes, so one store can hold several directories (the sandbox's invented one and a
+ * real one, staging and production) without any of them reading another's positions, and
+ * pointing the bot at a new directory starts from "now" like a first run: no state, so each
+ * feed records what exists and posts only what comes after.
+ *
+ * Subscriptions, Slack installations and the subscription write lock are not here: they
+ * describe channels and workspaces, which stay the same whichever directory feeds them.
+ */
+
+/** The directory id of the sandbox's embedded emulator (its URL has a new port every run). */
+export const SANDBOX_DIRECTORY_ID = 'sandbox';
+
+/**
+ * A short, stable id for the directory at `baseUrl`: a hash of its normalised origin and
+ * path, so `https://Directory.example.com/` and `https://directory.example.com` are the same
+ * directory and `…/staging` is another. Query, fragment and credentials are ignored.
+ */
+export function directoryIdFor(baseUrl: string): string {
+  const url = new URL(baseUrl);
+  // URL already lower-cases the scheme and host and drops a default port.
+  const path = url.pathname.replace(/\/+$/, '');
+  return createHash('sha256').update(`${url.origin}${path}`).digest('hex').slice(0, 12);
+}
+
+/** Every store key that belongs to one directory, built in one place. */
+export function directoryKeys(directoryId: string) {
+  const prefix = `dir:${directoryId}:`;
+  return {
+    /** Starts every key below; deleting by it forgets everything about the directory. */
+    prefix,
+    feedState: (feed: string) => `${prefix}feed-state:${feed}`,
+    feedHealth: `${prefix}feed-health`,
+    outboxIndex: `${prefix}outbox:destinations`,
+    outboxQueue: (destinationKey: string) => `${prefix}outbox:queue:${destinationKey}`,
+    delivered: (destinationKey: string, itemKey: string) => `${prefix}sent:${destinationKey}:${itemKey}`,
+    /**
+     * One poller per directory per store: the lease guards this directory's positions and
+     * outbox. Bots on one store that read different directories poll side by side.
+     */
+    pollerLease: `poller:${directoryId}`,
+  };
+}
+
+export type DirectoryKeys = ReturnType<typeof directoryKeys>;

@@ -1,0 +1,147 @@
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { type App, createApp } from '../../src/composition-root.js';
+import { loadConfig } from '../../src/config/load-config.js';
+import { type RunningEmulator, startEmulator } from '../../src/emulator/index.js';
+import { createSilentLogger } from '../../src/logging/create-logger.js';
+import { waitUntil } from '../support/engine-harness.js';
+import { makeTempDir } from '../support/temp-dir.js';
+
+const temp = makeTempDir();
+afterAll(() => temp.cleanup());
+
+/** Every sandbox and live run of one test shares this store, as `npm start` in one folder does. */
+function storeUrl(name: string): string {
+  return `sqlite://${join(temp.path, `${name}.sqlite`)}`;
+}
+
+/** Fast cadence, lots of invented activity: what takes minutes by default takes seconds here. */
+const FAST = { PORT: '0', POLL_MIN_INTERVAL_S: '1', SANDBOX_ACTIVITY_PER_MIN: '600' };
+
+interface RunningApp {
+  app: App;
+  /** Everything the console adapter printed so far. */
+  output(): string;
+}
+
+async function startApp(environment: Record<string, string>): Promise<RunningApp> {
+  let output = '';
+  const app = createApp(loadConfig({ environment, envFile: false }), {
+    logger: createSilentLogger(),
+    consoleWrite: (text) => {
+      output += text;
+    },
+  });
+  await app.start();
+  return { app, output: () => output };
+}
+
+const FEED_ITEM = '── #sandbox ──';
+
+function commentIds(output: string): number[] {
+  return [...output.matchAll(/[?&]comment=(\d+)/g)].map((m) => Number(m[1]));
+}
+
+function liveEventIds(output: string): number[] {
+  return [...output.matchAll(/\/live\/[\w-]*?-(\d+)\b/g)].map((m) => Number(m[1]));
+}
+
+/** Resolves once the poller has read `route` at least once (its first poll: the baseline). */
+async function polled(emulator: RunningEmulator, route: RegExp): Promise<void> {
+  await waitUntil(
+    () => Object.keys(emulator.admin.stats().requests.byRoute).some((r) => route.test(r)),
+    15_000,
+    `a poll of ${route}`,
+  );
+}
+
+describe('sandbox state and live state', () => {
+  it('a real directory after a sandbox run posts its own new comment and live event, whatever ids the sandbox used', async () => {
+    const store = storeUrl('switch');
+
+    // The sandbox posts invented comments and live events, moving its positions past them.
+    const sandbox = await startApp({ ...FAST, STORE_URL: store });
+    let sandboxComments: number[] = [];
+    let sandboxLive: number[] = [];
+    try {
+      await waitUntil(
+        () => {
+          sandboxComments = commentIds(sandbox.output());
+          sandboxLive = liveEventIds(sandbox.output());
+          return sandboxComments.some((id) => id > 321) && sandboxLive.length > 0;
+        },
+        25_000,
+        'the sandbox to post comments and a live event',
+      );
+    } finally {
+      await sandbox.app.stop();
+    }
+    const sandboxLiveId = Math.min(...sandboxLive);
+
+    // A different directory on another port: other data, and ids that overlap the sandbox's.
+    const real = await startEmulator({ port: 0, seed: 7 });
+    try {
+      // Its live events before `sandboxLiveId` already exist when the bot starts.
+      while (real.admin.latestLiveEventId() < sandboxLiveId - 1) real.admin.scheduleLive({});
+      const live = await startApp({
+        PORT: '0',
+        POLL_MIN_INTERVAL_S: '1',
+        STORE_URL: store,
+        DIRECTORY_BASE_URL: real.url,
+        DIRECTORY_TOKEN: 'dev-token',
+        SUBSCRIPTIONS: 'console:sandbox=comments;console:sandbox=live',
+      });
+      try {
+        // A new directory starts from "now": after its first look, these are new.
+        await polled(real, /comments/);
+        await polled(real, /live/);
+        const commentId = Number(
+          real.admin.addComment({ body: 'A real comment about the real directory' })['id'],
+        );
+        const eventId = Number(real.admin.scheduleLive({ name: 'A real live event' })['id']);
+        expect(commentId).toBeLessThan(Math.max(...sandboxComments));
+        expect(eventId).toBe(sandboxLiveId);
+
+        await waitUntil(
+          () => live.output().includes('A real comment about the real directory'),
+          20_000,
+          `new comment ${commentId} (the sandbox's cursor was past it)`,
+        );
+        await waitUntil(
+          () => live.output().includes('A real live event'),
+          20_000,
+          `new live event ${eventId} (the sandbox had posted an event with that id)`,
+        );
+        expect(commentIds(live.output())).toContain(commentId);
+        expect(liveEventIds(live.output())).toContain(eventId);
+      } finally {
+        await live.app.stop();
+      }
+    } finally {
+      await real.close();
+    }
+  }, 60_000);
+
+  it('a second sandbox start in the same folder shows feed items like the first did', async () => {
+    const store = storeUrl('restart');
+
+    // A first run that invents (and posts) about a hundred events.
+    const first = await startApp({ ...FAST, STORE_URL: store });
+    try {
+      await waitUntil(() => first.output().includes(FEED_ITEM), 15_000, 'the first run to show an item');
+      await new Promise((resolve) => setTimeout(resolve, 5000));
+    } finally {
+      await first.app.stop();
+    }
+
+    // The emulator invents its world afresh from the same seed, so its ids start again where
+    // the first run's did. Inventing more slowly, this run would need most of a minute to
+    // pass the first run's positions if it read them: before the fix it stayed silent.
+    const second = await startApp({ ...FAST, SANDBOX_ACTIVITY_PER_MIN: '120', STORE_URL: store });
+    try {
+      await waitUntil(() => second.output().includes(FEED_ITEM), 12_000, 'the second run to show an item');
+    } finally {
+      await second.app.stop();
+    }
+  }, 60_000);
+});
