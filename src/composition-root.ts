@@ -65,7 +65,7 @@ const SANDBOX_CHANNEL = 'sandbox';
  */
 export function createApp(config: Config, options: AppOptions): App {
   const { logger } = options;
-  const sandbox = config.directory.baseUrl === undefined && !config.slack && !config.discord;
+  const sandbox = config.sandbox.enabled;
   const metrics = createMetrics();
   const http = createHttpServer({ logger, registry: metrics.registry });
   let storeErrorLogged = false;
@@ -165,6 +165,12 @@ export function createApp(config: Config, options: AppOptions): App {
     }
     await store.ping();
     logger.info({ store: store.description }, `store ready (${store.kind})`);
+    if (sandbox && config.store.source !== 'default') {
+      logger.warn(
+        { store: store.description, source: config.store.source },
+        `sandbox on the store ${config.store.source} names: its invented feed state stays under the sandbox's own keys there, but subscriptions are shared with any bot using that store`,
+      );
+    }
 
     await startAdapters(contexts);
     await activeEngine.start();
@@ -256,7 +262,8 @@ async function openDirectory(
   let emulator: RunningEmulator | undefined;
   let baseUrl = config.directory.baseUrl;
   let token = config.directory.token;
-  if (!baseUrl) {
+  // Only sandbox mode runs the emulator: it never stands in for a missing real directory.
+  if (config.sandbox.enabled) {
     emulator = await startEmulator({
       port: 0,
       tokens: [SANDBOX_TOKEN],
@@ -266,6 +273,8 @@ async function openDirectory(
     baseUrl = emulator.url;
     token = SANDBOX_TOKEN;
     logger.info({ url: emulator.url }, 'embedded directory emulator started (sandbox data)');
+  } else if (!baseUrl) {
+    throw new BotError('config_invalid', 'DIRECTORY_BASE_URL is required outside the sandbox');
   }
   const client = createDirectoryClient({
     baseUrl,

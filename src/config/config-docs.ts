@@ -6,7 +6,7 @@ const GROUP_ORDER: VariableGroup[] = ['Server', 'Store', 'Directory', 'Feeds', '
 export function renderEnvExample(): string {
   const lines = [
     '# Directory Bot configuration. Every variable is optional: with none set, `npm start`',
-    '# runs the sandbox (embedded emulator, console output, local SQLite store).',
+    '# runs the sandbox (embedded emulator, console output, its own store ./data/sandbox.sqlite).',
     '# Generated from src/config/variables.ts by `npm run config:docs`; a test keeps it in sync.',
     '',
   ];

@@ -16,7 +16,7 @@ export interface Config {
     source: 'STORE_URL' | 'REDIS_URL' | 'DATABASE_URL' | 'default';
   };
   directory: {
-    /** undefined = run the embedded emulator (sandbox). */
+    /** undefined exactly when `sandbox.enabled`: the embedded emulator is the directory. */
     baseUrl: string | undefined;
     token: string | undefined;
     lookupReserveFraction: number;
@@ -51,6 +51,12 @@ export interface Config {
       }
     | undefined;
   sandbox: {
+    /**
+     * Sandbox mode: the embedded emulator invents the directory's data, every feed goes to
+     * the console, the default store is the sandbox's own file. On with nothing configured,
+     * or with SANDBOX=true; never with Slack or Discord unless SANDBOX=true says so.
+     */
+    enabled: boolean;
     activityPerMinute: number;
   };
   /** Every secret value in the configuration, so the logger can scrub them from any line. */
@@ -58,3 +64,8 @@ export interface Config {
 }
 
 export const DEFAULT_STORE_URL = 'sqlite://./data/directory-bot.sqlite';
+/**
+ * The sandbox's default store: its own file, so invented data never shares a file with a
+ * real directory's state (which is keyed by directory anyway, see directory-keys.ts).
+ */
+export const DEFAULT_SANDBOX_STORE_URL = 'sqlite://./data/sandbox.sqlite';

@@ -1,7 +1,7 @@
 import { resolve } from 'node:path';
 import { parseSubscriptionSpec } from '../delivery/subscription-spec.js';
 import { ConfigError } from '../errors.js';
-import { type Config, DEFAULT_STORE_URL } from './config.js';
+import { type Config, DEFAULT_SANDBOX_STORE_URL, DEFAULT_STORE_URL } from './config.js';
 import { mergeEnvFile } from './env-file.js';
 import { validateVariables } from './validate-variables.js';
 import { VARIABLES } from './variables.js';
@@ -59,9 +59,15 @@ export function loadConfig(options: LoadConfigOptions = {}): Config {
     );
   }
   const discord = discordConfig(read, problems);
+  const sandbox = sandboxMode(
+    { requested: env['SANDBOX'] as boolean | undefined, given: isSet('SANDBOX') },
+    isSet('DIRECTORY_BASE_URL'),
+    slack !== undefined || discord !== undefined,
+    problems,
+  );
   if (problems.length > 0) throw new ConfigError(problems);
 
-  const store = storeConfig(str);
+  const store = storeConfig(str, sandbox);
   const secrets = VARIABLES.filter((v) => v.secret)
     .map((v) => str(v.name))
     .filter((value): value is string => typeof value === 'string' && value.length >= 6);
@@ -96,7 +102,7 @@ export function loadConfig(options: LoadConfigOptions = {}): Config {
     },
     slack,
     discord,
-    sandbox: { activityPerMinute: num('SANDBOX_ACTIVITY_PER_MIN') },
+    sandbox: { enabled: sandbox, activityPerMinute: num('SANDBOX_ACTIVITY_PER_MIN') },
     secrets,
   };
 }
@@ -108,14 +114,52 @@ function parseSubscriptions(value: string | undefined, problems: string[]) {
   return result.seeds;
 }
 
-function storeConfig(str: (name: string) => string | undefined): Config['store'] {
+/**
+ * Whether the embedded emulator is the directory. Never by accident once a chat platform is
+ * configured: that would post invented data into real channels, so a platform without
+ * DIRECTORY_BASE_URL is an error unless SANDBOX=true asks for the demo. SANDBOX=true with a
+ * DIRECTORY_BASE_URL is an error too: the two ask for different directories, and guessing
+ * could post invented data where real data was meant (or the reverse). Like the other
+ * "required" checks it looks at what was given: a malformed DIRECTORY_BASE_URL or SANDBOX
+ * already has its own line, and calling it missing as well would contradict it.
+ */
+function sandboxMode(
+  sandboxFlag: { requested: boolean | undefined; given: boolean },
+  directoryGiven: boolean,
+  hasPlatform: boolean,
+  problems: string[],
+): boolean {
+  const { requested, given } = sandboxFlag;
+  if (given && requested === undefined) return false;
+  if (requested === true) {
+    if (directoryGiven) {
+      problems.push(
+        'SANDBOX: true runs the embedded emulator, but DIRECTORY_BASE_URL names a real directory; unset one of them',
+      );
+    }
+    return true;
+  }
+  if (directoryGiven) return false;
+  if (requested === false) {
+    problems.push('DIRECTORY_BASE_URL: required with SANDBOX=false (the Content Directory Service to read)');
+  } else if (hasPlatform) {
+    problems.push(
+      "DIRECTORY_BASE_URL: required with Slack or Discord, or the emulator's invented data would reach real channels; set SANDBOX=true to run the demo on purpose",
+    );
+  }
+  return requested === undefined && !hasPlatform;
+}
+
+function storeConfig(str: (name: string) => string | undefined, sandbox: boolean): Config['store'] {
   const storeUrl = str('STORE_URL');
   if (storeUrl) return { url: storeUrl, source: 'STORE_URL' };
   const redisUrl = str('REDIS_URL');
   if (redisUrl) return { url: redisUrl, source: 'REDIS_URL' };
   const databaseUrl = str('DATABASE_URL');
   if (databaseUrl) return { url: databaseUrl, source: 'DATABASE_URL' };
-  return { url: DEFAULT_STORE_URL, source: 'default' };
+  // An explicit store is honoured in the sandbox too: its feed and delivery state lives under
+  // the sandbox's own directory id there, so it never touches a real directory's.
+  return { url: sandbox ? DEFAULT_SANDBOX_STORE_URL : DEFAULT_STORE_URL, source: 'default' };
 }
 
 /** Validated values, plus whether a variable was given at all (even with a bad value). */

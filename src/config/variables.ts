@@ -46,6 +46,16 @@ function booleanFlag(defaultValue: boolean) {
     .transform((value) => value === 'true' || value === '1' || value === 'yes');
 }
 
+/** true/false with no default: unset means "decide from the rest of the configuration". */
+function optionalBooleanFlag() {
+  return z
+    .enum(['true', 'false', '1', '0', 'yes', 'no'], { error: 'true or false' })
+    .optional()
+    .transform((value) =>
+      value === undefined ? undefined : value === 'true' || value === '1' || value === 'yes',
+    );
+}
+
 function httpUrl() {
   return z
     .string()
@@ -131,7 +141,7 @@ export const VARIABLES: readonly VariableSpec[] = [
     name: 'STORE_URL',
     group: 'Store',
     description:
-      'Where state lives: sqlite://path, redis://, rediss:// or postgres://. Unset: REDIS_URL, then DATABASE_URL, then sqlite://./data/directory-bot.sqlite.',
+      'Where state lives: sqlite://path, redis://, rediss:// or postgres://. Unset: REDIS_URL, then DATABASE_URL, then sqlite://./data/directory-bot.sqlite (the sandbox: sqlite://./data/sandbox.sqlite).',
     example: 'sqlite://./data/directory-bot.sqlite',
     schema: storeUrl(),
   },
@@ -155,7 +165,8 @@ export const VARIABLES: readonly VariableSpec[] = [
   {
     name: 'DIRECTORY_BASE_URL',
     group: 'Directory',
-    description: 'Base URL of the Content Directory Service. Unset: an embedded emulator (sandbox data).',
+    description:
+      'Base URL of the Content Directory Service. Required with Slack or Discord; unset with no platform (or with SANDBOX=true): the sandbox, an embedded emulator inventing data.',
     example: 'https://directory.example.com',
     schema: httpUrl(),
   },
@@ -331,6 +342,14 @@ export const VARIABLES: readonly VariableSpec[] = [
       .regex(/^[-_'\p{L}\p{N}]{1,32}$/u, { error: "a command name: 1 to 32 letters, digits, - _ or '" })
       .refine((name) => name !== 'directory', { error: 'a name other than directory (the main command)' })
       .optional(),
+  },
+  {
+    name: 'SANDBOX',
+    group: 'Sandbox',
+    description:
+      'true: run the demo on purpose, the embedded emulator inventing data for the console and any configured Slack or Discord (DIRECTORY_BASE_URL must be unset). false: never (DIRECTORY_BASE_URL required). Unset: the sandbox runs when neither DIRECTORY_BASE_URL nor a platform is set.',
+    example: 'true',
+    schema: optionalBooleanFlag(),
   },
   {
     name: 'SANDBOX_ACTIVITY_PER_MIN',

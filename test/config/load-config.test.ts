@@ -12,6 +12,9 @@ function load(environment: Record<string, string>) {
   return loadConfig({ environment, envFile: false });
 }
 
+/** A real directory, which every configuration with a chat platform needs. */
+const DIRECTORY = { DIRECTORY_BASE_URL: 'https://directory.example.com', DIRECTORY_TOKEN: 'dir-token' };
+
 function problemsOf(environment: Record<string, string>): readonly string[] {
   try {
     load(environment);
@@ -27,7 +30,9 @@ describe('loading the configuration', () => {
   it('runs the sandbox with nothing set: port 3000, SQLite, emulator, no chat platforms', () => {
     const config = load({});
     expect(config.server.port).toBe(3000);
-    expect(config.store).toEqual({ url: 'sqlite://./data/directory-bot.sqlite', source: 'default' });
+    expect(config.sandbox.enabled).toBe(true);
+    // Its own file: invented data never shares a file with a real directory's state.
+    expect(config.store).toEqual({ url: 'sqlite://./data/sandbox.sqlite', source: 'default' });
     expect(config.directory.baseUrl).toBeUndefined();
     expect(config.slack).toBeUndefined();
     expect(config.discord).toBeUndefined();
@@ -48,6 +53,7 @@ describe('loading the configuration', () => {
 
   it('reports bad values and missing companions together', () => {
     const problems = problemsOf({
+      ...DIRECTORY,
       LOG_LEVEL: 'loud',
       SLACK_BOT_TOKEN: 'xoxb-1-2-3',
       DISCORD_PUBLIC_KEY: 'xyz',
@@ -143,13 +149,15 @@ describe('loading the configuration', () => {
   });
 
   it('requires the signing secret when Slack is configured', () => {
-    expect(problemsOf({ SLACK_BOT_TOKEN: 'xoxb-1-2-3' })).toEqual([
+    expect(problemsOf({ ...DIRECTORY, SLACK_BOT_TOKEN: 'xoxb-1-2-3' })).toEqual([
       'SLACK_SIGNING_SECRET: required to verify requests from Slack when Slack is configured',
     ]);
   });
 
   it('accepts a complete single-workspace Slack setup', () => {
-    const config = load({ SLACK_BOT_TOKEN: 'xoxb-1-2-3', SLACK_SIGNING_SECRET: 'shh-secret' });
+    const config = load({ ...DIRECTORY, SLACK_BOT_TOKEN: 'xoxb-1-2-3', SLACK_SIGNING_SECRET: 'shh-secret' });
+    expect(config.sandbox.enabled).toBe(false);
+    expect(config.store).toEqual({ url: 'sqlite://./data/directory-bot.sqlite', source: 'default' });
     expect(config.slack).toMatchObject({
       botToken: 'xoxb-1-2-3',
       apiUrl: 'https://slack.com/api/',
@@ -159,6 +167,7 @@ describe('loading the configuration', () => {
 
   it('refuses a bot token together with multi-workspace OAuth, naming both sides', () => {
     const problems = problemsOf({
+      ...DIRECTORY,
       SLACK_BOT_TOKEN: 'xoxb-1-2-3',
       SLACK_SIGNING_SECRET: 'shh-secret',
       SLACK_CLIENT_ID: '123.456',
@@ -172,6 +181,7 @@ describe('loading the configuration', () => {
 
   it('checks Discord ids and keys for their shape', () => {
     const problems = problemsOf({
+      ...DIRECTORY,
       DISCORD_TOKEN: 't',
       DISCORD_APPLICATION_ID: '12ab',
       DISCORD_PUBLIC_KEY: 'xyz',
@@ -183,7 +193,7 @@ describe('loading the configuration', () => {
   });
 
   it('takes the restricted Discord command name from DISCORD_ADMIN_COMMAND', () => {
-    const discord = { DISCORD_TOKEN: 'token', DISCORD_APPLICATION_ID: '112233445566778899' };
+    const discord = { ...DIRECTORY, DISCORD_TOKEN: 'token', DISCORD_APPLICATION_ID: '112233445566778899' };
     expect(load(discord).discord?.restrictedCommandName).toBeUndefined();
     expect(load({ ...discord, DISCORD_ADMIN_COMMAND: 'Directory-Admin' }).discord).toMatchObject({
       restrictedCommandName: 'directory-admin',
@@ -194,6 +204,51 @@ describe('loading the configuration', () => {
     expect(problemsOf({ ...discord, DISCORD_ADMIN_COMMAND: 'directory admin' })[0]).toMatch(
       /^DISCORD_ADMIN_COMMAND: expected a command name/,
     );
+  });
+
+  it('refuses Slack or Discord without a real directory, naming DIRECTORY_BASE_URL and SANDBOX=true', () => {
+    const slack = { SLACK_BOT_TOKEN: 'xoxb-1-2-3', SLACK_SIGNING_SECRET: 'shh-secret' };
+    const discord = { DISCORD_TOKEN: 'discord-token', DISCORD_APPLICATION_ID: '112233445566778899' };
+    for (const platform of [slack, discord]) {
+      const problems = problemsOf(platform);
+      expect(problems).toHaveLength(1);
+      expect(problems[0]).toMatch(/^DIRECTORY_BASE_URL: required with Slack or Discord/);
+      expect(problems[0]).toContain('SANDBOX=true');
+    }
+  });
+
+  it('runs the demo into a platform when SANDBOX=true asks for it, on the sandbox store', () => {
+    const config = load({ SANDBOX: 'true', SLACK_BOT_TOKEN: 'xoxb-1-2-3', SLACK_SIGNING_SECRET: 'shh' });
+    expect(config.sandbox.enabled).toBe(true);
+    expect(config.directory.baseUrl).toBeUndefined();
+    expect(config.slack?.botToken).toBe('xoxb-1-2-3');
+    expect(config.store.url).toBe('sqlite://./data/sandbox.sqlite');
+  });
+
+  it('refuses SANDBOX=true together with a real directory, and SANDBOX=false without one', () => {
+    expect(problemsOf({ ...DIRECTORY, SANDBOX: 'true' })).toEqual([
+      expect.stringMatching(/^SANDBOX: true runs the embedded emulator, but DIRECTORY_BASE_URL/),
+    ]);
+    expect(problemsOf({ SANDBOX: 'false' })).toEqual([
+      expect.stringMatching(/^DIRECTORY_BASE_URL: required with SANDBOX=false/),
+    ]);
+    expect(load({ ...DIRECTORY, SANDBOX: 'false' }).sandbox.enabled).toBe(false);
+  });
+
+  it('does not call a malformed DIRECTORY_BASE_URL or SANDBOX missing as well', () => {
+    const slack = { SLACK_BOT_TOKEN: 'xoxb-1-2-3', SLACK_SIGNING_SECRET: 'shh-secret' };
+    expect(problemsOf({ ...slack, DIRECTORY_BASE_URL: 'nope', DIRECTORY_TOKEN: 'dir-token' })).toEqual([
+      expect.stringMatching(/^DIRECTORY_BASE_URL: expected an absolute http\(s\) URL/),
+    ]);
+    expect(problemsOf({ ...slack, SANDBOX: 'maybe' })).toEqual([
+      'SANDBOX: expected true or false, got "maybe"',
+    ]);
+  });
+
+  it('keeps an explicitly chosen store in the sandbox', () => {
+    const config = load({ STORE_URL: 'sqlite://./mine.sqlite' });
+    expect(config.sandbox.enabled).toBe(true);
+    expect(config.store).toEqual({ url: 'sqlite://./mine.sqlite', source: 'STORE_URL' });
   });
 
   it('parses static subscriptions with their filters', () => {
