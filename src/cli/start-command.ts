@@ -9,7 +9,9 @@ const USAGE = `Usage: directory-bot start
 
 Runs the bot: HTTP server on $PORT, feed polling and delivery, and the chat adapters whose
 credentials are set. With no configuration at all it runs in sandbox mode: an embedded
-directory emulator with live activity, the console adapter and a local SQLite store.
+directory emulator with live activity, the console adapter and the sandbox's own SQLite
+store (./data/sandbox.sqlite), started afresh each run. Slack or Discord without
+DIRECTORY_BASE_URL is a configuration error; SANDBOX=true runs the demo into them on purpose.
 All settings are environment variables; see .env.example.`;
 
 export const startCommand: Subcommand = {
