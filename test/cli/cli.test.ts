@@ -88,6 +88,8 @@ describe('the directory-bot command', () => {
   it('doctor does not warn about platforms when one is configured', async () => {
     const bot = spawnBot(['doctor'], {
       STORE_URL: `sqlite://${join(temp.path, 'doctor-slack.sqlite')}`,
+      // A platform needs a directory, or the demo asked for by name.
+      SANDBOX: 'true',
       SLACK_BOT_TOKEN: 'xoxb-1-2-3',
       SLACK_SIGNING_SECRET: 'shh-secret',
     });
@@ -109,6 +111,8 @@ describe('the directory-bot command', () => {
     try {
       const guild = '223344556677889900';
       const bot = spawnBot(['discord', 'register', '--guild', guild], {
+        DIRECTORY_BASE_URL: 'https://directory.example.com',
+        DIRECTORY_TOKEN: 'dir-token',
         DISCORD_TOKEN: 'reg-token',
         DISCORD_APPLICATION_ID: '112233445566778899',
         DISCORD_API_URL: rest.url,
