@@ -29,7 +29,7 @@ describe('a real chat platform never gets the emulator by accident', () => {
       });
       // Before the fix it started and ran on invented data: give up after a while, and never
       // leave that process behind.
-      const timer = setTimeout(() => bot.child.kill('SIGKILL'), 15_000);
+      const timer = setTimeout(() => void bot.stop('SIGKILL').catch(() => {}), 15_000);
       const exit = await bot.exited.finally(() => clearTimeout(timer));
       expect(exit.code).toBe(78);
       const lines = bot.output().split('\n');
@@ -53,9 +53,10 @@ describe('a real chat platform never gets the emulator by accident', () => {
       await bot.waitFor(/embedded directory emulator started/);
       // Invented activity reaches the console, as in the sandbox with nothing configured.
       await bot.waitFor(/── #sandbox ──/, 25_000);
-    } finally {
-      bot.child.kill('SIGTERM');
+    } catch (error) {
+      await bot.stop('SIGKILL').catch(() => {});
+      throw error;
     }
-    expect((await bot.exited).code).toBe(0);
+    expect((await bot.stop('SIGTERM')).code).toBe(0);
   }, 40_000);
 });
