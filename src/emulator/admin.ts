@@ -77,10 +77,12 @@ export function createAdmin(deps: {
   stats: RequestStats;
   activity: ActivitySimulator;
   tokens: readonly string[];
+  /** The offset V1 records are shown in (admin answers are V1 records). */
+  v1OffsetMinutes: number;
 }): EmulatorAdmin {
   const { store, clock, quotas, faults, stats, activity } = deps;
   // Admin answers are rendered plainly: no quirks, no viewer.
-  const ctx: RenderContext = { quirks: false, viewerId: 0 };
+  const ctx: RenderContext = { quirks: false, viewerId: 0, offsetMinutes: deps.v1OffsetMinutes };
   const asRecord = (value: Record<string, unknown>) => value as V1Record;
   const advance = (ms: number): number => {
     if (!isManualClock(clock)) throw new ClockNotManualError('the emulator runs on the system clock');

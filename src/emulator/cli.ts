@@ -1,5 +1,6 @@
 import { parseArgs } from 'node:util';
 import { DEFAULT_TOKEN, type EmulatorOptions, startEmulator } from './index.js';
+import { parseUtcOffset } from './time-format.js';
 
 export interface CliIo {
   stdout: (line: string) => void;
@@ -22,6 +23,8 @@ Options:
   --max-complexity <n>          per-query complexity cap (default 1000)
   --activity-per-min <n>        simulated new records per minute (default 0, off)
   --quirks                      imitate the live service's deviations (docs/directory-api.md)
+  --v1-offset=<±HH:MM>          the service's UTC offset, -12:00 to +14:00: V1 timestamps and
+                                date filters (default -08:00; write it with "=")
   -h, --help                    show this help
 
 Stops on SIGTERM or SIGINT.`;
@@ -56,6 +59,14 @@ function parseOptions(argv: string[]): EmulatorOptions | 'help' {
     options.tokens = values.token;
   }
   if (values.quirks) options.quirks = true;
+  if (values['v1-offset'] !== undefined) {
+    const offset = parseUtcOffset(values['v1-offset']);
+    if (offset === undefined)
+      throw new UsageError(
+        `--v1-offset must be an offset from -12:00 to +14:00 like +05:30, got ${JSON.stringify(values['v1-offset'])}`,
+      );
+    options.v1OffsetMinutes = offset;
+  }
   for (const [flag, key] of Object.entries(NUMERIC_FLAGS)) {
     const raw = values[flag as keyof typeof NUMERIC_FLAGS];
     if (raw === undefined) continue;
@@ -94,6 +105,7 @@ function parseWith(argv: string[]) {
       'max-complexity': { type: 'string' },
       'activity-per-min': { type: 'string' },
       quirks: { type: 'boolean' },
+      'v1-offset': { type: 'string' },
       help: { type: 'boolean', short: 'h' },
     },
   });

@@ -9,6 +9,7 @@ import { Quotas } from './quotas.js';
 import { createSeededStore } from './seed-data.js';
 import { createRequestHandler } from './server.js';
 import { RequestStats } from './stats.js';
+import { isValidV1Offset, V1_OFFSET_MINUTES } from './time-format.js';
 import { createV2Schema } from './v2-resolvers.js';
 
 export type { EmulatorAdmin, RecordCounts, V1Record } from './admin.js';
@@ -43,6 +44,12 @@ export interface EmulatorOptions {
   clock?: Clock;
   /** Imitate the live service's deviations (REAL-WORLD.md) on every request; default false. */
   quirks?: boolean;
+  /**
+   * The service's UTC offset in minutes, -720 (-12:00) to 840 (+14:00): V1 timestamps carry
+   * it, and V1 date filters (`newer`, `older`, `search[date]`) name days and months in it.
+   * Default -480 (-08:00, Pacific standard time, as the live service).
+   */
+  v1OffsetMinutes?: number;
 }
 
 export interface RunningEmulator {
@@ -80,6 +87,10 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
     clock,
   );
   const maxComplexity = positive('maxComplexity', options.maxComplexity ?? 1000);
+  const v1OffsetMinutes = options.v1OffsetMinutes ?? V1_OFFSET_MINUTES;
+  if (!isValidV1Offset(v1OffsetMinutes)) {
+    throw new RangeError(`v1OffsetMinutes must be whole minutes from -720 to 840, got ${v1OffsetMinutes}`);
+  }
   const store = createSeededStore(seed, tokens, clock);
   const faults = new FaultQueue();
   const stats = new RequestStats();
@@ -91,7 +102,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
     perMinute: positive('activityPerMinute', options.activityPerMinute ?? 0, true),
     tokens,
   });
-  const admin = createAdmin({ store, clock, quotas, faults, stats, activity, tokens });
+  const admin = createAdmin({ store, clock, quotas, faults, stats, activity, tokens, v1OffsetMinutes });
   const handler = createRequestHandler({
     store,
     clock,
@@ -104,6 +115,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
     tokens: new Set(tokens),
     quirks: options.quirks ?? false,
     maxComplexity,
+    v1OffsetMinutes,
   });
 
   const server = createServer({ keepAliveTimeout: 5000 }, handler);

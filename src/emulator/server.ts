@@ -43,6 +43,8 @@ export interface ServerDeps {
   tokens: ReadonlySet<string>;
   quirks: boolean;
   maxComplexity: number;
+  /** The offset V1 shows timestamps in and reads dates in. */
+  v1OffsetMinutes: number;
 }
 
 /** Spec 9: the GraphQL route spends complexity, other /v2 routes requests, everything else V1. */
@@ -248,9 +250,9 @@ export function createRequestHandler(deps: ServerDeps): (req: IncomingMessage, r
           return;
         }
         const result = v1({
-          params: new V1Params(url.searchParams),
+          params: new V1Params(url.searchParams, deps.v1OffsetMinutes),
           store,
-          ctx: { quirks: shaping.quirks, viewerId },
+          ctx: { quirks: shaping.quirks, viewerId, offsetMinutes: deps.v1OffsetMinutes },
         });
         finish(200, result.body, etagFor(JSON.stringify(result.body), result.etag));
       } catch (error) {
@@ -286,7 +288,11 @@ export function createRequestHandler(deps: ServerDeps): (req: IncomingMessage, r
     const key = `${routeKey}?${url.searchParams.toString()}|${viewerId}|${quirks}`;
     let entry = cache.get(key);
     if (!entry) {
-      const result = handler({ params: new V1Params(url.searchParams), store, ctx: { quirks, viewerId } });
+      const result = handler({
+        params: new V1Params(url.searchParams, deps.v1OffsetMinutes),
+        store,
+        ctx: { quirks, viewerId, offsetMinutes: deps.v1OffsetMinutes },
+      });
       // Kept encoded: re-encoding a 50-comment page costs more than serving it.
       const bytes = Buffer.from(JSON.stringify(result.body), 'utf8');
       entry = { bytes, etag: etagFor(bytes, result.etag) };

@@ -9,8 +9,10 @@ export const LIVE_DEFAULT_PER_PAGE = 20;
 
 /**
  * GET /v1/live (spec 4.7). Events are ordered by `starts_at` ascending (soonest first) with
- * undated events last, ties by id. `older`/`newer` compare calendar days in the service's
- * offset (`older`: before that day, `newer`: from that day on); `newer` keeps undated events as the spec says. `limit` is accepted and ignored.
+ * undated events last, ties by id. `older`/`newer` and `search[date]` compare calendar days
+ * and months in the service's offset (`ctx.offsetMinutes`), as the live service does in
+ * Pacific time: `older` is before that day, `newer` from that day on, and `newer` keeps
+ * undated events as the spec says. `limit` is accepted and ignored.
  */
 export function listLiveEvents({ params, store, ctx }: V1Request): V1Result {
   const perPage = params.perPage(LIVE_DEFAULT_PER_PAGE);
@@ -28,7 +30,10 @@ export function listLiveEvents({ params, store, ctx }: V1Request): V1Result {
     // today's later events; undated events are included, as the spec says.
     if (newerDay !== undefined && at !== null && at < newerDay) return false;
     if (month === false && at !== null) return false;
-    if (typeof month === 'string' && (at === null || formatV1Timestamp(at).slice(0, 7) !== month))
+    if (
+      typeof month === 'string' &&
+      (at === null || formatV1Timestamp(at, ctx.offsetMinutes).slice(0, 7) !== month)
+    )
       return false;
     if (liveVideo && !event.liveVideo) return false;
     if (slug !== undefined && event.slug !== slug) return false;

@@ -1,5 +1,5 @@
 import { invalidParameter } from './api-error.js';
-import { parseV1Date } from './time-format.js';
+import { parseV1Date, V1_OFFSET_MINUTES } from './time-format.js';
 
 /** The V1 `per_page` ceiling (spec section 8). */
 export const MAX_PER_PAGE = 50;
@@ -10,7 +10,14 @@ export const MAX_PER_PAGE = 50;
  * Parameters the spec does not list are ignored, as the live service does.
  */
 export class V1Params {
-  constructor(private readonly search: URLSearchParams) {}
+  /**
+   * @param search the query string
+   * @param offsetMinutes the service's offset, in which dates name calendar days
+   */
+  constructor(
+    private readonly search: URLSearchParams,
+    private readonly offsetMinutes: number = V1_OFFSET_MINUTES,
+  ) {}
 
   has(name: string): boolean {
     return this.search.has(name);
@@ -66,7 +73,7 @@ export class V1Params {
   date(name: string): number | undefined {
     const raw = this.search.get(name);
     if (raw === null) return undefined;
-    const ms = parseV1Date(raw);
+    const ms = parseV1Date(raw, this.offsetMinutes);
     if (ms === undefined)
       throw invalidParameter(name, `must be a date YYYY-MM-DD, got ${JSON.stringify(raw)}`);
     return ms;

@@ -45,10 +45,15 @@ export const IMAGE_MAP_KEYS: readonly string[] = [
   'original',
 ];
 
-/** How a response is rendered: quirks mode imitates REAL-WORLD.md; the viewer is never redacted. */
+/**
+ * How a response is rendered: quirks mode imitates REAL-WORLD.md; the viewer is never
+ * redacted; timestamps and days are shown in the service's offset.
+ */
 export interface RenderContext {
   quirks: boolean;
   viewerId: number;
+  /** The service's UTC offset in minutes (default -480, see time-format.ts). */
+  offsetMinutes: number;
 }
 
 type Json = Record<string, unknown>;
@@ -65,7 +70,7 @@ function imageMap(userId: number): Json {
 }
 
 /** In quirks mode, other people's data is redacted the way the live service has done since 2023. */
-export function isRedacted(userId: number, ctx: RenderContext): boolean {
+export function isRedacted(userId: number, ctx: Pick<RenderContext, 'quirks' | 'viewerId'>): boolean {
   return ctx.quirks && userId !== ctx.viewerId && userId % 3 !== 0;
 }
 
@@ -74,7 +79,7 @@ export function serializeUser(user: UserRecord, ctx: RenderContext): Json {
   if (isRedacted(user.id, ctx)) {
     return {
       id: 0,
-      created_at: formatV1Timestamp(user.createdAt),
+      created_at: formatV1Timestamp(user.createdAt, ctx.offsetMinutes),
       name: '[REDACTED]',
       username: '[REDACTED]',
       headline: null,
@@ -86,7 +91,7 @@ export function serializeUser(user: UserRecord, ctx: RenderContext): Json {
   }
   const record: Json = {
     id: user.id,
-    created_at: formatV1Timestamp(user.createdAt),
+    created_at: formatV1Timestamp(user.createdAt, ctx.offsetMinutes),
     name: user.name,
     username: user.username,
     headline: user.headline ?? '',
@@ -135,9 +140,9 @@ export function serializePost(post: PostRecord, store: Store, ctx: RenderContext
     product_state: 'default',
     comments_count: store.commentCountByPost.get(post.id) ?? 0,
     votes_count: post.votesCount,
-    day: formatV1Date(post.createdAt),
+    day: formatV1Date(post.createdAt, ctx.offsetMinutes),
     category_id: post.categoryId,
-    created_at: formatV1Timestamp(post.createdAt),
+    created_at: formatV1Timestamp(post.createdAt, ctx.offsetMinutes),
     current_user: {},
     discussion_url: `${WEB_BASE}/posts/${post.slug}?${TRACKING}`,
     redirect_url: post.website,
@@ -183,7 +188,7 @@ export function serializeComment(
   const record: Json = {
     id: comment.id,
     body: comment.body,
-    created_at: formatV1Timestamp(comment.createdAt),
+    created_at: formatV1Timestamp(comment.createdAt, ctx.offsetMinutes),
     parent_comment_id: comment.parentCommentId,
     user_id: comment.userId,
     subject_id: comment.postId,
@@ -216,9 +221,10 @@ export function serializeCollection(collection: CollectionRecord, store: Store, 
     id: collection.id,
     name: collection.name,
     title: collection.title,
-    created_at: formatV1Timestamp(collection.createdAt),
-    updated_at: formatV1Timestamp(collection.updatedAt),
-    featured_at: collection.featuredAt === null ? null : formatV1Timestamp(collection.featuredAt),
+    created_at: formatV1Timestamp(collection.createdAt, ctx.offsetMinutes),
+    updated_at: formatV1Timestamp(collection.updatedAt, ctx.offsetMinutes),
+    featured_at:
+      collection.featuredAt === null ? null : formatV1Timestamp(collection.featuredAt, ctx.offsetMinutes),
     subscriber_count: collection.subscriberIds.length,
     background_image_url: collection.backgroundImageUrl,
     category_id: collection.categoryId,
@@ -237,8 +243,8 @@ export function serializeLiveEvent(event: LiveEventRecord, ctx: RenderContext): 
     id: event.id,
     name: event.name,
     tagline: event.tagline,
-    starts_at: event.startsAt === null ? null : formatV1Timestamp(event.startsAt),
-    ends_at: event.endsAt === null ? null : formatV1Timestamp(event.endsAt),
+    starts_at: event.startsAt === null ? null : formatV1Timestamp(event.startsAt, ctx.offsetMinutes),
+    ends_at: event.endsAt === null ? null : formatV1Timestamp(event.endsAt, ctx.offsetMinutes),
     subscriber_count: event.subscriberCount,
     live_video: event.liveVideo,
     guests: [],
@@ -263,7 +269,7 @@ export function serializeNotification(
 ): Json {
   return {
     id: notification.id,
-    created_at: formatV1Timestamp(notification.createdAt),
+    created_at: formatV1Timestamp(notification.createdAt, ctx.offsetMinutes),
     reference_type: notification.referenceType,
     reference_id: notification.referenceId,
     sentence: notification.sentence,

@@ -23,10 +23,28 @@ describe('directory-bot emulator CLI', () => {
     [['--max-complexity', '0'], '--max-complexity'],
     [['--port', '70000'], '--port'],
     [['stray'], 'stray'],
+    [['--v1-offset=+15:00'], '--v1-offset'],
+    [['--v1-offset', '0800'], '--v1-offset'],
+    [['--v1-offset', '-12:00'], '--v1-offset'],
   ])('returns 2 and says what is wrong for %j', async (argv, needle) => {
     const { err, io } = capture();
     expect(await runEmulatorCli(argv, io)).toBe(2);
     expect(err.join('\n')).toContain(needle);
+  });
+
+  it('renders V1 timestamps in the offset given with --v1-offset', async () => {
+    const { out, io } = capture();
+    const stop = new AbortController();
+    const running = runEmulatorCli(['--port', '0', '--v1-offset=-12:00'], io, stop.signal);
+    await expect.poll(() => out.length).toBeGreaterThanOrEqual(2);
+    const url = /http:\/\/127\.0\.0\.1:\d+/.exec(out[0]!)?.[0];
+    const reply = await fetch(`${url}/v1/comments?per_page=1`, {
+      headers: { authorization: 'Bearer dev-token' },
+    });
+    const { comments } = (await reply.json()) as { comments: { created_at: string }[] };
+    expect(comments[0]?.created_at).toMatch(/-12:00$/);
+    stop.abort();
+    expect(await running).toBe(0);
   });
 
   it('starts in process with the given tokens and stops on its abort signal', async () => {

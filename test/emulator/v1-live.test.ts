@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { createManualClock } from '../../src/emulator/index.js';
 import { startHarness } from './helpers.js';
 
 type Live = { id: number; starts_at: string | null; live_video: boolean; url: string };
@@ -70,6 +71,33 @@ describe('GET /v1/live', () => {
     const bySlug = (await h.get(`/v1/live?search[slug]=${slug}`)).json().live_events as Live[];
     expect(bySlug.map((e) => e.id)).toEqual([event.id]);
   });
+
+  it.each([
+    ['+14:00', 14 * 60],
+    ['-12:00', -12 * 60],
+    ['+05:30', 5 * 60 + 30],
+  ])(
+    'a service at %s shows that offset and reads newer and search[date] as its own days',
+    async (text, minutes) => {
+      // 2026-11-30 23:30 UTC: already December at +14:00 and +05:30, still 30 November at -12:00.
+      const now = Date.parse('2026-11-30T23:30:00Z');
+      const h = await startHarness({ clock: createManualClock(now), v1OffsetMinutes: minutes });
+      const event = h.emulator.admin.scheduleLive({ name: 'Edge', startsAt: '2026-11-30T23:45:00Z' });
+      expect(String(event.starts_at).endsWith(text)).toBe(true);
+      expect(Date.parse(String(event.starts_at))).toBe(Date.parse('2026-11-30T23:45:00Z'));
+      const localDay = String(event.starts_at).slice(0, 10);
+      const localMonth = localDay.slice(0, 7);
+      expect(localMonth).toBe(minutes > 0 ? '2026-12' : '2026-11');
+      const ids = async (query: string) =>
+        ((await h.get(`/v1/live?per_page=50&${query}`)).json().live_events as Live[]).map((e) => e.id);
+      // `newer` is that day from the service's midnight on: its own day lists it, the next day does not.
+      const nextDay = new Date(Date.parse(`${localDay}T00:00:00Z`) + 86_400_000).toISOString().slice(0, 10);
+      expect(await ids(`newer=${localDay}`)).toContain(event.id);
+      expect(await ids(`newer=${nextDay}`)).not.toContain(event.id);
+      expect(await ids(`search[date]=${localMonth}`)).toContain(event.id);
+      expect(await ids(`search[date]=${minutes > 0 ? '2026-11' : '2026-12'}`)).not.toContain(event.id);
+    },
+  );
 
   it('accepts limit without any effect', async () => {
     const h = await startHarness();
