@@ -177,14 +177,14 @@ const COLLECTIONS: CommandSpec = {
 const LIVE: CommandSpec = {
   name: 'live',
   kind: 'lookup',
-  description: 'Live events: upcoming, in a month, or without a date',
+  description: 'Live events: upcoming, in a month (UTC), or without a date',
   usage: 'live [upcoming|YYYY-MM|undated] [--video]',
   examples: ['live', 'live 2025-03 --video', 'live undated'],
   managesChannel: false,
   options: [
     {
       name: 'when',
-      description: 'upcoming (the default), a month like 2025-03, or undated',
+      description: 'upcoming (the default), a UTC month like 2025-03, or undated',
       type: 'string',
       required: false,
       positional: true,

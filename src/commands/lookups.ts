@@ -10,16 +10,15 @@ import type { CommandReply } from '../ports/commands.js';
 import type { Clock } from '../time/clock.js';
 import { parsePostRef } from './arg-formats.js';
 import type { ParsedArgs } from './command-spec.js';
+import { INTERACTIVE } from './interactive.js';
+import { listLiveEventsBetween } from './live-events-between.js';
 import { errorReply, lookupReply } from './replies.js';
 
 /** Lookups show records someone asked for, often old ones: never labelled "new". */
 const LOOKUP = { occasion: 'lookup' } as const;
 
-/** A person is waiting: lookups may spend the quota reserve the feeds leave alone. */
-export const INTERACTIVE = { priority: 'interactive' } as const;
-
 const DEFAULT_COUNT = 5;
-/** The live service pages posts at 20; `upcoming` filters undated events out of one page. */
+/** The live service pages posts at 20; `live undated` shows one page's worth at most. */
 const LIVE_PAGE = 20;
 const USER_EXTRAS = 3;
 const DAY_MS = 86_400_000;
@@ -55,6 +54,12 @@ function postRef(args: ParsedArgs): IdOrSlug {
   return parsePostRef(str(args, 'post') ?? '') ?? { slug: '' };
 }
 
+/** `YYYY-MM` (validated by the parser) as the UTC instants it spans. */
+function utcMonth(month: string): { from: number; until: number } {
+  const [year, index] = month.split('-').map(Number) as [number, number];
+  return { from: Date.UTC(year, index - 1, 1), until: Date.UTC(year, index, 1) };
+}
+
 function plural(n: number, word: string): string {
   return `${n} ${word}${n === 1 ? '' : 's'}`;
 }
@@ -79,6 +84,8 @@ export function prepareLookup(
       };
     }
     case 'posts': {
+      // Days are UTC days, said in the reply and the help: every time the bot shows is UTC,
+      // and V2 filters by instants, so no service calendar is involved (unlike V1 live dates).
       const requested = str(args, 'day');
       const day =
         requested === undefined || requested.toLowerCase() === 'today'
@@ -174,26 +181,22 @@ export function prepareLookup(
         key: `live ${when} video:${video}`,
         async run() {
           const now = clock.now();
-          const today = new Date(now).toISOString().slice(0, 10);
-          const result = await client.listLiveEvents(
-            {
-              perPage: LIVE_PAGE,
-              ...(when === 'upcoming'
-                ? { newer: today }
-                : when === 'undated'
-                  ? { date: false }
-                  : { date: when }),
-              ...(video ? { liveVideo: true } : {}),
-            },
-            INTERACTIVE,
-          );
-          const events: DirectoryLiveEvent[] = result.items
-            // `newer` keeps undated events too (the spec says so); "upcoming" means dated ones.
-            .filter((e) => when !== 'upcoming' || (e.startsAt !== null && Date.parse(e.startsAt) >= now))
-            .slice(0, DEFAULT_COUNT);
+          let events: DirectoryLiveEvent[];
+          if (when === 'undated') {
+            const result = await client.listLiveEvents(
+              { perPage: LIVE_PAGE, date: false, ...(video ? { liveVideo: true } : {}) },
+              INTERACTIVE,
+            );
+            events = result.items.slice(0, DEFAULT_COUNT);
+          } else {
+            // A month is a UTC month, like every day and time the bot shows; the service's own
+            // `search[date]` month would follow its offset and mix in events shown as another month.
+            const window = when === 'upcoming' ? { from: now, until: Infinity } : utcMonth(when);
+            events = await listLiveEventsBetween(client, { ...window, video, count: DEFAULT_COUNT });
+          }
           const what = `${when === 'undated' ? 'undated' : when === 'upcoming' ? 'upcoming' : ''} ${
             video ? 'on-camera ' : ''
-          }live events${when !== 'upcoming' && when !== 'undated' ? ` in ${when}` : ''}`
+          }live events${when !== 'upcoming' && when !== 'undated' ? ` in ${when} (UTC)` : ''}`
             .replace(/\s+/g, ' ')
             .trim();
           if (events.length === 0) return lookupReply(`No ${what}.`, []);

@@ -1,11 +1,11 @@
 import type { FeedFilters, FeedName } from '../delivery/feed-filters.js';
 import { matchesFilters } from '../delivery/router.js';
-import type { DirectoryClient } from '../directory/index.js';
+import { type DirectoryClient, liveNewerDay, startsFrom } from '../directory/index.js';
 import type { FeedRecord } from '../feeds/feed-item.js';
 import { makeFeedItem } from '../feeds/make-item.js';
 import { composeFeedRecord } from '../pipeline/compose-item.js';
 import type { Message } from '../ports/message.js';
-import { INTERACTIVE } from './lookups.js';
+import { INTERACTIVE } from './interactive.js';
 
 const PAGE = 50;
 /** The live service returns at most 20 posts per page. */
@@ -40,9 +40,12 @@ async function recentRecords(
       return result.items.map((collection) => ({ type: 'collection', collection }));
     }
     case 'live': {
-      const today = new Date(now).toISOString().slice(0, 10);
-      const result = await client.listLiveEvents({ newer: today, perPage: PAGE }, INTERACTIVE);
-      return result.items.map((event) => ({ type: 'live', event }));
+      // As the live feed asks: from a day early enough for any service offset, then only what
+      // has not started (undated events too, the feed announces those).
+      const result = await client.listLiveEvents({ newer: liveNewerDay(now), perPage: PAGE }, INTERACTIVE);
+      return result.items
+        .filter((event) => event.startsAt === null || startsFrom(event, now))
+        .map((event) => ({ type: 'live', event }));
     }
     case 'notifications': {
       const result = await client.listNotifications({ type: 'all', perPage: PAGE }, INTERACTIVE);

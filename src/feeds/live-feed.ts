@@ -1,4 +1,4 @@
-import type { DirectoryLiveEvent } from '../directory/index.js';
+import { type DirectoryLiveEvent, liveNewerDay, startsFrom } from '../directory/index.js';
 import { background, type Feed, type FeedDependencies, rememberIds } from './feed.js';
 import type { FeedItem } from './feed-item.js';
 import { makeFeedItem } from './make-item.js';
@@ -19,7 +19,7 @@ const PAGE_SIZE = 50;
 const MAX_PAGES_PER_POLL = 5;
 
 /**
- * Upcoming live events (`newer` = today, offset paging), announced once each, plus a
+ * Upcoming live events, announced once each before they start (offset paging), plus a
  * "starting soon" item for every event inside the reminder horizon. The reminder is its
  * own event kind with its own dedupe key, emitted on every poll while in the window; the
  * router decides per subscription, and dedupe makes it arrive once.
@@ -31,18 +31,22 @@ export function createLiveFeed(options: LiveFeedOptions): Feed<LiveFeedState> {
     quotaClass: 'v1',
     costPerPoll: 1,
     async poll(state, signal) {
-      const events: DirectoryLiveEvent[] = [];
-      const today = new Date(clock.now()).toISOString().slice(0, 10);
+      const listed: DirectoryLiveEvent[] = [];
+      // A day early enough for any service offset: the listing may start days before now.
+      const newer = liveNewerDay(clock.now());
       for (let page = 0; page < MAX_PAGES_PER_POLL; page += 1) {
         const result = await client.listLiveEvents(
-          { newer: today, perPage: PAGE_SIZE, offset: page * PAGE_SIZE },
+          { newer, perPage: PAGE_SIZE, offset: page * PAGE_SIZE },
           background(signal),
         );
-        events.push(...result.items);
+        listed.push(...result.items);
         if (result.items.length + result.skipped < PAGE_SIZE) break;
       }
+      // Read after the pages (a quota wait may have passed): what started before now is not
+      // upcoming, however early the listing began; undated events are kept, as `newer` does.
       const now = clock.now();
-      const upcoming = events.filter((e) => e.startsAt !== null && Date.parse(e.startsAt) > now);
+      const events = listed.filter((e) => e.startsAt === null || startsFrom(e, now));
+      const upcoming = events.filter((e) => e.startsAt !== null);
       if (!state) {
         return {
           items: [],
@@ -60,8 +64,8 @@ export function createLiveFeed(options: LiveFeedOptions): Feed<LiveFeedState> {
 
       const horizonMs = options.reminderHorizonMinutes() * 60_000;
       if (horizonMs > 0) {
-        // Events from the previous poll count too: one that vanished from the listing
-        // (its day rolled over) still deserves its reminder.
+        // Events from the previous poll count too: one that dropped out of the pages read
+        // (the listing grew past them) still deserves its reminder.
         const known = new Map([...state.upcoming, ...upcoming].map((e) => [e.id, e]));
         for (const event of known.values()) {
           const startsAt = Date.parse(event.startsAt ?? '');
