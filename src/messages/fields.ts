@@ -22,7 +22,12 @@ export function formatInstant(iso: string): string | undefined {
   return `${WEEKDAYS[date.getUTCDay()]} ${date.getUTCDate()} ${MONTHS[date.getUTCMonth()]} ${date.getUTCFullYear()}, ${pad(date.getUTCHours())}:${pad(date.getUTCMinutes())} UTC`;
 }
 
-/** A calendar day as readable text, e.g. `8 Mar 2017`, from an ISO instant or `YYYY-MM-DD`. */
+/**
+ * A calendar day as readable text, e.g. `8 Mar 2017`, from an ISO instant or `YYYY-MM-DD`.
+ * An instant gives its UTC day, like every time the bot writes; a bare date is a day the
+ * directory named in its own calendar (V1 `day`, the launch day) and is shown as given,
+ * since moving a date without a time to another zone would invent one.
+ */
 export function formatDay(value: string): string | undefined {
   const match = /^(\d{4})-(\d{2})-(\d{2})/.exec(value);
   if (!match) return undefined;
