@@ -21,6 +21,28 @@ export interface ChildBot {
 const CLI = resolve('src/cli/main.ts');
 
 /**
+ * The test's clock and zone, for the child: `TZ`, and libfaketime's variables when the time
+ * sweep (.ci/time-sweep) runs the tests at a fixed instant. A bot on another clock than the
+ * test would refuse the test's signed Slack and Discord requests as stale.
+ */
+function timeEnvironment(): Record<string, string> {
+  const env: Record<string, string> = {};
+  for (const [name, value] of Object.entries(process.env)) {
+    if (value !== undefined && /^(TZ|LD_PRELOAD|FAKETIME(_\w+)?|DONT_FAKE_\w+)$/.test(name))
+      env[name] = value;
+  }
+  // `FAKETIME=@…` starts a clock at that instant in every process as it starts: a child would
+  // run behind the test, and each restarted bot would go back in time past the leases its
+  // predecessor wrote. Start the child's clock at the test's now instead (epoch seconds).
+  if (env['FAKETIME']?.startsWith('@')) {
+    env['FAKETIME'] = `@${Math.floor(Date.now() / 1000)}`;
+    env['FAKETIME_FMT'] = '%s';
+    delete env['FAKETIME_SHARED'];
+  }
+  return env;
+}
+
+/**
  * Runs the real CLI in a child process (through tsx, so no build is needed). The child is node
  * itself with tsx loaded in-process by `--import`, so `child` is the process that runs the bot:
  * no `npx`, `sh -c` or `tsx` CLI in between, which would fork the bot into a second process that
@@ -28,7 +50,13 @@ const CLI = resolve('src/cli/main.ts');
  */
 export function spawnBot(args: string[], env: Record<string, string> = {}): ChildBot {
   const child = spawn(process.execPath, ['--import', 'tsx', CLI, ...args], {
-    env: { PATH: process.env['PATH'] ?? '', HOME: process.env['HOME'] ?? '', LOG_FORMAT: 'json', ...env },
+    env: {
+      PATH: process.env['PATH'] ?? '',
+      HOME: process.env['HOME'] ?? '',
+      LOG_FORMAT: 'json',
+      ...timeEnvironment(),
+      ...env,
+    },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let buffer = '';
