@@ -2,7 +2,10 @@ import type { Message } from '../../src/ports/index.js';
 import { sanitizeUrl, truncate } from '../../src/ports/index.js';
 import { oneLine, stripControls, wrap } from './terminal-text.js';
 
-/** Enough of a comment to read in a terminal; the link leads to the rest. */
+/**
+ * Enough of a comment to read in a terminal; the link leads to the rest. The bot's own `info`
+ * messages (help, subscriptions, status) are shown whole: cutting them hides what was asked for.
+ */
 export const CONSOLE_BODY_MAX = 1000;
 const FIELD_VALUE_MAX = 300;
 const TITLE_MAX = 200;
@@ -43,7 +46,8 @@ export function renderConsoleMessage(message: Message, options: ConsoleRenderOpt
     lines.push(`${indent}by ${oneLine(message.author.name) || 'someone'}`);
   }
   if (message.text !== undefined) {
-    const body = truncate(stripControls(message.text).trim(), CONSOLE_BODY_MAX);
+    const clean = stripControls(message.text).replace(/^\n+|\s+$/g, '');
+    const body = message.kind === 'info' ? clean : truncate(clean.trim(), CONSOLE_BODY_MAX);
     if (body !== '') {
       lines.push('');
       for (const line of wrap(body, bodyWidth)) lines.push(line === '' ? '' : indent + line);

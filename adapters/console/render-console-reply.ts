@@ -1,16 +1,17 @@
 import type { CommandReply } from '../../src/ports/index.js';
 import { type ConsoleRenderOptions, renderConsoleMessage } from './render-console-message.js';
-import { oneLine, stripControls } from './terminal-text.js';
+import { stripControls } from './terminal-text.js';
 
 /**
- * Renders a command reply for the terminal: the lead line (marked ✗ with the error code and
- * usage when the command failed), then each result message, separated by blank lines.
+ * Renders a command reply for the terminal: the lead line (marked ✗, with the usage when the
+ * command failed), then each result message, separated by blank lines. The error's code is
+ * for logs and machines; the person reads the sentence.
  */
 export function renderConsoleReply(reply: CommandReply, options: ConsoleRenderOptions = {}): string {
   const parts: string[] = [];
   const lead = stripControls(reply.text).trim();
   if (reply.error !== undefined) {
-    parts.push(`✗ ${lead || 'The command failed.'} (${oneLine(reply.error.code)})`);
+    parts.push(`✗ ${lead || 'The command failed.'}`);
     if (reply.error.usage !== undefined && reply.error.usage.trim() !== '') {
       parts.push(`Usage: ${stripControls(reply.error.usage).trim()}`);
     }

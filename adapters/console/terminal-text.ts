@@ -33,35 +33,42 @@ export function oneLine(text: string): string {
   return stripControls(text).replace(/\s+/g, ' ').trim();
 }
 
+/** Indentation a paragraph keeps when wrapped; more would let a hostile body push text off screen. */
+const MAX_INDENT = 8;
+
 /**
  * Word-wraps text to `width` columns (counted in code points, close enough for a console),
- * keeping paragraph breaks and hard-breaking words longer than a line.
+ * keeping paragraph breaks and each line's indentation (up to a few columns), and
+ * hard-breaking words longer than a line.
  */
 export function wrap(text: string, width: number): string[] {
   const lines: string[] = [];
   for (const paragraph of text.split('\n')) {
+    const indent = ' '.repeat(Math.min(MAX_INDENT, /^ */.exec(paragraph)?.[0].length ?? 0));
+    const room = Math.max(1, width - indent.length);
     let line = '';
+    const push = (piece: string) => lines.push(piece === '' ? '' : indent + piece);
     for (const word of paragraph.split(/\s+/).filter((w) => w !== '')) {
       let rest = [...word];
-      while (rest.length > width) {
+      while (rest.length > room) {
         if (line !== '') {
-          lines.push(line);
+          push(line);
           line = '';
         }
-        lines.push(rest.slice(0, width).join(''));
-        rest = rest.slice(width);
+        push(rest.slice(0, room).join(''));
+        rest = rest.slice(room);
       }
       const piece = rest.join('');
       if (piece === '') continue;
       const candidate = line === '' ? piece : `${line} ${piece}`;
-      if ([...candidate].length > width) {
-        lines.push(line);
+      if ([...candidate].length > room) {
+        push(line);
         line = piece;
       } else {
         line = candidate;
       }
     }
-    lines.push(line);
+    push(line);
   }
   // Collapse runs of blank lines a hostile body might use to push content off screen.
   return lines.filter((line, i) => line !== '' || (i > 0 && lines[i - 1] !== ''));

@@ -34,7 +34,9 @@ function section(text: string): SlackBlock {
  */
 export function renderSlackReply(reply: CommandReply, options: RenderReplyOptions = {}): SlackReplyPayload {
   const visibility = reply.error !== undefined ? 'ephemeral' : reply.visibility;
-  const leadText = reply.text.trim() === '' ? (reply.error?.code ?? 'Done.') : reply.text;
+  // An error's code is for logs; a person reads a sentence.
+  const leadText =
+    reply.text.trim() !== '' ? reply.text : reply.error !== undefined ? 'The command failed.' : 'Done.';
   const lead = escapeWithin(leadText, SLACK_LIMITS.sectionText);
   const head: SlackBlock[] = [section(lead)];
   if (reply.error?.usage !== undefined && reply.error.usage.trim() !== '') {

@@ -121,7 +121,8 @@ export function createCommandHandler(deps: CommandDependencies): CommandHandler 
     if (!parsed.ok) {
       return {
         command,
-        reply: errorReply('command_usage', parsed.problem, parsed.spec?.usage ?? 'help [command]'),
+        // The usage line only of the command the problem is about: any other would mislead.
+        reply: errorReply('command_usage', parsed.problem, parsed.spec?.usage),
         cached: false,
       };
     }

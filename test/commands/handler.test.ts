@@ -179,6 +179,18 @@ describe('the command handler', () => {
     expect(tooLong.text).toContain('too long');
   });
 
+  it('shows a usage line only for the command a problem is about', async () => {
+    h = await startHarness();
+    const huge = await h.run(`post ${'x'.repeat(1200)}`);
+    expect(huge.text).toBe('The command is too long: at most 1000 characters.');
+    expect(huge.error).toEqual({ code: 'command_usage' });
+    const nonsense = await h.run('qqqqqqqq');
+    expect(nonsense.text).toContain('Try "help" for the list of commands.');
+    expect(nonsense.error?.usage).toBeUndefined();
+    const typo = await h.run('colections featured');
+    expect(typo.error?.usage).toBe(h.handler.definitions().find((d) => d.name === 'collections')?.usage);
+  });
+
   it('publishes definitions adapters can bind and completes cheap options', async () => {
     h = await startHarness();
     const definitions = h.handler.definitions();

@@ -62,6 +62,28 @@ describe('renderConsoleMessage', () => {
     expect(body.trimEnd().endsWith('…')).toBe(true);
   });
 
+  it("shows the bot's own info text whole, keeping its indentation when wrapping", () => {
+    const entries = Array.from(
+      { length: 40 },
+      (_, i) => `command-${i} [--flag N]\n    What command ${i} does, in words`,
+    );
+    const rendered = renderConsoleMessage(
+      { kind: 'info', title: 'Commands', text: entries.join('\n'), fallback: 'Commands' },
+      { width: 40 },
+    );
+    expect(entries.join('\n').length).toBeGreaterThan(CONSOLE_BODY_MAX);
+    expect(rendered).not.toContain('…');
+    expect(rendered).toContain('  command-39 [--flag N]\n      What command 39 does, in words');
+  });
+
+  it('caps the indentation a body keeps, so spaces cannot push text off screen', () => {
+    const rendered = renderConsoleMessage(
+      { ...comment, text: `first\n${' '.repeat(500)}hidden` },
+      { width: 60 },
+    );
+    expect(rendered).toContain(`\n${' '.repeat(2 + 8)}hidden`);
+  });
+
   it('hard-breaks a word longer than a line', () => {
     const rendered = renderConsoleMessage({ ...comment, text: 'x'.repeat(100) }, { width: 40 });
     expect(rendered).toContain(`  ${'x'.repeat(38)}\n  ${'x'.repeat(38)}\n  ${'x'.repeat(24)}`);
@@ -123,7 +145,7 @@ describe('renderConsoleReply', () => {
     expect(rendered.endsWith('\n\nSecond')).toBe(true);
   });
 
-  it('marks a failed command with its code and usage', () => {
+  it('marks a failed command with its sentence and usage, not its internal code', () => {
     const rendered = renderConsoleReply({
       visibility: 'ephemeral',
       text: 'Unknown command "frob"',
@@ -131,6 +153,17 @@ describe('renderConsoleReply', () => {
       shareable: false,
       error: { code: 'command_usage', usage: '/directory post <id|slug>' },
     });
-    expect(rendered).toBe('✗ Unknown command "frob" (command_usage)\nUsage: /directory post <id|slug>');
+    expect(rendered).toBe('✗ Unknown command "frob"\nUsage: /directory post <id|slug>');
+  });
+
+  it('prints a failed command without usage as just its sentence', () => {
+    const rendered = renderConsoleReply({
+      visibility: 'ephemeral',
+      text: '',
+      messages: [],
+      shareable: false,
+      error: { code: 'internal' },
+    });
+    expect(rendered).toBe('✗ The command failed.');
   });
 });
