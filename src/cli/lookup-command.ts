@@ -30,15 +30,23 @@ Examples:
 
 Exits 0 on an answer, 1 when the answer is an error, 2 when the call itself is wrong.`;
 
-/** Shell words back into one command text; words with spaces or quotes are quoted again. */
-function joinWords(words: readonly string[]): string {
-  return words
-    .map((word) =>
-      word !== '' && !/[\s"'\\]/.test(word)
-        ? word
-        : `"${word.replaceAll('\\', '\\\\').replaceAll('"', '\\"')}"`,
-    )
-    .join(' ');
+/** One shell word as one argument of the command text: quoted again when it holds spaces or quotes. */
+function quoteWord(word: string): string {
+  return word !== '' && !/[\s"'\\]/.test(word)
+    ? word
+    : `"${word.replaceAll('\\', '\\\\').replaceAll('"', '\\"')}"`;
+}
+
+/**
+ * The shell's words back into one command text. The first word is read as chat text: a command
+ * name never holds a space, so a first word that does is a whole command line in quotes
+ * (`lookup "collections featured"`), tokenised the way chat would. Every later word is one
+ * argument, whatever it holds (`lookup user "Jane Doe"`).
+ */
+function commandTextFromWords(words: readonly string[]): string {
+  const [first, ...rest] = words;
+  if (first === undefined) return '';
+  return [first, ...rest.map(quoteWord)].join(' ').trim();
 }
 
 type ParsedCli =
@@ -68,7 +76,7 @@ function parseCli(argv: readonly string[]): ParsedCli {
     }
     words.push(word);
   }
-  const text = joinWords(words);
+  const text = commandTextFromWords(words);
   if (text.trim() === '') return { problem: 'give the command to run, e.g. "post 42" (or "help")' };
   return { help: false, platform, text };
 }

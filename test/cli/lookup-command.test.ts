@@ -70,6 +70,18 @@ describe('directory-bot lookup', () => {
     ]);
   });
 
+  it('reads a whole quoted command line like the chat text it stands for, as --help shows', async () => {
+    const featured = await run(['collections featured']);
+    expect(featured.code).toBe(0);
+    expect(featured.out).toContain('Latest featured collections');
+    const post = await run(['post 3']);
+    expect(post.code).toBe(0);
+    expect(post.out).toContain('Votes');
+    const slack = await run(['live upcoming', '--platform', 'slack']);
+    expect(slack.code).toBe(0);
+    expect(JSON.parse(slack.out)).toHaveProperty('blocks');
+  });
+
   it('keeps a quoted shell word together for the command parser', async () => {
     const result = await run(['post', 'two words']);
     expect(result.code).toBe(1);
