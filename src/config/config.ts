@@ -6,6 +6,8 @@ export interface Config {
     port: number;
     logLevel: 'trace' | 'debug' | 'info' | 'warn' | 'error' | 'fatal' | 'silent';
     logFormat: 'auto' | 'json' | 'pretty';
+    /** LOG_LEVEL was set (not the default): the person wants these logs where they look. */
+    logLevelSet: boolean;
     shutdownTimeoutMs: number;
     /** Running on Heroku (the DYNO variable is set). */
     onHeroku: boolean;

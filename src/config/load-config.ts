@@ -82,6 +82,7 @@ export function loadConfig(options: LoadConfigOptions = {}): Config {
       port: num('PORT'),
       logLevel: str('LOG_LEVEL') as Config['server']['logLevel'],
       logFormat: str('LOG_FORMAT') as Config['server']['logFormat'],
+      logLevelSet: present['LOG_LEVEL'] !== undefined,
       shutdownTimeoutMs: num('SHUTDOWN_TIMEOUT_S') * 1000,
       onHeroku: str('DYNO') !== undefined,
     },

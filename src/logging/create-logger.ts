@@ -1,6 +1,8 @@
+import { mkdirSync, openSync, writeSync } from 'node:fs';
+import { dirname } from 'node:path';
 import { Writable } from 'node:stream';
-import { type DestinationStream, type Logger as PinoLogger, pino } from 'pino';
-import pretty from 'pino-pretty';
+import { type DestinationStream, type Level, pino } from 'pino';
+import prettyStream from 'pino-pretty';
 import type { Logger } from '../ports/logger.js';
 
 export interface LoggerOptions {
@@ -12,6 +14,12 @@ export interface LoggerOptions {
   destination?: NodeJS.WritableStream;
   /** Whether the destination is a terminal (decides `auto`). */
   isTty?: boolean;
+  /**
+   * Keeps a terminal readable: every line at `level` goes to `path` (created, folder and all,
+   * when missing; appended to otherwise), and the destination shows only `destinationLevel`
+   * and above. Throws when the file cannot be opened.
+   */
+  file?: { path: string; destinationLevel: Exclude<LoggerOptions['level'], 'silent'> };
 }
 
 /**
@@ -46,33 +54,66 @@ const REDACTED_PATHS = [
 
 const REDACTED = '[REDACTED]';
 
-/** Builds the one application logger: JSON lines in production, readable in a terminal. */
+/**
+ * Builds the one application logger: JSON lines in production, readable in a terminal (one line
+ * per event, without the `service` field every line of this process shares).
+ */
 export function createLogger(options: LoggerOptions): Logger {
   const destination = options.destination ?? process.stdout;
   const usePretty =
     options.format === 'pretty' ||
     (options.format === 'auto' && (options.isTty ?? process.stdout.isTTY === true));
   const scrub = secretScrubber(options.secrets ?? []);
-  const sink = scrubbingStream(destination, scrub);
-  const stream: DestinationStream = usePretty
-    ? pretty({
-        destination: sink,
-        sync: true,
-        colorize: options.isTty ?? false,
-        translateTime: 'SYS:HH:MM:ss',
-        ignore: 'pid,hostname',
-      })
-    : sink;
-  const logger: PinoLogger = pino(
-    {
-      level: options.level,
-      base: { service: 'directory-bot' },
-      redact: { paths: REDACTED_PATHS, censor: REDACTED },
-      serializers: { err: pino.stdSerializers.err, error: pino.stdSerializers.err },
-    },
-    stream,
+  const screen = formatted(scrubbingStream(destination, scrub), usePretty, options.isTty ?? false);
+  const settings = {
+    level: options.level,
+    base: { service: 'directory-bot' },
+    redact: { paths: REDACTED_PATHS, censor: REDACTED },
+    serializers: { err: pino.stdSerializers.err, error: pino.stdSerializers.err },
+  };
+  if (options.file === undefined || options.level === 'silent') {
+    return pino(settings, screen) as unknown as Logger;
+  }
+  // The file is read later, maybe by someone filing a bug: readable unless JSON was asked for.
+  const file = formatted(
+    scrubbingStream(appendOnlyFile(options.file.path), scrub),
+    options.format !== 'json',
+    false,
   );
-  return logger as unknown as Logger;
+  const streams = pino.multistream([
+    { level: options.file.destinationLevel as Level, stream: screen },
+    { level: options.level as Level, stream: file },
+  ]);
+  return pino(settings, streams) as unknown as Logger;
+}
+
+function formatted(sink: DestinationStream, pretty: boolean, colorize: boolean): DestinationStream {
+  if (!pretty) return sink;
+  return prettyStream({
+    destination: sink,
+    sync: true,
+    colorize,
+    singleLine: true,
+    translateTime: 'SYS:HH:MM:ss',
+    ignore: 'pid,hostname,service',
+  });
+}
+
+/** Appends synchronously, so the last lines before an exit are never lost. */
+function appendOnlyFile(path: string): NodeJS.WritableStream {
+  mkdirSync(dirname(path), { recursive: true });
+  const fd = openSync(path, 'a');
+  return new Writable({
+    write(chunk: Buffer | string, _encoding, callback) {
+      try {
+        writeSync(fd, chunk.toString());
+        callback();
+      } catch {
+        // A full disk must not take the bot down with it; the line is lost, the bot carries on.
+        callback();
+      }
+    },
+  });
 }
 
 /** A logger that writes nowhere, for tests and library use. */
