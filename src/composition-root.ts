@@ -1,4 +1,13 @@
-import { createConsoleAdapter, renderConsoleMessage, renderConsoleReply } from '../adapters/console/index.js';
+import {
+  type ConsoleScreen,
+  createConsoleAdapter,
+  createConsoleScreen,
+  isForegroundTerminal,
+  type JobControl,
+  processJobControl,
+  renderConsoleMessage,
+  renderConsoleReply,
+} from '../adapters/console/index.js';
 import {
   createDiscordAdapter,
   registerDiscordCommands,
@@ -46,17 +55,35 @@ export interface App {
 
 export interface AppOptions {
   logger: Logger;
-  /** Standard input for the console prompt; only passed when it is a terminal. */
+  /** Standard input for the console prompt; only passed on an interactive terminal in the foreground. */
   consoleInput?: NodeJS.ReadableStream;
-  /** Called when the console prompt ends (Ctrl-D): the CLI shuts down. */
+  /** Called when the console prompt ends (Ctrl-D, `exit`): the CLI shuts down. */
   onConsoleClosed?: () => void;
   /** Where the console adapter writes; default stdout. */
   consoleWrite?: (text: string) => void;
+  /** The terminal the console shares with the log lines; takes the place of `consoleWrite`. */
+  consoleScreen?: ConsoleScreen;
+  /** Ctrl-Z, `fg` and `bg` for a prompt on a real terminal. */
+  consoleJobControl?: JobControl;
+  /** Where the full logs go while the terminal shows only warnings; named in the console's banner. */
+  logFile?: string;
 }
 
 /** The sandbox's own token for its embedded emulator. */
 const SANDBOX_TOKEN = 'sandbox-token';
 const SANDBOX_CHANNEL = 'sandbox';
+
+/** Sandbox mode (no directory configured, or SANDBOX=true): the embedded emulator stands in for the directory. */
+export function isSandbox(config: Config): boolean {
+  return config.sandbox.enabled;
+}
+
+/** Whether the bot runs the console adapter, and so can offer a `directory>` prompt. */
+export function wantsConsole(config: Config): boolean {
+  return isSandbox(config) || config.feeds.subscriptions.some((s) => s.platform === 'console');
+}
+
+export { createConsoleScreen, isForegroundTerminal, processJobControl };
 
 /**
  * The composition root: the one place that reads the configuration and wires the store,
@@ -65,7 +92,7 @@ const SANDBOX_CHANNEL = 'sandbox';
  */
 export function createApp(config: Config, options: AppOptions): App {
   const { logger } = options;
-  const sandbox = config.sandbox.enabled;
+  const sandbox = isSandbox(config);
   const metrics = createMetrics();
   const http = createHttpServer({ logger, registry: metrics.registry });
   let storeErrorLogged = false;
@@ -102,7 +129,9 @@ export function createApp(config: Config, options: AppOptions): App {
     emulator = directory.emulator;
     client = directory.client;
 
-    adapters.push(...createAdapters(config, options, store, sandbox));
+    // The console's banner names the port, known once it is bound (before adapters start).
+    let boundPort = 0;
+    adapters.push(...createAdapters(config, options, store, { sandbox, port: () => boundPort }));
     const seeds: SubscriptionSeed[] = [...config.feeds.subscriptions];
     if (sandbox)
       for (const feed of FEED_NAMES)
@@ -155,6 +184,7 @@ export function createApp(config: Config, options: AppOptions): App {
     });
 
     const port = await http.listen(config.server.port);
+    boundPort = port;
     const bound = http.address();
     logger.info({ address: bound?.address, port }, bound ? describeListening(bound) : 'listening');
     if (store.kind === 'sqlite' && config.server.onHeroku) {
@@ -175,7 +205,7 @@ export function createApp(config: Config, options: AppOptions): App {
     await startAdapters(contexts);
     await activeEngine.start();
     engineStarted = true;
-    announce(logger, config, sandbox, adapters, emulator);
+    announce(logger, config, sandbox, adapters, emulator, options.consoleInput !== undefined);
     return { port };
   };
 
@@ -290,18 +320,22 @@ function createAdapters(
   config: Config,
   options: AppOptions,
   store: BotStore,
-  sandbox: boolean,
+  { sandbox, port }: { sandbox: boolean; port: () => number },
 ): ChatAdapter[] {
   const { logger } = options;
   const adapters: ChatAdapter[] = [];
-  const wantsConsole = sandbox || config.feeds.subscriptions.some((s) => s.platform === 'console');
-  if (wantsConsole) {
+  if (wantsConsole(config)) {
+    const input = options.consoleInput;
     adapters.push(
       createConsoleAdapter({
         logger,
-        ...(options.consoleInput ? { input: options.consoleInput } : {}),
+        ...(input ? { input, banner: () => consoleBanner(config, sandbox, port(), options.logFile) } : {}),
+        // In the sandbox the prompt is the feeds' channel: `subscriptions` there lists what flows.
+        ...(sandbox ? { promptChannelId: SANDBOX_CHANNEL } : {}),
         ...(options.onConsoleClosed ? { onInputClosed: options.onConsoleClosed } : {}),
         ...(options.consoleWrite ? { write: options.consoleWrite } : {}),
+        ...(options.consoleScreen ? { screen: options.consoleScreen } : {}),
+        ...(options.consoleJobControl ? { jobControl: options.consoleJobControl } : {}),
         render: { color: process.stdout.isTTY === true },
       }),
     );
@@ -366,17 +400,40 @@ function buildCommandHandler(
   });
 }
 
+/** What the person at the prompt sees first: where they are, how to leave, where the rest went. */
+function consoleBanner(config: Config, sandbox: boolean, port: number, logFile: string | undefined): string {
+  const lines = sandbox
+    ? [
+        'Directory Bot: SANDBOX MODE',
+        `An embedded directory emulator invents activity, and every feed prints here as #${SANDBOX_CHANNEL}.`,
+        'To go live set DIRECTORY_BASE_URL + DIRECTORY_TOKEN and a Slack or Discord app (see .env.example).',
+      ]
+    : [
+        `Directory Bot is running: ${config.directory.baseUrl ?? 'embedded emulator'}; console subscriptions print here.`,
+      ];
+  lines.push(`HTTP on port ${port}: /healthz, /readyz, /metrics.`);
+  if (logFile !== undefined) {
+    lines.push(`Full logs go to ${logFile}; only warnings show here (set LOG_LEVEL to see them all here).`);
+  }
+  lines.push('Type "help" for the commands, "exit" or "quit" to stop the bot.');
+  return lines.join('\n');
+}
+
 function announce(
   logger: Logger,
   config: Config,
   sandbox: boolean,
   adapters: readonly ChatAdapter[],
   emulator: RunningEmulator | undefined,
+  prompt: boolean,
 ): void {
   if (sandbox) {
     logger.info(
       'SANDBOX MODE: an embedded directory emulator invents activity and every feed is posted to this console. ' +
-        'Type /directory help at the prompt. To go live set DIRECTORY_BASE_URL + DIRECTORY_TOKEN and ' +
+        (prompt
+          ? 'Type help at the prompt, exit to stop. '
+          : 'No prompt: stdin and stdout are not both a terminal in the foreground; run commands with "directory-bot lookup …". ') +
+        'To go live set DIRECTORY_BASE_URL + DIRECTORY_TOKEN and ' +
         'SLACK_BOT_TOKEN + SLACK_SIGNING_SECRET and/or DISCORD_TOKEN + DISCORD_APPLICATION_ID (see .env.example).',
     );
     return;

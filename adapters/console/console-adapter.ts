@@ -6,6 +6,8 @@ import type {
   Logger,
 } from '../../src/ports/index.js';
 import { type ConsolePrompt, startConsolePrompt } from './console-prompt.js';
+import { type ConsoleScreen, createConsoleScreen } from './console-screen.js';
+import type { JobControl } from './job-control.js';
 import { type ConsoleRenderOptions, renderConsoleMessage } from './render-console-message.js';
 import { oneLine } from './terminal-text.js';
 
@@ -19,6 +21,11 @@ export interface ConsoleAdapterOptions {
   /** Where output goes; default `process.stdout.write`. Text is written as is (no newline added). */
   write?: (text: string) => void;
   /**
+   * The terminal shared with the log lines, so they keep clear of the prompt; default a screen
+   * over `write`. Given, it takes the place of `write`.
+   */
+  screen?: ConsoleScreen;
+  /**
    * Commands are read from here at a `directory> ` prompt. Pass `process.stdin` only when it is
    * interactive (or a deliberate script); leave it out to just print deliveries.
    */
@@ -26,8 +33,14 @@ export interface ConsoleAdapterOptions {
   logger: Logger;
   /** Rendering options, e.g. `{ color: process.stdout.isTTY }`. */
   render?: ConsoleRenderOptions;
-  /** Called when the input ends (Ctrl-D), e.g. to shut the bot down. */
+  /** Called when the input ends (Ctrl-D, `exit`), e.g. to shut the bot down. */
   onInputClosed?: () => void;
+  /** The channel the prompt's commands act on; make it the one the feeds print to. Default `console`. */
+  promptChannelId?: string;
+  /** Printed once at start, before the first prompt: what this is and how to leave. */
+  banner?: string | (() => string);
+  /** For a prompt on a real terminal: Ctrl-Z, `fg` and `bg` (see job-control.ts). */
+  jobControl?: JobControl;
 }
 
 /**
@@ -36,7 +49,7 @@ export interface ConsoleAdapterOptions {
  * so the whole pipeline can be watched locally.
  */
 export function createConsoleAdapter(options: ConsoleAdapterOptions): ChatAdapter {
-  const write = options.write ?? ((text: string) => void process.stdout.write(text));
+  const screen = options.screen ?? createConsoleScreen(options.write);
   const logger = options.logger.child({ platform: 'console' });
   let state: 'new' | 'started' | 'stopped' = 'new';
   let prompt: ConsolePrompt | undefined;
@@ -49,16 +62,19 @@ export function createConsoleAdapter(options: ConsoleAdapterOptions): ChatAdapte
     async start(context) {
       if (state !== 'new') return;
       state = 'started';
+      const banner = typeof options.banner === 'function' ? options.banner() : options.banner;
+      if (banner !== undefined) screen.write(`${banner.trimEnd()}\n`);
       if (options.input !== undefined) {
-        const deps = {
+        prompt = startConsolePrompt({
           input: options.input,
-          write,
+          screen,
           commands: context.commands,
           logger,
+          ...(options.promptChannelId === undefined ? {} : { channelId: options.promptChannelId }),
           ...(options.render === undefined ? {} : { render: options.render }),
+          ...(options.jobControl === undefined ? {} : { jobControl: options.jobControl }),
           ...(options.onInputClosed === undefined ? {} : { onClose: options.onInputClosed }),
-        };
-        prompt = startConsolePrompt(deps);
+        });
       }
       logger.debug({ prompt: prompt !== undefined }, 'console adapter ready');
     },
@@ -69,7 +85,7 @@ export function createConsoleAdapter(options: ConsoleAdapterOptions): ChatAdapte
       }
       try {
         const header = `── #${oneLine(destination.channelId) || 'console'} ──`;
-        write(`\n${header}\n${renderConsoleMessage(message, options.render)}\n`);
+        screen.write(`\n${header}\n${renderConsoleMessage(message, options.render)}\n`);
       } catch (error) {
         // A closed stdout (EPIPE) may recover only if someone reattaches; treat it as transient.
         return {

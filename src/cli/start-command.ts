@@ -1,8 +1,16 @@
-import { createApp } from '../composition-root.js';
+import {
+  createApp,
+  createConsoleScreen,
+  isForegroundTerminal,
+  processJobControl,
+  wantsConsole,
+} from '../composition-root.js';
 import { CONFIG_ERROR_EXIT_CODE, configProblems, loadConfig } from '../config/load-config.js';
 import { isBotError } from '../errors.js';
 import { createLogger } from '../logging/create-logger.js';
+import type { Logger } from '../ports/logger.js';
 import { type CliIo, handleHelpOnly } from './io.js';
+import { createPromptLogging } from './prompt-logging.js';
 import type { Subcommand } from './subcommand.js';
 
 const USAGE = `Usage: directory-bot start
@@ -12,6 +20,9 @@ credentials are set. With no configuration at all it runs in sandbox mode: an em
 directory emulator with live activity, the console adapter and the sandbox's own SQLite
 store (./data/sandbox.sqlite), started afresh each run. Slack or Discord without
 DIRECTORY_BASE_URL is a configuration error; SANDBOX=true runs the demo into them on purpose.
+In the foreground of a terminal it offers a directory> prompt ("exit" leaves) and shows only
+warnings, with the full logs in data/directory-bot.log unless LOG_LEVEL is set; in the
+background or behind a pipe it runs without a prompt and logs everything to stdout.
 All settings are environment variables; see .env.example.`;
 
 export const startCommand: Subcommand = {
@@ -31,16 +42,32 @@ export const startCommand: Subcommand = {
       return reportConfigProblems(io, problems);
     }
 
-    const logger = createLogger({
-      level: config.server.logLevel,
-      format: config.server.logFormat,
-      secrets: config.secrets,
-    });
+    // A prompt only for a person at a terminal: with a pipe on either side, or as a background
+    // job (`npm start &`), reading the terminal would stop the whole process (SIGTTIN/SIGTTOU).
+    const prompt = wantsConsole(config) && isForegroundTerminal();
+    const screen = prompt ? createConsoleScreen() : undefined;
+    let logger: Logger;
+    let logFile: string | undefined;
+    if (screen !== undefined) {
+      ({ logger, logFile } = createPromptLogging(config, (text) => screen.write(text)));
+    } else {
+      logger = createLogger({
+        level: config.server.logLevel,
+        format: config.server.logFormat,
+        secrets: config.secrets,
+      });
+    }
     let requestStop: (reason: string) => void = () => {};
     const app = createApp(config, {
       logger,
-      // The console prompt only makes sense on a terminal; under a process manager stdin is not one.
-      ...(process.stdin.isTTY ? { consoleInput: process.stdin } : {}),
+      ...(screen !== undefined
+        ? {
+            consoleInput: process.stdin,
+            consoleScreen: screen,
+            consoleJobControl: processJobControl,
+            ...(logFile === undefined ? {} : { logFile }),
+          }
+        : {}),
       onConsoleClosed: () => requestStop('console input closed'),
     });
     let stopping: Promise<void> | undefined;
@@ -58,6 +85,8 @@ export const startCommand: Subcommand = {
       stopping = app.stop().then(
         () => {
           logger.info('stopped cleanly');
+          // At a prompt, info lines go to the log file; the person still sees that it is over.
+          screen?.write('The bot has stopped.\n');
           clearTimeout(deadline);
         },
         (error: unknown) => {

@@ -65,4 +65,46 @@ describe('the sandbox, as a newcomer sees it', () => {
       await app.stop();
     }
   }, 60_000);
+
+  it('makes the prompt the feeds channel: subscriptions lists what flows, and nothing prints twice', async () => {
+    const config = loadConfig({
+      environment: {
+        PORT: '0',
+        STORE_URL: `sqlite://${join(temp.path, 'one-channel.sqlite')}`,
+        SANDBOX_ACTIVITY_PER_MIN: '600',
+      },
+      envFile: false,
+    });
+    let output = '';
+    const input = new PassThrough();
+    const app = createApp(config, {
+      logger: createSilentLogger(),
+      consoleInput: input,
+      consoleWrite: (text) => {
+        output += text;
+      },
+    });
+    await app.start();
+    const type = async (command: string) => {
+      const before = output.length;
+      input.write(`${command}\n`);
+      await waitUntil(() => output.slice(before).includes('directory>'), 15_000, command);
+      return output.slice(before);
+    };
+    try {
+      const listed = await type('subscriptions');
+      for (const feed of ['posts', 'comments', 'collections', 'live', 'notifications'])
+        expect(listed, feed).toContain(`: ${feed}`);
+      expect(await type('subscribe live --video')).toContain('Subscribed');
+      expect((await type('unsubscribe notifications')).toLowerCase()).toContain('removed');
+      const after = await type('subscriptions');
+      expect(after).toContain('live — on camera only');
+      expect(after).not.toContain('notifications');
+      await waitUntil(() => (output.match(/── #sandbox ──/g) ?? []).length >= 3, 30_000, 'feed items');
+      expect(output).not.toContain('── #console ──');
+    } finally {
+      input.end();
+      await app.stop();
+    }
+  }, 60_000);
 });

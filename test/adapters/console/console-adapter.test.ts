@@ -1,6 +1,12 @@
 import { PassThrough } from 'node:stream';
 import { describe, expect, it } from 'vitest';
-import { createConsoleAdapter, PROMPT } from '../../../adapters/console/index.js';
+import {
+  createConsoleAdapter,
+  createConsoleScreen,
+  type JobControl,
+  PROMPT,
+  PROMPT_HELP_FOOTER,
+} from '../../../adapters/console/index.js';
 import { createSilentLogger } from '../../../src/logging/create-logger.js';
 import type {
   AdapterContext,
@@ -128,7 +134,8 @@ describe('the console adapter', () => {
     const output = out.output();
     expect(output.indexOf('Post 42')).toBeLessThan(output.indexOf('Post 7'));
     expect(output).toContain('Here it is\n\nPost 42\n');
-    expect(output).toContain('✗ Unknown command "frob" (command_usage)\nUsage: /directory post <id>');
+    expect(output).toContain('✗ Unknown command "frob"\nUsage: /directory post <id>');
+    expect(output).not.toContain('command_usage');
     await adapter.stop();
   });
 
@@ -176,5 +183,182 @@ describe('the console adapter', () => {
     input.end();
     await new Promise((resolve) => setImmediate(resolve));
     expect(reported).toBe(0);
+  });
+
+  it('leaves on exit or quit, telling its owner, and never sends either word as a command', async () => {
+    for (const word of ['exit', 'QUIT', '/directory exit']) {
+      const out = capture();
+      const input = new PassThrough();
+      const commands = new FakeCommands();
+      const closed = new Promise<void>((resolve) => {
+        const adapter = createConsoleAdapter({
+          write: out.write,
+          input,
+          logger: silentLogger(),
+          onInputClosed: resolve,
+        });
+        void adapter.start(contextWith(commands));
+      });
+      input.write(`post 1\n${word}\npost 2\n`);
+      await closed;
+      expect(
+        commands.invocations.map((i) => i.text),
+        word,
+      ).toEqual(['post 1']);
+      expect(out.output()).toContain('Stopping the bot');
+    }
+  });
+
+  it('says under help how to leave the prompt', async () => {
+    const out = capture();
+    const input = new PassThrough();
+    const adapter = createConsoleAdapter({ write: out.write, input, logger: silentLogger() });
+    await adapter.start(contextWith(new FakeCommands()));
+    input.write('help\n');
+    await out.until(PROMPT_HELP_FOOTER);
+    expect(PROMPT_HELP_FOOTER).toMatch(/"exit" or "quit"/);
+    await adapter.stop();
+  });
+
+  it('acts on the channel it is given, and prints its banner before the first prompt', async () => {
+    const out = capture();
+    const input = new PassThrough();
+    const commands = new FakeCommands();
+    const adapter = createConsoleAdapter({
+      write: out.write,
+      input,
+      logger: silentLogger(),
+      promptChannelId: 'sandbox',
+      banner: 'Welcome to the sandbox',
+    });
+    await adapter.start(contextWith(commands));
+    await out.until(PROMPT);
+    expect(out.output().indexOf('Welcome to the sandbox\n')).toBe(0);
+    input.write('post 3\n');
+    await out.until('Post 3');
+    expect(commands.invocations[0]?.channelId).toBe('sandbox');
+    await adapter.stop();
+  });
+});
+
+/** A terminal's stdin without a terminal: readline drives it in raw mode, as it would a real one. */
+function fakeTerminalInput() {
+  const input = Object.assign(new PassThrough(), {
+    isTTY: true,
+    rawModes: [] as boolean[],
+    setRawMode(raw: boolean) {
+      input.rawModes.push(raw);
+      return input;
+    },
+  });
+  return input;
+}
+
+/** Job control whose foreground can be moved by the test, like `bg` and `fg` would. */
+class FakeJobControl implements JobControl {
+  foreground = true;
+  suspended = 0;
+  readonly #listeners = new Set<() => void>();
+  isForeground(): boolean {
+    return this.foreground;
+  }
+  suspend(): void {
+    this.suspended += 1;
+  }
+  onContinue(listener: () => void): () => void {
+    this.#listeners.add(listener);
+    return () => this.#listeners.delete(listener);
+  }
+  /** SIGCONT: the shell ran `fg` on a stopped job, or `bg`. */
+  continueIn(place: 'foreground' | 'background'): void {
+    this.foreground = place === 'foreground';
+    for (const listener of this.#listeners) listener();
+  }
+}
+
+describe('the console prompt on a terminal', () => {
+  it('hands the terminal back on Ctrl-Z and takes it again on fg', async () => {
+    const out = capture();
+    const input = fakeTerminalInput();
+    const jobs = new FakeJobControl();
+    const commands = new FakeCommands();
+    const adapter = createConsoleAdapter({
+      write: out.write,
+      input,
+      logger: silentLogger(),
+      jobControl: jobs,
+    });
+    await adapter.start(contextWith(commands));
+    expect(input.rawModes).toEqual([true]);
+    input.write('\u001a');
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(jobs.suspended).toBe(1);
+    expect(input.rawModes).toEqual([true, false]);
+    const prompts = out.output().split(PROMPT).length;
+    jobs.continueIn('foreground');
+    expect(input.rawModes).toEqual([true, false, true]);
+    expect(out.output().split(PROMPT).length).toBe(prompts + 1);
+    input.write('post 8\r');
+    await out.until('Post 8');
+    await adapter.stop();
+  });
+
+  it('stays off the terminal in the background, and comes back when fg sends no signal', async () => {
+    const out = capture();
+    const input = fakeTerminalInput();
+    const jobs = new FakeJobControl();
+    const commands = new FakeCommands();
+    const adapter = createConsoleAdapter({
+      write: out.write,
+      input,
+      logger: silentLogger(),
+      jobControl: jobs,
+    });
+    await adapter.start(contextWith(commands));
+    input.write('\u001a');
+    await new Promise((resolve) => setImmediate(resolve));
+    jobs.continueIn('background');
+    expect(out.output()).toContain('"fg" brings the directory> prompt back');
+    // In the background neither the mode nor the input of the terminal may be touched.
+    input.write('post 9\r');
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(commands.invocations).toHaveLength(0);
+    expect(input.rawModes).toEqual([true, false]);
+    // A shell's `fg` of a running job sends no SIGCONT: the prompt notices by itself.
+    jobs.foreground = true;
+    await out.until('Post 9');
+    expect(input.rawModes).toEqual([true, false, true]);
+    await adapter.stop();
+  });
+
+  it('stops without touching the terminal mode when it is in the background', async () => {
+    const input = fakeTerminalInput();
+    const jobs = new FakeJobControl();
+    const adapter = createConsoleAdapter({
+      write: capture().write,
+      input,
+      logger: silentLogger(),
+      jobControl: jobs,
+    });
+    await adapter.start(contextWith(new FakeCommands()));
+    jobs.continueIn('background');
+    await adapter.stop();
+    expect(input.rawModes).toEqual([true]);
+    expect(input.isPaused()).toBe(true);
+  });
+});
+
+describe('the console screen', () => {
+  it('clears a waiting prompt before printing and draws it again after, on a line of its own', () => {
+    let text = '';
+    const screen = createConsoleScreen((chunk) => {
+      text += chunk;
+    });
+    screen.write('before\n');
+    screen.setPromptLine({ clear: () => screen.raw('<clear>'), redraw: () => screen.raw('directory> hal') });
+    screen.write('── #sandbox ──\nitem');
+    screen.setPromptLine(undefined);
+    screen.write('after');
+    expect(text).toBe('before\n<clear>── #sandbox ──\nitem\ndirectory> halafter');
   });
 });
