@@ -42,6 +42,10 @@ export const startCommand: Subcommand = {
       return reportConfigProblems(io, problems);
     }
 
+    // A reader that went away (`| tee log` killed along with the job, `| head`) must not crash the
+    // bot, least of all mid-shutdown: the lines are lost, the work is not.
+    for (const stream of [process.stdout, process.stderr]) stream.on('error', ignoreLostReader);
+
     // A prompt only for a person at a terminal: with a pipe on either side, or as a background
     // job (`npm start &`), reading the terminal would stop the whole process (SIGTTIN/SIGTTOU).
     const prompt = wantsConsole(config) && isForegroundTerminal();
@@ -100,7 +104,15 @@ export const startCommand: Subcommand = {
         stop(reason);
         void stopping?.then(resolveStopped);
       };
-      for (const signal of ['SIGTERM', 'SIGINT'] as const) process.once(signal, () => requestStop(signal));
+      // Listen for good, not once: `timeout`, npm and shells often send a signal twice (to the
+      // process and to its group), and with no listener left the second one would kill the bot
+      // mid-shutdown. A repeated SIGTERM waits for the shutdown under way; a second Ctrl-C means
+      // "now".
+      process.on('SIGTERM', () => requestStop('SIGTERM'));
+      process.on('SIGINT', () => {
+        if (stopping !== undefined) process.exit(130);
+        requestStop('SIGINT');
+      });
     });
 
     try {
@@ -136,4 +148,9 @@ function reportConfigProblems(io: CliIo, problems: readonly string[]): number {
   for (const problem of problems) io.stderr(`  ${problem}`);
   io.stderr('See .env.example for every variable and what it expects.');
   return CONFIG_ERROR_EXIT_CODE;
+}
+
+function ignoreLostReader(error: NodeJS.ErrnoException): void {
+  if (error.code === 'EPIPE' || error.code === 'ERR_STREAM_DESTROYED') return;
+  throw error;
 }
