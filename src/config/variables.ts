@@ -114,7 +114,8 @@ export const VARIABLES: readonly VariableSpec[] = [
   {
     name: 'LOG_LEVEL',
     group: 'Server',
-    description: 'Least severe log level written: trace, debug, info, warn, error, fatal or silent.',
+    description:
+      'Least severe log level written: trace, debug, info, warn, error, fatal or silent. Unset beside a directory> prompt: warnings on screen, everything in data/directory-bot.log.',
     defaultText: 'info',
     schema: z
       .enum(['trace', 'debug', 'info', 'warn', 'error', 'fatal', 'silent'], {

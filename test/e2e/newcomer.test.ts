@@ -1,0 +1,102 @@
+import { rmSync } from 'node:fs';
+import { afterAll, describe, expect, it } from 'vitest';
+import { makeTempDir } from '../support/temp-dir.js';
+import {
+  closeTerminal,
+  eventually,
+  freePort,
+  healthy,
+  isRunning,
+  openTmuxTerminal,
+} from '../support/tmux-terminal.js';
+
+const ITEM = /── #sandbox ──/;
+/** Longer than the minute the second start has to show an item, as a real first look is. */
+const FIRST_RUN_MS = 75_000;
+
+/**
+ * A newcomer's first hour, scripted: the real CLI in a real terminal (tmux), in a fresh folder,
+ * with nothing configured. Each step is what the README and the bot's own words lead a person
+ * to type next.
+ */
+describe('a newcomer at a terminal', () => {
+  const folder = makeTempDir().path;
+  let port = 0;
+  const terminalReady = (async () => {
+    port = await freePort();
+    const terminal = openTmuxTerminal({ cwd: folder, env: { PORT: String(port) } });
+    await terminal.waitFor(/\$ $/m);
+    return terminal;
+  })();
+  afterAll(async () => {
+    await closeTerminal(await terminalReady);
+    rmSync(folder, { recursive: true, force: true, maxRetries: 10, retryDelay: 100 });
+  });
+
+  it('starts, reads help, looks up, leaves, runs it in the background, and starts again', async () => {
+    const terminal = await terminalReady;
+
+    // First start: a banner that says what this is and how to leave, then the prompt; no log noise.
+    terminal.type('directory-bot start');
+    const firstStart = Date.now();
+    await terminal.waitFor(/^directory> /m, 30_000);
+    const opening = terminal.screen();
+    expect(opening).toContain('SANDBOX MODE');
+    expect(opening).toMatch(/"exit" or "quit"/);
+    expect(opening.indexOf('SANDBOX MODE')).toBeLessThan(opening.indexOf('directory> '));
+    await terminal.waitFor(ITEM, 60_000);
+
+    // help lists every command, status included, and says how to leave.
+    await terminal.clear();
+    terminal.type('help');
+    await terminal.waitFor(/stops the bot\./, 15_000);
+    const help = terminal.screen();
+    expect(help).toMatch(/^ {2}status$/m);
+    expect(help).toContain('Quota left, feed health and paused subscriptions');
+    expect(help).not.toMatch(/subs…/);
+    for (const noise of ['INFO', 'service:', 'directory-bot"', '(command_usage)'])
+      expect(help).not.toContain(noise);
+
+    // A first look lasts a while; the second start below must not pay for it with silence.
+    await new Promise((resolve) =>
+      setTimeout(resolve, Math.max(0, FIRST_RUN_MS - (Date.now() - firstStart))),
+    );
+
+    // exit leaves the prompt and stops the bot.
+    terminal.type('exit');
+    await terminal.waitFor(/The bot has stopped\./, 15_000);
+    terminal.type('echo "start exit code: $?"');
+    await terminal.waitFor(/start exit code: 0/);
+    expect(await healthy(port)).toBe(false);
+
+    // A quoted lookup, as `lookup --help` shows it.
+    await terminal.clear();
+    terminal.type('directory-bot lookup "post 3"; echo "lookup exit code: $?"');
+    await terminal.waitFor(/lookup exit code: \d+/, 30_000);
+    expect(terminal.screen()).toContain('lookup exit code: 0');
+    expect(terminal.screen()).toContain('Votes');
+    await terminal.clear();
+    terminal.type('directory-bot lookup "collections featured"; echo "lookup exit code: $?"');
+    await terminal.waitFor(/lookup exit code: \d+/, 30_000);
+    expect(terminal.screen()).toContain('lookup exit code: 0');
+
+    // `npm start &`: in the background it serves /healthz, and SIGTERM ends it.
+    await terminal.clear();
+    terminal.type('directory-bot start & echo "background pid $!"');
+    const pid = Number((await terminal.waitFor(/background pid (\d+)/))[1]);
+    await eventually(() => healthy(port), 30_000, 'the background bot answers /healthz');
+    await terminal.waitFor(/this instance now polls and delivers/, 30_000);
+    expect(await healthy(port)).toBe(true);
+    process.kill(pid, 'SIGTERM');
+    await eventually(() => !isRunning(pid), 10_000, 'the background bot is gone after SIGTERM');
+    expect(await healthy(port)).toBe(false);
+
+    // A second start in the same folder shows items again within a minute.
+    await terminal.clear();
+    terminal.type('directory-bot start');
+    await terminal.waitFor(/^directory> /m, 30_000);
+    await terminal.waitFor(ITEM, 60_000);
+    terminal.type('quit');
+    await terminal.waitFor(/The bot has stopped\./, 15_000);
+  }, 300_000);
+});
