@@ -112,6 +112,8 @@ export function startConsolePrompt(deps: ConsolePromptDeps): ConsolePrompt {
     };
     try {
       const reply = await commands.handle(invocation);
+      // The person reads the sentence; the code is for whoever reads the logs later.
+      if (reply.error !== undefined) logger.info({ code: reply.error.code, text }, 'console command refused');
       const rendered = renderConsoleReply(reply, deps.render);
       const footer = /^help$/i.test(text) ? `\n\n${PROMPT_HELP_FOOTER}` : '';
       if (rendered !== '') screen.write(`${rendered}${footer}\n`);

@@ -103,6 +103,8 @@ export const processJobControl: JobControl = {
     process.kill(process.pid, 'SIGTSTP');
   },
   onContinue(listener) {
+    // Windows has no job control, and no SIGCONT to listen for.
+    if (process.platform === 'win32') return () => {};
     process.on('SIGCONT', listener);
     return () => process.off('SIGCONT', listener);
   },

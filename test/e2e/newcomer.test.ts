@@ -1,4 +1,5 @@
-import { rmSync } from 'node:fs';
+import { readFileSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { makeTempDir } from '../support/temp-dir.js';
 import {
@@ -13,6 +14,14 @@ import {
 const ITEM = /── #sandbox ──/;
 /** Longer than the minute the second start has to show an item, as a real first look is. */
 const FIRST_RUN_MS = 75_000;
+
+function count(text: string, pattern: RegExp): number {
+  return text.split(pattern).length - 1;
+}
+
+function lastLine(screen: string): string {
+  return screen.trimEnd().split('\n').at(-1) ?? '';
+}
 
 /**
  * A newcomer's first hour, scripted: the real CLI in a real terminal (tmux), in a fresh folder,
@@ -44,11 +53,17 @@ describe('a newcomer at a terminal', () => {
     expect(opening).toContain('SANDBOX MODE');
     expect(opening).toMatch(/"exit" or "quit"/);
     expect(opening.indexOf('SANDBOX MODE')).toBeLessThan(opening.indexOf('directory> '));
-    await terminal.waitFor(ITEM, 60_000);
+
+    // Items arriving while a command is half typed print above the prompt, which comes back
+    // below them with what was typed so far.
+    const itemsBefore = count(terminal.screen(), ITEM);
+    terminal.press('h', 'e', 'l');
+    await eventually(() => count(terminal.screen(), ITEM) > itemsBefore, 60_000, 'a feed item arrives');
+    await eventually(() => lastLine(terminal.screen()) === 'directory> hel', 5000, 'the prompt is redrawn');
 
     // help lists every command, status included, and says how to leave.
     await terminal.clear();
-    terminal.type('help');
+    terminal.press('p', 'Enter');
     await terminal.waitFor(/stops the bot\./, 15_000);
     const help = terminal.screen();
     expect(help).toMatch(/^ {2}status$/m);
@@ -56,6 +71,8 @@ describe('a newcomer at a terminal', () => {
     expect(help).not.toMatch(/subs…/);
     for (const noise of ['INFO', 'service:', 'directory-bot"', '(command_usage)'])
       expect(help).not.toContain(noise);
+    // The logs kept off the screen are all in the file the banner names.
+    expect(readFileSync(join(folder, 'data', 'directory-bot.log'), 'utf8')).toContain('INFO: listening on');
 
     // A first look lasts a while; the second start below must not pay for it with silence.
     await new Promise((resolve) =>

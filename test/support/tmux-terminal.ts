@@ -17,7 +17,7 @@ export interface TmuxTerminal {
   screen(): string;
   /** Waits until the screen matches; returns the match. */
   waitFor(pattern: RegExp, timeoutMs?: number): Promise<RegExpMatchArray>;
-  /** Empties the screen and the scrollback, so the next waitFor sees only what follows. */
+  /** Empties the screen and the scrollback, so the next waitFor sees only what follows; types nothing. */
   clear(): Promise<void>;
   /** The pid of the interactive shell. */
   shellPid(): number;
@@ -96,8 +96,8 @@ export function openTmuxTerminal(options: { cwd: string; env?: Record<string, st
       }
     },
     async clear() {
-      terminal.type('clear');
-      await new Promise((resolveWait) => setTimeout(resolveWait, 300));
+      // Reset the pane rather than type `clear`: the bot's prompt may be what is reading keys.
+      tmux('send-keys', '-t', 't', '-R');
       tmux('clear-history', '-t', 't');
     },
     shellPid() {
@@ -120,7 +120,8 @@ export async function freePort(): Promise<number> {
   return new Promise((resolvePort, reject) => {
     const server = createServer();
     server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
+    // Every interface, as the bot binds: a port free only on 127.0.0.1 may be taken on ::.
+    server.listen(0, () => {
       const address = server.address();
       server.close(() => resolvePort(typeof address === 'object' && address ? address.port : 0));
     });
