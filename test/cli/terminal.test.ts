@@ -1,6 +1,7 @@
 import { readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { processExists, refusesConnections } from '../support/stop-process.js';
 import { makeTempDir } from '../support/temp-dir.js';
 import {
   childPids,
@@ -8,7 +9,6 @@ import {
   eventually,
   freePort,
   healthy,
-  isRunning,
   openTmuxTerminal,
   processState,
   type TmuxTerminal,
@@ -50,8 +50,8 @@ describe('the bot on a real terminal', () => {
     terminal.type('echo "shell is $((6 * 7))"');
     await terminal.waitFor(/shell is 42/);
     process.kill(pid, 'SIGTERM');
-    await eventually(() => !isRunning(pid), 10_000, 'the bot exits after SIGTERM');
-    expect(await healthy(port)).toBe(false);
+    await eventually(() => !processExists(pid), 10_000, 'the bot exits after SIGTERM');
+    expect(await refusesConnections(port)).toBe(true);
   }, 60_000);
 
   it('behind a pipe under timeout, runs without a prompt and stops cleanly when timeout sends SIGTERM', async () => {
@@ -67,7 +67,7 @@ describe('the bot on a real terminal', () => {
     expect(readFileSync(join(folder, 'run.log'), 'utf8')).toContain('No prompt');
     const errors = readFileSync(join(folder, 'err.log'), 'utf8');
     expect(errors, errors).toContain('bot exited: 0');
-    expect(await healthy(port)).toBe(false);
+    expect(await refusesConnections(port)).toBe(true);
   }, 60_000);
 
   it('in the foreground: Ctrl-Z and bg keep it serving, fg brings the prompt back, exit leaves', async () => {
@@ -90,7 +90,7 @@ describe('the bot on a real terminal', () => {
     await terminal.waitFor(/The bot has stopped\./, 15_000);
     terminal.type('echo "exit code $?"');
     await terminal.waitFor(/exit code 0/);
-    expect(isRunning(pid)).toBe(false);
+    expect(processExists(pid)).toBe(false);
   }, 90_000);
 
   it('stops at once on SIGTERM with the prompt open, and gives the shell a sane terminal back', async () => {
@@ -101,7 +101,7 @@ describe('the bot on a real terminal', () => {
     terminal.press('h', 'a', 'l');
     const sent = Date.now();
     process.kill(pid, 'SIGTERM');
-    await eventually(() => !isRunning(pid), 10_000, 'the bot exits after SIGTERM');
+    await eventually(() => !processExists(pid), 10_000, 'the bot exits after SIGTERM');
     expect(Date.now() - sent).toBeLessThan(5000);
     // Cooked mode again: the shell echoes and runs what is typed.
     await terminal.clear();

@@ -1,15 +1,9 @@
 import { readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { processExists, refusesConnections } from '../support/stop-process.js';
 import { makeTempDir } from '../support/temp-dir.js';
-import {
-  closeTerminal,
-  eventually,
-  freePort,
-  healthy,
-  isRunning,
-  openTmuxTerminal,
-} from '../support/tmux-terminal.js';
+import { closeTerminal, eventually, freePort, healthy, openTmuxTerminal } from '../support/tmux-terminal.js';
 
 const ITEM = /── #sandbox ──/;
 /** Longer than the minute the second start has to show an item, as a real first look is. */
@@ -84,7 +78,7 @@ describe('a newcomer at a terminal', () => {
     await terminal.waitFor(/The bot has stopped\./, 15_000);
     terminal.type('echo "start exit code: $?"');
     await terminal.waitFor(/start exit code: 0/);
-    expect(await healthy(port)).toBe(false);
+    expect(await refusesConnections(port)).toBe(true);
 
     // A quoted lookup, as `lookup --help` shows it.
     await terminal.clear();
@@ -105,8 +99,8 @@ describe('a newcomer at a terminal', () => {
     await terminal.waitFor(/this instance now polls and delivers/, 30_000);
     expect(await healthy(port)).toBe(true);
     process.kill(pid, 'SIGTERM');
-    await eventually(() => !isRunning(pid), 10_000, 'the background bot is gone after SIGTERM');
-    expect(await healthy(port)).toBe(false);
+    await eventually(() => !processExists(pid), 10_000, 'the background bot is gone after SIGTERM');
+    expect(await refusesConnections(port)).toBe(true);
 
     // A second start in the same folder shows items again within a minute.
     await terminal.clear();
