@@ -3,13 +3,16 @@ import {
   type DirectoryLiveEvent,
   liveNewerDay,
   startsFrom,
+  whollyBefore,
 } from '../directory/index.js';
 import { INTERACTIVE } from './interactive.js';
 
 /** The V1 `per_page` ceiling: the listing starts days early, so take big pages. */
 const PAGE = 50;
-/** A person is waiting: a few pages at most. */
+/** A person is waiting: a few pages at most that reach the window… */
 const MAX_PAGES = 3;
+/** …plus a few wholly before it: the listing starts up to three days early. */
+const MAX_PAGES_BEFORE = 4;
 
 export interface LiveWindow {
   /** Epoch ms: the first instant an event may start at. */
@@ -35,7 +38,9 @@ export async function listLiveEventsBetween(
 ): Promise<DirectoryLiveEvent[]> {
   const newer = liveNewerDay(window.from);
   const found: DirectoryLiveEvent[] = [];
-  for (let page = 0; page < MAX_PAGES; page += 1) {
+  let pagesInWindow = 0;
+  let pagesBefore = 0;
+  for (let page = 0; pagesInWindow < MAX_PAGES && pagesBefore < MAX_PAGES_BEFORE; page += 1) {
     const result = await client.listLiveEvents(
       { newer, perPage: PAGE, offset: page * PAGE, ...(window.video ? { liveVideo: true } : {}) },
       INTERACTIVE,
@@ -44,6 +49,8 @@ export async function listLiveEventsBetween(
     const last = result.items.at(-1);
     const pastWindow = last !== undefined && (last.startsAt === null || startsFrom(last, window.until));
     if (found.length >= window.count || pastWindow || result.items.length + result.skipped < PAGE) break;
+    if (whollyBefore(result.items, window.from)) pagesBefore += 1;
+    else pagesInWindow += 1;
   }
   return found
     .sort((a, b) => Date.parse(a.startsAt ?? '') - Date.parse(b.startsAt ?? ''))

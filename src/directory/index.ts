@@ -10,7 +10,7 @@ export {
 } from './client.js';
 export type { DirectoryClientEvent, DirectoryEventSink } from './events.js';
 export { DEFAULT_RETRY, DEFAULT_TIMEOUTS, type RetryPolicy, type Timeouts } from './http-transport.js';
-export { liveNewerDay, startsFrom } from './live-listing-day.js';
+export { liveNewerDay, startsFrom, whollyBefore } from './live-listing-day.js';
 export { DEFAULT_CONNECTION_SIZE, estimateQueryComplexity } from './query-complexity.js';
 export {
   createQuotaLedger,

@@ -36,3 +36,11 @@ export function startsFrom(event: Pick<DirectoryLiveEvent, 'startsAt'>, from: nu
   const at = Date.parse(event.startsAt);
   return !Number.isNaN(at) && at >= from;
 }
+
+/**
+ * Whether a listed page is wholly before `from` (every event dated and started earlier): the
+ * days-early start of the listing, which a caller's page cap should not count. An empty page is not.
+ */
+export function whollyBefore(events: readonly Pick<DirectoryLiveEvent, 'startsAt'>[], from: number): boolean {
+  return events.length > 0 && events.every((e) => e.startsAt !== null && !startsFrom(e, from));
+}

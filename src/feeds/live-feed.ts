@@ -1,4 +1,4 @@
-import { type DirectoryLiveEvent, liveNewerDay, startsFrom } from '../directory/index.js';
+import { type DirectoryLiveEvent, liveNewerDay, startsFrom, whollyBefore } from '../directory/index.js';
 import { background, type Feed, type FeedDependencies, rememberIds } from './feed.js';
 import type { FeedItem } from './feed-item.js';
 import { makeFeedItem } from './make-item.js';
@@ -16,7 +16,14 @@ export interface LiveFeedOptions extends FeedDependencies {
 }
 
 const PAGE_SIZE = 50;
+/** Pages holding anything upcoming, per poll. */
 const MAX_PAGES_PER_POLL = 5;
+/**
+ * Pages wholly before now, on top: the listing starts up to three days early (see
+ * `liveNewerDay`), and in a busy directory those past events alone could use up the cap and
+ * hide every upcoming one. Bounded so a directory full of past events cannot run a poll on.
+ */
+const MAX_PAST_PAGES_PER_POLL = 10;
 
 /**
  * Upcoming live events, announced once each before they start (offset paging), plus a
@@ -34,13 +41,18 @@ export function createLiveFeed(options: LiveFeedOptions): Feed<LiveFeedState> {
       const listed: DirectoryLiveEvent[] = [];
       // A day early enough for any service offset: the listing may start days before now.
       const newer = liveNewerDay(clock.now());
-      for (let page = 0; page < MAX_PAGES_PER_POLL; page += 1) {
+      let upcomingPages = 0;
+      let pastPages = 0;
+      for (let page = 0; ; page += 1) {
         const result = await client.listLiveEvents(
           { newer, perPage: PAGE_SIZE, offset: page * PAGE_SIZE },
           background(signal),
         );
         listed.push(...result.items);
         if (result.items.length + result.skipped < PAGE_SIZE) break;
+        if (whollyBefore(result.items, clock.now())) pastPages += 1;
+        else upcomingPages += 1;
+        if (upcomingPages >= MAX_PAGES_PER_POLL || pastPages >= MAX_PAST_PAGES_PER_POLL) break;
       }
       // Read after the pages (a quota wait may have passed): what started before now is not
       // upcoming, however early the listing began; undated events are kept, as `newer` does.

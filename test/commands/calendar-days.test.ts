@@ -97,3 +97,23 @@ describe('lookups and previews that turn an instant into a day', () => {
     expect(after.text).toBe('No posts on 2027-01-01 yet.');
   });
 });
+
+describe('`live` in a busy directory', () => {
+  it('lists the next event behind more past events than its page cap holds', async () => {
+    const h = await harnessAt('2026-11-23T15:00:00Z', 0);
+    const now = h.clock.now();
+    // 160 events in the past day: more pages before the window than the three a person waits for.
+    for (let i = 0; i < 160; i += 1)
+      h.emulator.admin.scheduleLive({
+        name: `Past ${i}`,
+        startsAt: new Date(now - 20 * 60 * MINUTE + i * MINUTE).toISOString(),
+      });
+    h.emulator.admin.scheduleLive({
+      name: 'Office hours',
+      startsAt: new Date(now + 20 * MINUTE).toISOString(),
+    });
+    const reply = await h.run('live');
+    expect(reply.text, JSON.stringify(reply).slice(0, 400)).toBe('Upcoming live events');
+    expect(reply.messages[0]?.title).toBe('Office hours');
+  });
+});

@@ -95,3 +95,25 @@ describe('the live feed at awkward instants, against services in every offset', 
     expect(eventsOf(second.items, event)).toEqual(['reminder']);
   });
 });
+
+describe('the live feed in a busy directory', () => {
+  it('announces an upcoming event behind more past events than its page cap holds', async () => {
+    const { clock, emulator, feed } = await liveFeedAt('2026-11-23T15:00:00Z', 0);
+    // The listing starts up to three days early; 300 events in the past day fill six pages,
+    // more than the five a poll reads of events that matter.
+    const now = clock.now();
+    for (let i = 0; i < 300; i += 1)
+      emulator.admin.scheduleLive({
+        name: `Past ${i}`,
+        startsAt: new Date(now - 20 * HOUR + i * MINUTE).toISOString(),
+      });
+    const seeded = await feed.poll(undefined);
+    const soon = emulator.admin.scheduleLive({
+      name: 'Office hours',
+      startsAt: new Date(now + 20 * MINUTE).toISOString(),
+    });
+    clock.advance(MINUTE);
+    const { items } = await feed.poll(seeded.nextState);
+    expect(eventsOf(items, soon)).toEqual(['new', 'reminder']);
+  });
+});
