@@ -71,8 +71,12 @@ export function spawnBot(args: string[], env: Record<string, string> = {}): Chil
     child.on('exit', (code, signal) => resolveExit({ code, signal }));
   });
   const port = () => {
-    const match = /listening on http:\/\/127\.0\.0\.1:(\d+)/.exec(buffer);
-    return match ? Number(match[1]) : undefined;
+    // The line names the address actually bound: `[::]`, `0.0.0.0` or a host.
+    const match = /listening on http:\/\/(?:\[[^\]]*\]|[^\s:/]+):(\d+)/.exec(buffer);
+    if (match) return Number(match[1]);
+    // A bot that said it listens but whose port we cannot read would skip the port check.
+    if (buffer.includes('listening on http')) throw new Error(`unreadable "listening on" line:\n${buffer}`);
+    return undefined;
   };
   return {
     child,
