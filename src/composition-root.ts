@@ -73,6 +73,19 @@ export interface AppOptions {
 const SANDBOX_TOKEN = 'sandbox-token';
 const SANDBOX_CHANNEL = 'sandbox';
 
+/**
+ * The store namespace the sandbox uses, apart from live bots' `directory-bot`. Subscriptions
+ * are one document per namespace and seeding SUBSCRIPTIONS replaces every route seeded from
+ * the environment, so a sandbox sharing live's namespace on an explicit store would drop the
+ * production routes (and add its console ones). Namespaced, it never reads or writes them.
+ */
+export const SANDBOX_STORE_NAMESPACE = 'directory-bot-sandbox';
+
+/** The store namespace for this configuration: the sandbox's own, or the default. */
+function storeNamespace(config: Config): { namespace?: string } {
+  return isSandbox(config) ? { namespace: SANDBOX_STORE_NAMESPACE } : {};
+}
+
 /** Sandbox mode (no directory configured, or SANDBOX=true): the embedded emulator stands in for the directory. */
 export function isSandbox(config: Config): boolean {
   return config.sandbox.enabled;
@@ -98,6 +111,7 @@ export function createApp(config: Config, options: AppOptions): App {
   let storeErrorLogged = false;
   const store = createStore({
     url: config.store.url,
+    ...storeNamespace(config),
     onError: (error) => {
       // Connection errors repeat on every reconnect attempt; one line is enough until it recovers.
       if (storeErrorLogged) return;
@@ -198,7 +212,7 @@ export function createApp(config: Config, options: AppOptions): App {
     if (sandbox && config.store.source !== 'default') {
       logger.warn(
         { store: store.description, source: config.store.source },
-        `sandbox on the store ${config.store.source} names: its invented feed state stays under the sandbox's own keys there, but subscriptions are shared with any bot using that store`,
+        `sandbox on the store ${config.store.source} names: its state, subscriptions included, is kept apart there under the namespace ${SANDBOX_STORE_NAMESPACE}, but it still uses that server`,
       );
     }
 
@@ -479,7 +493,7 @@ export function commandDefinitions() {
  */
 export async function openLookupSession(platform: LookupPlatform, logger: Logger): Promise<LookupSession> {
   const config = loadConfig();
-  const store = createStore({ url: config.store.url });
+  const store = createStore({ url: config.store.url, ...storeNamespace(config) });
   const metrics = createMetrics();
   const { client, emulator, id } = await openDirectory(config, logger, metrics, () => undefined);
   const engine = createEngine({

@@ -2,8 +2,11 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { type App, createApp } from '../../src/composition-root.js';
 import { loadConfig } from '../../src/config/load-config.js';
+import { SubscriptionRepository } from '../../src/delivery/subscriptions.js';
 import { type RunningEmulator, startEmulator } from '../../src/emulator/index.js';
 import { createSilentLogger } from '../../src/logging/create-logger.js';
+import { createStore } from '../../src/store/create-store.js';
+import { systemClock } from '../../src/time/clock.js';
 import { waitUntil } from '../support/engine-harness.js';
 import { makeTempDir } from '../support/temp-dir.js';
 
@@ -144,4 +147,35 @@ describe('sandbox state and live state', () => {
       await second.app.stop();
     }
   }, 60_000);
+
+  it("a sandbox on a live bot's explicit store leaves the live bot's subscriptions as they were", async () => {
+    const store = storeUrl('shared');
+    // What a live bot with SUBSCRIPTIONS=slack:C0LIVE=comments seeded, plus one added by a command.
+    const live = createStore({ url: store });
+    const liveSubscriptions = new SubscriptionRepository({
+      keyv: live.keyv,
+      leases: live.leases,
+      clock: systemClock,
+    });
+    await liveSubscriptions.seed([{ platform: 'slack', channelId: 'C0LIVE', feed: 'comments', filters: {} }]);
+    await liveSubscriptions.add({
+      platform: 'discord',
+      channelId: '1234',
+      feed: 'live',
+      filters: {},
+      createdBy: 'U1',
+    });
+    const before = await liveSubscriptions.list();
+
+    const sandbox = await startApp({ ...FAST, STORE_URL: store });
+    try {
+      await waitUntil(() => sandbox.output().includes(FEED_ITEM), 15_000, 'the sandbox to show an item');
+    } finally {
+      await sandbox.app.stop();
+    }
+
+    // Before the fix the sandbox's seed replaced every SUBSCRIPTIONS route with its console ones.
+    expect(await liveSubscriptions.list()).toEqual(before);
+    await live.close();
+  }, 30_000);
 });
