@@ -159,6 +159,8 @@ export function createApp(config: Config, options: AppOptions): App {
       // previous sandbox run's positions would sit ahead of every new id and keep the
       // console silent for as long as that run lasted: start each sandbox run from "now".
       forgetPreviousState: sandbox,
+      // A live store may have been written by an earlier version, which may still be running.
+      upgradeFromUnprefixedState: !sandbox,
       adapters,
       clock: systemClock,
       compose: createItemComposer(systemClock),

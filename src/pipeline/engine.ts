@@ -17,7 +17,7 @@ import type { Message } from '../ports/message.js';
 import { FeedScheduler, type SchedulerEvent } from '../scheduler/feed-scheduler.js';
 import { LeaderElection, type LeaderEvent } from '../scheduler/leader.js';
 import type { BotStore } from '../store/create-store.js';
-import { directoryKeys } from '../store/directory-keys.js';
+import { directoryKeys, LEGACY_POLLER_LEASE } from '../store/directory-keys.js';
 import type { Clock } from '../time/clock.js';
 import { type PollSummary, runFeedOnce } from './feed-runner.js';
 
@@ -57,6 +57,12 @@ export interface EngineOptions {
    * every new id. Done under the lease so no other poller of the directory is writing.
    */
   forgetPreviousState?: boolean;
+  /**
+   * Upgrading a store written by versions before per-directory state (not the sandbox's):
+   * never poll while an instance of such a version holds its `poller` lease (a deploy's
+   * overlap), so the two never both post. See docs/adr/004-state-per-directory.md.
+   */
+  upgradeFromUnprefixedState?: boolean;
   adapters: readonly ChatAdapter[];
   clock: Clock;
   compose: (item: FeedItem) => Message;
@@ -155,6 +161,7 @@ export function createEngine(options: EngineOptions) {
   const leader = new LeaderElection({
     leases: store.leases,
     name: directoryKeys(directoryId).pollerLease,
+    ...(options.upgradeFromUnprefixedState ? { deferTo: LEGACY_POLLER_LEASE } : {}),
     ...(settings.leaseTtlMs ? { ttlMs: settings.leaseTtlMs } : {}),
     ...(settings.leaseRenewMs ? { renewEveryMs: settings.leaseRenewMs } : {}),
     async onLead() {

@@ -14,6 +14,12 @@ export interface LeaderOptions {
   name?: string;
   ttlMs?: number;
   renewEveryMs?: number;
+  /**
+   * Another lease this instance defers to: while anyone holds it, this instance neither takes
+   * its own lease nor keeps working. For the `poller` lease of versions before per-directory
+   * leases: during a deploy's overlap the old dyno polls under it, unaware of the new name.
+   */
+  deferTo?: string;
   /** Start polling and delivering. */
   onLead: () => Promise<void>;
   /** Stop polling and delivering (lost the lease, or shutting down). */
@@ -36,7 +42,7 @@ export class LeaderElection {
   #stopping: Promise<void> | undefined;
 
   constructor(options: LeaderOptions) {
-    this.#options = { name: 'poller', ttlMs: 30_000, renewEveryMs: 10_000, ...options };
+    this.#options = { name: 'poller', ttlMs: 30_000, renewEveryMs: 10_000, deferTo: '', ...options };
   }
 
   get isLeader(): boolean {
@@ -76,12 +82,14 @@ export class LeaderElection {
   }
 
   async #compete(): Promise<void> {
-    const { leases, name, ttlMs } = this.#options;
+    const { leases, name, ttlMs, deferTo } = this.#options;
     let holds = false;
     let reason = 'another instance holds the lease';
     try {
       // A store that hangs must not keep a leader working past its lease: give up after half of it.
-      holds = await withTimeout(leases.acquire(name, this.owner, ttlMs), ttlMs / 2);
+      const deferred = deferTo !== '' && (await withTimeout(leases.holder(deferTo), ttlMs / 2)) !== undefined;
+      if (deferred) reason = `an instance of an earlier version holds the lease "${deferTo}"`;
+      else holds = await withTimeout(leases.acquire(name, this.owner, ttlMs), ttlMs / 2);
     } catch (error) {
       reason = `the store did not answer: ${error instanceof Error ? error.message : String(error)}`;
       this.#options.onEvent?.({ type: 'lease-error', owner: this.owner, error });

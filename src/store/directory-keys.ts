@@ -48,3 +48,9 @@ export function directoryKeys(directoryId: string) {
 }
 
 export type DirectoryKeys = ReturnType<typeof directoryKeys>;
+
+/**
+ * The one poller lease of versions before directory keys. An instance of such a version
+ * (the old dyno during a deploy's overlap) polls under it; newer ones defer to it.
+ */
+export const LEGACY_POLLER_LEASE = 'poller';
