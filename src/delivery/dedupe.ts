@@ -1,5 +1,6 @@
 import type Keyv from 'keyv';
-import { type DirectoryKeys, directoryKeys } from '../store/directory-keys.js';
+import { type DirectoryKeys, directoryKeys, UNPREFIXED_KEYS } from '../store/directory-keys.js';
+import type { Clock } from '../time/clock.js';
 
 /**
  * Remembers what each destination already received, one key per (destination, item, event
@@ -11,6 +12,7 @@ export class DeliveredLedger {
   readonly #keyv: Keyv;
   readonly #ttlMs: number;
   readonly #keys: DirectoryKeys;
+  #unprefixed: { until: number; clock: Clock } | undefined;
 
   constructor(options: { keyv: Keyv; ttlMs: number; directoryId: string }) {
     this.#keyv = options.keyv;
@@ -23,10 +25,31 @@ export class DeliveredLedger {
     await this.#keyv.set(this.#keys.delivered(destination, itemKey), 1, this.#ttlMs);
   }
 
+  /**
+   * Also trust the ledger of versions before directory keys until `until` (when its last
+   * entry has expired), for every destination but the console: after the upgrade this
+   * directory adopted that state, and those entries are what stops the first polls from
+   * sending "starting soon" again. Console entries may be a sandbox's, naming invented ids.
+   */
+  consultUnprefixedEntries(until: number, clock: Clock): void {
+    this.#unprefixed = { until, clock };
+  }
+
   /** Which of the (destination, item) pairs were already delivered. */
   async delivered(pairs: readonly { destination: string; itemKey: string }[]): Promise<boolean[]> {
     if (pairs.length === 0) return [];
     const values = await this.#keyv.getMany(pairs.map((p) => this.#keys.delivered(p.destination, p.itemKey)));
-    return values.map((value) => value !== undefined && value !== null);
+    const found = values.map((value) => value !== undefined && value !== null);
+    const legacy = this.#unprefixed;
+    if (!legacy || legacy.clock.now() >= legacy.until) return found;
+    const unsure = pairs.flatMap((p, i) => (found[i] || p.destination.startsWith('console:') ? [] : [i]));
+    if (unsure.length === 0) return found;
+    const old = await this.#keyv.getMany(
+      unsure.map((i) => UNPREFIXED_KEYS.delivered(pairs[i]!.destination, pairs[i]!.itemKey)),
+    );
+    unsure.forEach((pairIndex, i) => {
+      if (old[i] !== undefined && old[i] !== null) found[pairIndex] = true;
+    });
+    return found;
   }
 }

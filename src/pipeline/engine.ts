@@ -20,6 +20,7 @@ import type { BotStore } from '../store/create-store.js';
 import { directoryKeys, LEGACY_POLLER_LEASE } from '../store/directory-keys.js';
 import type { Clock } from '../time/clock.js';
 import { type PollSummary, runFeedOnce } from './feed-runner.js';
+import { migrateUnprefixedState } from './unprefixed-state.js';
 
 export interface EngineSettings {
   pollMinIntervalMs: number;
@@ -60,7 +61,8 @@ export interface EngineOptions {
   /**
    * Upgrading a store written by versions before per-directory state (not the sandbox's):
    * never poll while an instance of such a version holds its `poller` lease (a deploy's
-   * overlap), so the two never both post. See docs/adr/004-state-per-directory.md.
+   * overlap), so the two never both post; then, once, adopt what is safe of its state
+   * (src/pipeline/unprefixed-state.ts). See docs/adr/004-state-per-directory.md.
    */
   upgradeFromUnprefixedState?: boolean;
   adapters: readonly ChatAdapter[];
@@ -168,6 +170,11 @@ export function createEngine(options: EngineOptions) {
       if (!previousStateForgotten) {
         await store.deleteByPrefix(directoryKeys(directoryId).prefix);
         previousStateForgotten = true;
+      }
+      if (options.upgradeFromUnprefixedState) {
+        const migration = await migrateUnprefixedState({ keyv, directoryId, now: clock.now() });
+        if (migration.directoryId === directoryId)
+          ledger.consultUnprefixedEntries(migration.at + settings.dedupeTtlMs, clock);
       }
       await outbox.load();
       dispatcher.start();

@@ -54,3 +54,14 @@ export type DirectoryKeys = ReturnType<typeof directoryKeys>;
  * (the old dyno during a deploy's overlap) polls under it; newer ones defer to it.
  */
 export const LEGACY_POLLER_LEASE = 'poller';
+
+/**
+ * The keys of versions before directory keys, read once by the upgrade
+ * (src/pipeline/unprefixed-state.ts), and the record that it ran.
+ */
+export const UNPREFIXED_KEYS = {
+  outboxIndex: 'outbox:destinations',
+  outboxQueue: (destinationKey: string) => `outbox:queue:${destinationKey}`,
+  delivered: (destinationKey: string, itemKey: string) => `sent:${destinationKey}:${itemKey}`,
+  migrated: 'unprefixed-state-migrated',
+};

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { OutboxEntry } from '../../src/delivery/outbox.js';
 import { createDirectoryClient } from '../../src/directory/index.js';
 import { createItemComposer } from '../../src/pipeline/compose-item.js';
 import { createEngine, type EngineOptions } from '../../src/pipeline/engine.js';
@@ -18,12 +19,13 @@ afterAll(() => world.close());
 function startBot(store: BotStore, extra: Partial<EngineOptions> = {}) {
   const client = createDirectoryClient({ baseUrl: world.emulator.url, token: 'dev-token' });
   const slack = new RecordingAdapter('slack');
+  const console = new RecordingAdapter('console');
   const engine = createEngine({
     store,
     client,
     directoryId: directoryIdFor(world.emulator.url),
     upgradeFromUnprefixedState: true,
-    adapters: [slack],
+    adapters: [slack, console],
     clock: systemClock,
     compose: createItemComposer(systemClock),
     settings: TEST_SETTINGS,
@@ -32,6 +34,7 @@ function startBot(store: BotStore, extra: Partial<EngineOptions> = {}) {
   return {
     engine,
     slack,
+    console,
     async stop() {
       await engine.stop();
       await client.close();
@@ -62,5 +65,62 @@ describe('upgrading from a version without directory keys', () => {
       await bot.stop();
       await store.close();
     }
+  });
+
+  /** A message an earlier version queued and never got to post. */
+  function queued(platform: string, channelId: string, title: string): OutboxEntry {
+    return {
+      destination: { platform, channelId },
+      destinationKey: `${platform}:${channelId}`,
+      itemKey: `comment:${title}`,
+      message: { kind: 'comment', title, fallback: title },
+      subscriptionIds: ['s1'],
+      enqueuedAt: Date.now() - 60_000,
+      attempts: 0,
+      notBefore: 0,
+    };
+  }
+
+  it('posts the messages an earlier version left queued for real channels, once, and not what it had already posted', async () => {
+    const store = createStore({ url: world.sqliteUrl() });
+    // What the earlier version left in the store (keys without a directory id): a message
+    // waiting for Slack, one it posted but died before removing (its ledger says so), and
+    // a sandbox run's console message.
+    const waiting = queued('slack', 'C1', 'Waiting for Slack');
+    const alreadyPosted = queued('slack', 'C2', 'Already posted to Slack');
+    const sandboxLine = queued('console', 'sandbox', 'An invented comment');
+    await store.keyv.set('outbox:destinations', ['slack:C1', 'slack:C2', 'console:sandbox']);
+    await store.keyv.set('outbox:queue:slack:C1', [waiting]);
+    await store.keyv.set('outbox:queue:slack:C2', [alreadyPosted]);
+    await store.keyv.set('outbox:queue:console:sandbox', [sandboxLine]);
+    await store.keyv.set(`sent:slack:C2:${alreadyPosted.itemKey}`, 1, 86_400_000);
+
+    const first = startBot(store);
+    try {
+      await first.engine.start();
+      await waitUntil(() => first.slack.delivered('C1').length > 0, 5000, 'the queued Slack message');
+      // Give the other two every chance to be (wrongly) posted.
+      await waitUntil(() => first.engine.outbox.size() === 0, 5000, 'the outbox to drain');
+      await new Promise((resolve) => setTimeout(resolve, 300));
+    } finally {
+      await first.stop();
+    }
+    // A restart does not move (or post) anything again.
+    await store.keyv.set('outbox:destinations', ['slack:C3']);
+    await store.keyv.set('outbox:queue:slack:C3', [queued('slack', 'C3', 'Written after the upgrade')]);
+    const second = startBot(store);
+    try {
+      await second.engine.start();
+      await waitUntil(() => second.engine.leader.isLeader, 3000, 'the restarted bot to lead');
+      await new Promise((resolve) => setTimeout(resolve, 300));
+    } finally {
+      await second.stop();
+      await store.close();
+    }
+
+    expect(first.slack.delivered('C1').map((m) => m.title)).toEqual(['Waiting for Slack']);
+    expect(first.slack.delivered('C2')).toEqual([]);
+    expect(first.console.deliveries).toEqual([]);
+    expect(second.slack.deliveries).toEqual([]);
   });
 });
