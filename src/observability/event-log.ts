@@ -65,6 +65,11 @@ export function engineEventSink(logger: Logger, metrics: Metrics, outboxSize: ()
     switch (event.source) {
       case 'store':
         if (event.type === 'swept') logger.debug({ removed: event.removed }, 'swept expired store keys');
+        else if (event.type === 'directory-changed')
+          logger.warn(
+            { directory: event.directoryId, previous: event.previous, dropped: event.droppedMessages },
+            `another directory was read since this one: its feeds start from "now", and ${event.droppedMessages} message(s) still queued from when it was left are dropped`,
+          );
         else
           logger.warn({ err: event.error }, 'could not sweep expired store keys; will try again in an hour');
         return;

@@ -19,6 +19,7 @@ import { LeaderElection, type LeaderEvent } from '../scheduler/leader.js';
 import type { BotStore } from '../store/create-store.js';
 import { directoryKeys, LEGACY_POLLER_LEASE } from '../store/directory-keys.js';
 import type { Clock } from '../time/clock.js';
+import { type DirectoryReturn, startFromNowAfterDirectoryChange } from './active-directory.js';
 import { type PollSummary, runFeedOnce } from './feed-runner.js';
 import { migrateUnprefixedState } from './unprefixed-state.js';
 
@@ -37,6 +38,7 @@ export interface EngineSettings {
 export type EngineEvent =
   | { source: 'store'; type: 'swept'; removed: number }
   | { source: 'store'; type: 'sweep-failed'; error: unknown }
+  | ({ source: 'store'; type: 'directory-changed'; directoryId: string } & DirectoryReturn)
   | ({ source: 'scheduler' } & SchedulerEvent)
   | ({ source: 'dispatcher' } & DispatchEvent)
   | ({ source: 'leader' } & LeaderEvent);
@@ -175,6 +177,10 @@ export function createEngine(options: EngineOptions) {
         const migration = await migrateUnprefixedState({ keyv, directoryId, now: clock.now() });
         if (migration.directoryId === directoryId)
           ledger.consultUnprefixedEntries(migration.at + settings.dedupeTtlMs, clock);
+      }
+      if (!options.forgetPreviousState) {
+        const change = await startFromNowAfterDirectoryChange(store, directoryId);
+        if (change) onEvent?.({ source: 'store', type: 'directory-changed', directoryId, ...change });
       }
       await outbox.load();
       dispatcher.start();

@@ -41,7 +41,8 @@ export function directoryKeys(directoryId: string) {
     delivered: (destinationKey: string, itemKey: string) => `${prefix}sent:${destinationKey}:${itemKey}`,
     /**
      * One poller per directory per store: the lease guards this directory's positions and
-     * outbox. Bots on one store that read different directories poll side by side.
+     * outbox. Bots on one store that read different directories do not block each other
+     * (they should still use separate stores: see src/pipeline/active-directory.ts).
      */
     pollerLease: `poller:${directoryId}`,
   };
@@ -65,3 +66,9 @@ export const UNPREFIXED_KEYS = {
   delivered: (destinationKey: string, itemKey: string) => `sent:${destinationKey}:${itemKey}`,
   migrated: 'unprefixed-state-migrated',
 };
+
+/**
+ * The directory the store's bot last polled, one per store namespace: a start against
+ * another one is a change of directory and starts from "now" (src/pipeline/active-directory.ts).
+ */
+export const ACTIVE_DIRECTORY_KEY = 'active-directory';

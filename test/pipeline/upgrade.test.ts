@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { OutboxEntry } from '../../src/delivery/outbox.js';
+import type { SubscriptionSeed } from '../../src/delivery/subscription-spec.js';
 import { createDirectoryClient } from '../../src/directory/index.js';
 import { createItemComposer } from '../../src/pipeline/compose-item.js';
 import { createEngine, type EngineOptions } from '../../src/pipeline/engine.js';
@@ -122,5 +123,87 @@ describe('upgrading from a version without directory keys', () => {
     expect(first.slack.delivered('C2')).toEqual([]);
     expect(first.console.deliveries).toEqual([]);
     expect(second.slack.deliveries).toEqual([]);
+  });
+});
+
+describe('changing directory and coming back', () => {
+  const commentsToSlack: SubscriptionSeed[] = [
+    { platform: 'slack', channelId: 'C1', feed: 'comments', filters: {} },
+  ];
+  const commentPolls = () =>
+    Object.entries(world.emulator.admin.stats().requests.byRoute)
+      .filter(([route]) => /comments/.test(route))
+      .reduce((sum, [, count]) => sum + Number(count), 0);
+  const posted = (adapter: RecordingAdapter) => JSON.stringify(adapter.delivered('C1'));
+
+  it('starts from "now" on a return to a directory read before, dropping what it had queued then', async () => {
+    const store = createStore({ url: world.sqliteUrl() });
+    const directoryA = directoryIdFor(world.emulator.url);
+
+    // Directory A, read for a while: its feeds have positions.
+    const firstA = startBot(store, { seeds: commentsToSlack });
+    await firstA.engine.start();
+    const polls = commentPolls();
+    await waitUntil(() => commentPolls() > polls, 5000, 'a poll of A');
+    await firstA.stop();
+    // A message for A still queued when the bot left it (Slack was down, say).
+    await store.keyv.set(`dir:${directoryA}:outbox:destinations`, ['slack:C1']);
+    await store.keyv.set(`dir:${directoryA}:outbox:queue:slack:C1`, [
+      {
+        destination: { platform: 'slack', channelId: 'C1' },
+        destinationKey: 'slack:C1',
+        itemKey: 'comment:stale',
+        message: { kind: 'comment', title: 'Queued when A was left', fallback: 'Queued when A was left' },
+        subscriptionIds: ['s1'],
+        enqueuedAt: Date.now(),
+        attempts: 3,
+        notBefore: 0,
+      } satisfies OutboxEntry,
+    ]);
+
+    // The operator points the bot at directory B; meanwhile A goes on without it.
+    const b = startBot(store, { seeds: commentsToSlack, directoryId: 'another-directory' });
+    await b.engine.start();
+    await waitUntil(() => b.engine.leader.isLeader, 3000, 'the bot on B to lead');
+    await b.stop();
+    world.emulator.admin.addComment({ body: 'Said while the bot read B' });
+
+    // Back to A: like a first run, only what comes after this start is posted.
+    const secondA = startBot(store, { seeds: commentsToSlack });
+    try {
+      await secondA.engine.start();
+      const before = commentPolls();
+      await waitUntil(() => commentPolls() > before, 5000, 'the first poll after coming back');
+      world.emulator.admin.addComment({ body: 'Said after coming back' });
+      await waitUntil(
+        () => posted(secondA.slack).includes('Said after coming back'),
+        5000,
+        'the new comment',
+      );
+    } finally {
+      await secondA.stop();
+      await store.close();
+    }
+    expect(posted(secondA.slack)).not.toContain('Said while the bot read B');
+    expect(posted(secondA.slack)).not.toContain('Queued when A was left');
+  });
+
+  it('resumes where it was after a restart on the same directory', async () => {
+    const store = createStore({ url: world.sqliteUrl() });
+    const first = startBot(store, { seeds: commentsToSlack });
+    await first.engine.start();
+    const polls = commentPolls();
+    await waitUntil(() => commentPolls() > polls, 5000, 'a poll');
+    await first.stop();
+    world.emulator.admin.addComment({ body: 'Said during the restart' });
+
+    const second = startBot(store, { seeds: commentsToSlack });
+    try {
+      await second.engine.start();
+      await waitUntil(() => posted(second.slack).includes('Said during the restart'), 5000, 'the comment');
+    } finally {
+      await second.stop();
+      await store.close();
+    }
   });
 });
