@@ -26,20 +26,31 @@ const JOINERS = String.raw`\u200c\u200d`;
 const TAGS = String.raw`\u{e0020}-\u{e007f}`;
 const DRAWN_FORMAT_MARKS = String.raw`\u0600-\u0605\u06dd\u070f\u0890\u0891\u08e2\u{110bd}\u{110cd}`;
 
+/**
+ * One pass, linear in the text's length. A 🏴 tag sequence is matched whole by the first
+ * alternative and put back, so a tag character the scan reaches on its own is
+ * outside any flag and goes. (Asking "is there a 🏴 somewhere before this tag?" with a lookbehind
+ * instead rescans the whole run for every tag: quadratic, seconds of blocked event loop for a
+ * comment of a few ten thousand tag characters.) Every other alternative looks at most one
+ * character around it.
+ */
 const INVISIBLE_FORMATTING = new RegExp(
   [
+    // A 🏴 tag sequence: tags, then the cancel tag that ends it. Kept.
+    String.raw`(\u{1f3f4}[\u{e0020}-\u{e007e}]*\u{e007f}?)`,
     // Every format character except those the alternatives below judge in context.
     String.raw`(?![${JOINERS}${TAGS}${DRAWN_FORMAT_MARKS}])\p{Cf}`,
     // A joiner that does not sit between two joinable characters.
     `(?<!${JOINABLE})[${JOINERS}]`,
     `[${JOINERS}](?!${JOINABLE})`,
-    // A tag character that is not part of a 🏴 tag sequence.
-    String.raw`(?<!\u{1f3f4}[\u{e0020}-\u{e007e}]*)[${TAGS}]`,
+    // A tag character outside a 🏴 tag sequence (the first alternative consumes those).
+    `[${TAGS}]`,
   ].join('|'),
   'gu',
 );
 
 /** `text` without bidi controls and other invisible formatting characters (see above for what stays). */
 export function stripInvisibleFormatting(text: string): string {
-  return text.replace(INVISIBLE_FORMATTING, '');
+  // `$1` puts a matched flag back; for everything else the group is unmatched, and `$1` is empty.
+  return text.replace(INVISIBLE_FORMATTING, '$1');
 }

@@ -1,5 +1,19 @@
 import { describe, expect, it } from 'vitest';
 import { stripInvisibleFormatting } from '../../src/ports/index.js';
+import { timeRatio } from '../support/time-ratio.js';
+
+/** A tag character (TAG LATIN CAPITAL LETTER A): two UTF-16 code units, invisible. */
+const TAG = '\u{e0041}';
+
+/**
+ * About `length` code units of what a hostile comment body might hold: long unbroken runs of tag
+ * characters after a 🏴 (kept) and on their own (stripped), bidi controls, and joiners between
+ * ASCII letters. Long runs are what make a scan that looks back over them quadratic.
+ */
+function hostile(length: number): string {
+  const run = Math.floor(length / 8);
+  return `🏴${TAG.repeat(run)}${'\u202e\u2066'.repeat(run)}${'a\u200d'.repeat(run)}${TAG.repeat(run)}`;
+}
 
 describe('stripInvisibleFormatting', () => {
   it('drops bidi embeddings, overrides, isolates and marks, so a spoofed file name reads as written', () => {
@@ -28,5 +42,26 @@ describe('stripInvisibleFormatting', () => {
     ]) {
       expect(stripInvisibleFormatting(kept)).toBe(kept);
     }
+  });
+
+  it('takes time in proportion to the text, so a hostile comment body cannot stall the bot', () => {
+    const small = hostile(50_000);
+    const large = hostile(200_000);
+    const run = large.length / 8;
+    // The flag's tags stay; the lone tags, bidi controls and joiners between ASCII letters go.
+    expect(stripInvisibleFormatting(large)).toBe(`🏴${TAG.repeat(run)}${'a'.repeat(run)}`);
+    // Four times the text takes about four times as long (a quadratic scan: sixteen times).
+    const ratio = timeRatio(
+      () => stripInvisibleFormatting(large),
+      () => stripInvisibleFormatting(small),
+    );
+    expect(ratio).toBeLessThan(8);
+  }, 60_000);
+
+  it('keeps a flag’s tags up to its cancel tag and drops tags after it', () => {
+    const scotland = '🏴\u{e0067}\u{e0062}\u{e0073}\u{e0063}\u{e0074}\u{e007f}';
+    expect(stripInvisibleFormatting(`${scotland}\u{e0041}\u{e0042} x`)).toBe(`${scotland} x`);
+    expect(stripInvisibleFormatting(`${scotland}${scotland}`)).toBe(`${scotland}${scotland}`);
+    expect(stripInvisibleFormatting('🏴\u200b\u{e0067}')).toBe('🏴');
   });
 });
