@@ -1,4 +1,4 @@
-import { type Message, sanitizeUrl, truncate } from '../../src/ports/index.js';
+import { type Message, precut, sanitizeUrl, truncate } from '../../src/ports/index.js';
 import { escapeMarkdown, neutralizeMentions } from './escape-markdown.js';
 import { DISCORD_LIMITS } from './limits.js';
 
@@ -95,7 +95,8 @@ export function renderEmbed(message: Message, budget: number = DISCORD_LIMITS.em
 
   // Reserve room for a short description before fields eat the budget: the body is usually
   // the point of the message (a comment), fields are supporting detail.
-  const body = message.text ? clean(escapeMarkdown(message.text)) : '';
+  // A comment body can be any length: cut it near the limit before escaping the whole of it.
+  const body = message.text ? clean(escapeMarkdown(precut(message.text, DISCORD_LIMITS.description))) : '';
   const reserved = Math.min(body.length, DISCORD_LIMITS.description, Math.floor(remaining / 2));
   remaining -= reserved;
 

@@ -1,4 +1,4 @@
-import { stripInvisibleFormatting, truncate } from '../../src/ports/index.js';
+import { precut, stripInvisibleFormatting, truncate } from '../../src/ports/index.js';
 
 /**
  * Slack's three control characters. `&` first so nothing is encoded twice
@@ -31,8 +31,9 @@ export function escapeSlackText(text: string): string {
  * an entity such as `&amp;` in half) and ending with an ellipsis when cut.
  */
 export function escapeWithin(raw: string, max: number): string {
-  // Dropping invisible characters is the one step that shortens text; done first, the rest only grows it.
-  const text = stripInvisibleFormatting(raw);
+  // Dropping invisible characters is the one step that shortens text; done first, the rest only
+  // grows it. A text far longer than `max` is cut first, so the work is bounded by `max`.
+  const text = stripInvisibleFormatting(precut(raw, max));
   // Escaping never shortens text, so a text longer than `max` cannot fit whole.
   if (text.length <= max) {
     const escaped = escapeSlackText(text);

@@ -1,5 +1,5 @@
 import { stripInvisibleFormatting } from '../text/invisible.js';
-import { truncate } from '../text/limits.js';
+import { precut, truncate } from '../text/limits.js';
 
 /** Longest `fallback` a composer produces: notification previews cut around here anyway. */
 export const FALLBACK_MAX = 200;
@@ -20,12 +20,12 @@ export function singleLine(text: string): string {
  * (renderers drop them again from everything they show).
  */
 export function summaryLine(text: string, max: number = FALLBACK_MAX): string {
-  return truncate(stripInvisibleFormatting(singleLine(text)), max);
+  return truncate(stripInvisibleFormatting(singleLine(precut(text, max))), max);
 }
 
 /** A short quotation of user text for a summary, e.g. the start of a comment body. */
 export function excerpt(text: string, max: number): string {
-  return truncate(stripInvisibleFormatting(singleLine(text)), max);
+  return truncate(stripInvisibleFormatting(singleLine(precut(text, max))), max);
 }
 
 /** `"Name"` for a summary line, never an empty pair of quotes. */

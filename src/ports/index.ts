@@ -5,7 +5,7 @@
 
 export { BotError, type BotErrorCode, ConfigError, configProblems, isBotError } from '../errors.js';
 export { stripInvisibleFormatting } from '../text/invisible.js';
-export { sanitizeUrl, truncate } from '../text/limits.js';
+export { precut, sanitizeUrl, truncate } from '../text/limits.js';
 export type {
   AdapterContext,
   AdapterHealth,

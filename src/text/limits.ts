@@ -14,6 +14,22 @@ export function truncate(text: string, max: number): string {
   return text.slice(0, end).trimEnd() + ELLIPSIS;
 }
 
+/** How far past what is shown {@link precut} keeps text: room for what stripping and collapsing remove. */
+const PRECUT_FACTOR = 4;
+const PRECUT_SLACK = 1024;
+
+/**
+ * `text` cut (with an ellipsis) to a generous bound above the `max` characters that will be
+ * shown, before the passes that read every character: stripping invisible formatting,
+ * collapsing whitespace, escaping. Upstream text has no length limit we control, so without this
+ * a megabyte comment body costs a megabyte of work for a hundred characters of summary. Only a
+ * text that is mostly invisible characters or whitespace can lose anything visible, and the
+ * ellipsis still says it was cut.
+ */
+export function precut(text: string, max: number): string {
+  return truncate(text, max * PRECUT_FACTOR + PRECUT_SLACK);
+}
+
 /** Returns the URL when it is an absolute http(s) URL, otherwise undefined (so `[REDACTED]` never becomes a link). */
 export function sanitizeUrl(value: string | null | undefined): string | undefined {
   if (!value) return undefined;

@@ -1,0 +1,44 @@
+import { describe, expect, it } from 'vitest';
+import { renderDiscordMessage } from '../../adapters/discord/index.js';
+import { renderSlackMessage } from '../../adapters/slack/index.js';
+import { composeCommentMessage } from '../../src/messages/index.js';
+import { timeRatio } from '../support/time-ratio.js';
+import { comment } from './records.js';
+
+/**
+ * A comment whose body is `length` characters: a greeting, then a flood of invisible characters
+ * (bidi overrides, joiners, tag characters) and whitespace. The directory puts no limit on a body.
+ */
+function floodedComment(length: number) {
+  const unit = '\u202e\u200d \u{e0041}\n\t';
+  const body = `Congrats on the launch! ${unit.repeat(Math.ceil(length / unit.length))}`;
+  return { ...comment, body };
+}
+
+/** What a chat sees of the comment: Slack's and Discord's whole request bodies. */
+function renderBoth(record: typeof comment): { slack: string; discord: string } {
+  const message = composeCommentMessage(record);
+  return {
+    slack: JSON.stringify(renderSlackMessage(message)),
+    discord: JSON.stringify(renderDiscordMessage(message)),
+  };
+}
+
+describe('a comment with an enormous body', () => {
+  it('is summarised and rendered with work bounded by what is shown, not by the body’s length', () => {
+    const small = floodedComment(1_000_000);
+    const large = floodedComment(4_000_000);
+    const shown = renderBoth(large);
+    expect(shown.slack).toContain('Congrats on the launch!');
+    expect(shown.discord).toContain('Congrats on the launch!');
+    expect(shown.slack.length).toBeLessThan(20_000);
+    expect(shown.discord.length).toBeLessThan(20_000);
+    // Four times the body: about the same time when cut first (four times as long when not).
+    expect(
+      timeRatio(
+        () => renderBoth(large),
+        () => renderBoth(small),
+      ),
+    ).toBeLessThan(2);
+  }, 60_000);
+});
