@@ -18,7 +18,9 @@ import { stripInvisibleFormatting } from '../../src/ports/index.js';
 
 const URL_PATTERN = /https?:\/\/[^\s<>]+/g;
 const INLINE_SPECIALS = /[\\*_~`|<>[\]()]/g;
-const LINE_START = /^(\s*)(>|#|-|\+|\d+\.)/gm;
+// Indentation within the line only: a `\s*` that ran on over line breaks would rescan a long run
+// of blank lines from every line start in it (quadratic).
+const LINE_START = /^([^\S\n\r\u2028\u2029]*)(>|#|-|\+|\d+\.)/gm;
 /** `@everyone` / `@here` are plain text to Discord; a zero-width space keeps them from reading as a ping. */
 const BROADCAST = /@(everyone|here)/gi;
 

@@ -7,6 +7,7 @@ import {
 } from '../../../adapters/discord/index.js';
 import { REQUEST_SCHEMAS, validateAgainstSpec } from '../../fakes/discord/discord-spec.js';
 import { documentedLimitProblems } from '../../fakes/discord/fake-discord-rest.js';
+import { timeRatio } from '../../support/time-ratio.js';
 import { sampleMessage } from './support.js';
 
 const HOSTILE =
@@ -228,4 +229,18 @@ describe('renderDiscordReply', () => {
     const withNote = renderDiscordReply({ visibility: 'ephemeral', text: 'Top', messages, shareable: false });
     expect(withNote.content).toBe('Top\n…and 2 more');
   });
+
+  it('escapes a body of many blank lines in time proportional to its length, still escaping line-start markers', () => {
+    expect(escapeMarkdown('a\n  > quote\r\n# head')).toBe('a\n  \\> quote\r\n\\# head');
+    const blank = (lines: number) => ' \n\t'.repeat(lines);
+    const small = blank(10_000);
+    const large = blank(40_000);
+    // Four times the text, about four times the work (a scan from every line start: sixteen).
+    expect(
+      timeRatio(
+        () => escapeMarkdown(large),
+        () => escapeMarkdown(small),
+      ),
+    ).toBeLessThan(8);
+  }, 60_000);
 });
