@@ -31,13 +31,66 @@ function isBareHost(host: string): boolean {
 }
 
 /**
+ * Domains under which unrelated people get names of their own: hosting platforms that hand out
+ * `<app>.<platform>` to every customer. A base URL on one of them says nothing about the
+ * platform's other names, so `api.`/`www.` is never stripped down to one of these. (A short list
+ * of the platforms a bot like this is commonly run against, not the whole Public Suffix List;
+ * country registries' second levels such as `co.uk` are recognised by shape below.)
+ */
+const SHARED_HOSTING_DOMAINS = new Set([
+  'herokuapp.com',
+  'github.io',
+  'gitlab.io',
+  'vercel.app',
+  'netlify.app',
+  'fly.dev',
+  'onrender.com',
+  'pages.dev',
+  'workers.dev',
+  'appspot.com',
+  'azurewebsites.net',
+  'cloudfront.net',
+  'amazonaws.com',
+  'firebaseapp.com',
+  'web.app',
+  'railway.app',
+  'ngrok.io',
+  'ngrok-free.app',
+]);
+
+/** Second levels country registries register names under: `co.uk`, `com.au`, `ac.jp`, `gov.br` … */
+const REGISTRY_SECOND_LEVELS = new Set([
+  'ac',
+  'co',
+  'com',
+  'edu',
+  'go',
+  'gov',
+  'ltd',
+  'ne',
+  'net',
+  'or',
+  'org',
+  'plc',
+]);
+
+/** Whether `domain` is one under which unrelated parties hold names (see above). */
+function isSharedDomain(domain: string): boolean {
+  const labels = domain.split('.');
+  if (labels.length < 2) return true;
+  if (SHARED_HOSTING_DOMAINS.has(domain)) return true;
+  return labels.length === 2 && REGISTRY_SECOND_LEVELS.has(labels[0] ?? '') && (labels[1] ?? '').length === 2;
+}
+
+/**
  * The site a directory host belongs to: the host without a leading `api.` or `www.` label, so a
  * service at `api.directory.example` accepts links on `directory.example` and its subdomains
- * (`www.directory.example`), where its web pages live.
+ * (`www.directory.example`), where its web pages live. Never a shared domain: a service at
+ * `api.herokuapp.com` or `www.co.uk` is its own site, or every tenant's links would be accepted.
  */
 function siteOf(host: string): string {
   const stripped = host.replace(/^(api|www)\./, '');
-  return stripped.includes('.') ? stripped : host;
+  return stripped !== host && !isSharedDomain(stripped) ? stripped : host;
 }
 
 /**
