@@ -1,6 +1,5 @@
 import { describe, expect, it } from 'vitest';
 import { stripInvisibleFormatting } from '../../src/ports/index.js';
-import { timeRatio } from '../support/time-ratio.js';
 
 /** A tag character (TAG LATIN CAPITAL LETTER A): two UTF-16 code units, invisible. */
 const TAG = '\u{e0041}';
@@ -44,19 +43,14 @@ describe('stripInvisibleFormatting', () => {
     }
   });
 
-  it('takes time in proportion to the text, so a hostile comment body cannot stall the bot', () => {
-    const small = hostile(50_000);
-    const large = hostile(200_000);
+  it('strips a hostile 1,600,000-character body at once, so a comment cannot stall the bot', () => {
+    // A quadratic scan (the old unbounded lookbehind took 0.95 s on 32k characters) would need
+    // minutes here and trip the test's timeout; the linear one takes milliseconds.
+    const large = hostile(1_600_000);
     const run = large.length / 8;
     // The flag's tags stay; the lone tags, bidi controls and joiners between ASCII letters go.
     expect(stripInvisibleFormatting(large)).toBe(`🏴${TAG.repeat(run)}${'a'.repeat(run)}`);
-    // Four times the text takes about four times as long (a quadratic scan: sixteen times).
-    const ratio = timeRatio(
-      () => stripInvisibleFormatting(large),
-      () => stripInvisibleFormatting(small),
-    );
-    expect(ratio).toBeLessThan(8);
-  }, 60_000);
+  }, 10_000);
 
   it('keeps a flag’s tags up to its cancel tag and drops tags after it', () => {
     const scotland = '🏴\u{e0067}\u{e0062}\u{e0073}\u{e0063}\u{e0074}\u{e007f}';
