@@ -144,7 +144,7 @@ describe('changing directory and coming back', () => {
     const firstA = startBot(store, { seeds: commentsToSlack });
     await firstA.engine.start();
     const polls = commentPolls();
-    await waitUntil(() => commentPolls() > polls, 5000, 'a poll of A');
+    await waitUntil(() => commentPolls() > polls, 15_000, 'a poll of A');
     await firstA.stop();
     // A message for A still queued when the bot left it (Slack was down, say).
     await store.keyv.set(`dir:${directoryA}:outbox:destinations`, ['slack:C1']);
@@ -173,7 +173,7 @@ describe('changing directory and coming back', () => {
     try {
       await secondA.engine.start();
       const before = commentPolls();
-      await waitUntil(() => commentPolls() > before, 5000, 'the first poll after coming back');
+      await waitUntil(() => commentPolls() > before, 15_000, 'the first poll after coming back');
       world.emulator.admin.addComment({ body: 'Said after coming back' });
       await waitUntil(
         () => posted(secondA.slack).includes('Said after coming back'),
@@ -190,17 +190,25 @@ describe('changing directory and coming back', () => {
 
   it('resumes where it was after a restart on the same directory', async () => {
     const store = createStore({ url: world.sqliteUrl() });
-    const first = startBot(store, { seeds: commentsToSlack });
+    // A poll that has finished, so its position is stored: a request the emulator saw may
+    // still be cut short by the stop, and a bot stopped before its first position is stored
+    // rightly starts from "now" next time.
+    let finishedPolls = 0;
+    const first = startBot(store, {
+      seeds: commentsToSlack,
+      onEvent: (event) => {
+        if (event.source === 'scheduler' && event.type === 'polled') finishedPolls += 1;
+      },
+    });
     await first.engine.start();
-    const polls = commentPolls();
-    await waitUntil(() => commentPolls() > polls, 5000, 'a poll');
+    await waitUntil(() => finishedPolls > 0, 15_000, 'a finished poll');
     await first.stop();
     world.emulator.admin.addComment({ body: 'Said during the restart' });
 
     const second = startBot(store, { seeds: commentsToSlack });
     try {
       await second.engine.start();
-      await waitUntil(() => posted(second.slack).includes('Said during the restart'), 5000, 'the comment');
+      await waitUntil(() => posted(second.slack).includes('Said during the restart'), 15_000, 'the comment');
     } finally {
       await second.stop();
       await store.close();
