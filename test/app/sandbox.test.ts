@@ -10,25 +10,33 @@ import { makeTempDir } from '../support/temp-dir.js';
 const temp = makeTempDir();
 afterAll(() => temp.cleanup());
 
+/** The sandbox app with a console prompt fed from `input`, its screen captured, on its own store. */
+function sandboxAtPrompt(storeFile: string) {
+  const config = loadConfig({
+    environment: {
+      PORT: '0',
+      STORE_URL: `sqlite://${join(temp.path, storeFile)}`,
+      SANDBOX_ACTIVITY_PER_MIN: '600',
+    },
+    envFile: false,
+  });
+  const input = new PassThrough();
+  const screen = { onWrite: (_text: string) => {} };
+  const app = createApp(config, {
+    logger: createSilentLogger(),
+    consoleInput: input,
+    consoleWrite: (text) => screen.onWrite(text),
+  });
+  return { app, input, screen };
+}
+
 describe('the sandbox, as a newcomer sees it', () => {
   it('answers every /directory command typed at the console prompt and shows feed updates', async () => {
-    const config = loadConfig({
-      environment: {
-        PORT: '0',
-        STORE_URL: `sqlite://${join(temp.path, 'sandbox.sqlite')}`,
-        SANDBOX_ACTIVITY_PER_MIN: '600',
-      },
-      envFile: false,
-    });
+    const { app, input, screen } = sandboxAtPrompt('sandbox.sqlite');
     let output = '';
-    const input = new PassThrough();
-    const app = createApp(config, {
-      logger: createSilentLogger(),
-      consoleInput: input,
-      consoleWrite: (text) => {
-        output += text;
-      },
-    });
+    screen.onWrite = (text) => {
+      output += text;
+    };
     const { port } = await app.start();
     try {
       expect((await fetch(`http://127.0.0.1:${port}/readyz`)).status).toBe(200);
@@ -67,23 +75,11 @@ describe('the sandbox, as a newcomer sees it', () => {
   }, 60_000);
 
   it('makes the prompt the feeds channel: subscriptions lists what flows, and nothing prints twice', async () => {
-    const config = loadConfig({
-      environment: {
-        PORT: '0',
-        STORE_URL: `sqlite://${join(temp.path, 'one-channel.sqlite')}`,
-        SANDBOX_ACTIVITY_PER_MIN: '600',
-      },
-      envFile: false,
-    });
+    const { app, input, screen } = sandboxAtPrompt('one-channel.sqlite');
     let output = '';
-    const input = new PassThrough();
-    const app = createApp(config, {
-      logger: createSilentLogger(),
-      consoleInput: input,
-      consoleWrite: (text) => {
-        output += text;
-      },
-    });
+    screen.onWrite = (text) => {
+      output += text;
+    };
     await app.start();
     const type = async (command: string) => {
       const before = output.length;
