@@ -21,24 +21,24 @@ import { COMMAND_SPECS, createCommandHandler, directoryLinks } from './commands/
 import type { StatusReport } from './commands/types.js';
 import type { Config } from './config/config.js';
 import { loadConfig } from './config/load-config.js';
-import { FEED_NAMES } from './delivery/feed-filters.js';
 import type { SubscriptionSeed } from './delivery/subscription-spec.js';
 import { createDirectoryClient, type DirectoryClient, SPEC_WINDOW_MS } from './directory/index.js';
 import { EMULATOR_WEB_URL, type RunningEmulator, startEmulator } from './emulator/index.js';
+import { createItemComposer } from './engine/compose-item.js';
+import { createEngine, type Engine } from './engine/engine.js';
+import { FeedScheduler } from './engine/feed-scheduler.js';
 import { BotError, isBotError } from './errors.js';
-import { createHttpServer, describeListening } from './http/http-server.js';
-import { createMetrics } from './metrics/registry.js';
+import { FEED_NAMES } from './feeds/feed-names.js';
 import { directoryEventSink, engineEventSink } from './observability/event-log.js';
-import { createItemComposer } from './pipeline/compose-item.js';
-import { createEngine, type Engine } from './pipeline/engine.js';
+import { createHttpServer, describeListening } from './observability/http-server.js';
+import { createMetrics } from './observability/metrics.js';
 import type { AdapterContext, ChatAdapter } from './ports/chat-adapter.js';
+import { systemClock } from './ports/clock.js';
 import type { CommandHandler, CommandReply } from './ports/commands.js';
 import type { Logger } from './ports/logger.js';
 import type { Message } from './ports/message.js';
-import { FeedScheduler } from './scheduler/feed-scheduler.js';
 import { type BotStore, createStore } from './store/create-store.js';
 import { directoryIdFor, SANDBOX_DIRECTORY_ID } from './store/directory-keys.js';
-import { systemClock } from './time/clock.js';
 import { USER_AGENT } from './version.js';
 
 export interface App {

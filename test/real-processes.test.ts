@@ -81,8 +81,8 @@ describe('child processes started by tests', () => {
     expect(files.map((f) => relative(TEST_ROOT, f))).toEqual(
       expect.arrayContaining([
         'support/child-bot.ts',
-        'pipeline/sigkill.test.ts',
-        'pipeline/redis-restart.test.ts',
+        'engine/sigkill.test.ts',
+        'engine/redis-restart.test.ts',
       ]),
     );
     const wrapped = files.flatMap((file) =>

@@ -1,14 +1,14 @@
 import { readFile } from 'node:fs/promises';
 import { parseArgs } from 'node:util';
+import type { Message } from '../ports/message.js';
+import { type CliIo, USAGE_EXIT_CODE, UsageError } from './io.js';
 import {
   composeRawRecord,
   guessRecordKind,
   RECORD_KINDS,
   type RecordKind,
   unwrapRecords,
-} from '../messages/raw-record.js';
-import type { Message } from '../ports/message.js';
-import { type CliIo, USAGE_EXIT_CODE, UsageError } from './io.js';
+} from './raw-record.js';
 import type { Subcommand } from './subcommand.js';
 
 export const RENDER_PLATFORMS = ['console', 'slack', 'discord'] as const;

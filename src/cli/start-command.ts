@@ -7,7 +7,7 @@ import {
 } from '../composition-root.js';
 import { CONFIG_ERROR_EXIT_CODE, configProblems, loadConfig } from '../config/load-config.js';
 import { isBotError } from '../errors.js';
-import { createLogger } from '../logging/create-logger.js';
+import { createLogger } from '../observability/create-logger.js';
 import type { Logger } from '../ports/logger.js';
 import { type CliIo, handleHelpOnly } from './io.js';
 import { createPromptLogging } from './prompt-logging.js';

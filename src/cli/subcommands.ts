@@ -4,7 +4,7 @@ import {
   openLookupSession,
   registerDiscordCommands,
 } from '../composition-root.js';
-import { createSilentLogger } from '../logging/create-logger.js';
+import { createSilentLogger } from '../observability/create-logger.js';
 import { createDiscordRegisterCommand } from './discord-register-command.js';
 import { doctorCommand } from './doctor-command.js';
 import { emulatorCommand } from './emulator-command.js';

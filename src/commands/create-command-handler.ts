@@ -1,4 +1,4 @@
-import { FEED_NAMES } from '../delivery/feed-filters.js';
+import { FEED_NAMES } from '../feeds/feed-names.js';
 import type { CommandHandler, CommandInvocation, CommandReply } from '../ports/commands.js';
 import { publicDefinition } from './command-spec.js';
 import { COMMAND_SPECS } from './definitions.js';

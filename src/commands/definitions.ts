@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { FEED_NAMES } from '../delivery/feed-filters.js';
+import { FEED_NAMES } from '../feeds/feed-names.js';
 import {
   isCalendarDay,
   isCalendarMonth,

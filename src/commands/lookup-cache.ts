@@ -1,5 +1,5 @@
+import type { Clock } from '../ports/clock.js';
 import type { CommandReply } from '../ports/commands.js';
-import type { Clock } from '../time/clock.js';
 
 export interface LookupCache {
   get(key: string): CommandReply | undefined;

@@ -6,8 +6,8 @@ import {
   composePostMessage,
   composeUserMessage,
 } from '../messages/index.js';
+import type { Clock } from '../ports/clock.js';
 import type { CommandReply } from '../ports/commands.js';
-import type { Clock } from '../time/clock.js';
 import { parsePostRef } from './arg-formats.js';
 import type { ParsedArgs } from './command-spec.js';
 import { INTERACTIVE } from './interactive.js';

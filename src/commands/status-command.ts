@@ -1,6 +1,6 @@
+import type { FeedHealth } from '../engine/feed-scheduler.js';
 import type { CommandInvocation, CommandReply } from '../ports/commands.js';
 import type { MessageField } from '../ports/message.js';
-import type { FeedHealth } from '../scheduler/feed-scheduler.js';
 import { infoMessage, infoReply } from './replies.js';
 import { formatDuration, formatUtc } from './time-text.js';
 import type { QuotaStatus, StatusReport } from './types.js';

@@ -1,15 +1,14 @@
 import {
   describeFilters,
   type FeedFilters,
-  type FeedName,
   feedFiltersSchema,
   filtersNotApplicable,
-  isFeedName,
 } from '../delivery/feed-filters.js';
 import type { Subscription, SubscriptionRepository } from '../delivery/subscriptions.js';
 import type { DirectoryClient } from '../directory/index.js';
+import { type FeedName, isFeedName } from '../feeds/feed-names.js';
+import type { Clock } from '../ports/clock.js';
 import type { CommandInvocation, CommandReply } from '../ports/commands.js';
-import type { Clock } from '../time/clock.js';
 import { splitList } from './arg-formats.js';
 import type { ParsedArgs } from './command-spec.js';
 import { errorReply, infoMessage, infoReply } from './replies.js';

@@ -1,9 +1,10 @@
-import type { FeedFilters, FeedName } from '../delivery/feed-filters.js';
+import type { FeedFilters } from '../delivery/feed-filters.js';
 import { matchesFilters } from '../delivery/router.js';
 import { type DirectoryClient, liveNewerDay, startsFrom } from '../directory/index.js';
+import { composeFeedRecord } from '../engine/compose-item.js';
 import type { FeedRecord } from '../feeds/feed-item.js';
+import type { FeedName } from '../feeds/feed-names.js';
 import { makeFeedItem } from '../feeds/make-item.js';
-import { composeFeedRecord } from '../pipeline/compose-item.js';
 import type { Message } from '../ports/message.js';
 import { INTERACTIVE } from './interactive.js';
 

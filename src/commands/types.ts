@@ -1,8 +1,8 @@
-import type { FeedName } from '../delivery/feed-filters.js';
 import type { Subscription, SubscriptionRepository } from '../delivery/subscriptions.js';
 import type { DirectoryClient, QuotaClass } from '../directory/index.js';
-import type { FeedHealth } from '../scheduler/feed-scheduler.js';
-import type { Clock } from '../time/clock.js';
+import type { FeedHealth } from '../engine/feed-scheduler.js';
+import type { FeedName } from '../feeds/feed-names.js';
+import type { Clock } from '../ports/clock.js';
 import type { DirectoryLinks } from './directory-links.js';
 
 /** One directory quota class as `status` shows it. */

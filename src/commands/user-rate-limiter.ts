@@ -1,5 +1,5 @@
 import { TokenBucket } from '../delivery/token-bucket.js';
-import type { Clock } from '../time/clock.js';
+import type { Clock } from '../ports/clock.js';
 
 export interface UserRateLimiter {
   /** Takes one lookup for this person; 0 when allowed, else ms until the next one is. */

@@ -1,6 +1,6 @@
 import type Keyv from 'keyv';
+import type { Clock } from '../ports/clock.js';
 import { type DirectoryKeys, directoryKeys, UNPREFIXED_KEYS } from '../store/directory-keys.js';
-import type { Clock } from '../time/clock.js';
 
 /**
  * Remembers what each destination already received, one key per (destination, item, event

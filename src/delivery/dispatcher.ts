@@ -1,5 +1,5 @@
 import type { ChatAdapter, DeliveryOutcome } from '../ports/chat-adapter.js';
-import type { Clock } from '../time/clock.js';
+import type { Clock } from '../ports/clock.js';
 import type { DeliveredLedger } from './dedupe.js';
 import type { Outbox, OutboxEntry } from './outbox.js';
 import type { SubscriptionRepository } from './subscriptions.js';

@@ -1,7 +1,5 @@
 import { z } from 'zod';
-
-export const FEED_NAMES = ['posts', 'comments', 'collections', 'live', 'notifications'] as const;
-export type FeedName = (typeof FEED_NAMES)[number];
+import type { FeedName } from '../feeds/feed-names.js';
 
 /** Filters a subscription applies in the bot, after the feed fetched its items. */
 export interface FeedFilters {
@@ -60,10 +58,6 @@ export function filtersNotApplicable(feed: FeedName, filters: FeedFilters): stri
     const allowed = FEED_SPECIFIC[key];
     return allowed !== undefined && filters[key] !== undefined && !allowed.includes(feed);
   });
-}
-
-export function isFeedName(value: string): value is FeedName {
-  return (FEED_NAMES as readonly string[]).includes(value);
 }
 
 /** Human-readable summary, e.g. `keyword "ai", not "crypto", ≥ 50 votes`. */

@@ -1,11 +1,6 @@
 import type { z } from 'zod';
-import {
-  type FeedFilters,
-  type FeedName,
-  feedFiltersSchema,
-  filtersNotApplicable,
-  isFeedName,
-} from './feed-filters.js';
+import { type FeedName, isFeedName } from '../feeds/feed-names.js';
+import { type FeedFilters, feedFiltersSchema, filtersNotApplicable } from './feed-filters.js';
 
 /** One static route from the SUBSCRIPTIONS variable. */
 export interface SubscriptionSeed {

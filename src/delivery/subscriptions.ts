@@ -1,9 +1,10 @@
 import { randomBytes } from 'node:crypto';
 import type Keyv from 'keyv';
+import type { FeedName } from '../feeds/feed-names.js';
+import type { Clock } from '../ports/clock.js';
+import { sleep } from '../ports/clock.js';
 import type { LeaseBackend } from '../store/leases.js';
-import type { Clock } from '../time/clock.js';
-import { sleep } from '../time/clock.js';
-import type { FeedFilters, FeedName } from './feed-filters.js';
+import type { FeedFilters } from './feed-filters.js';
 import type { SubscriptionSeed } from './subscription-spec.js';
 
 export interface Subscription {

@@ -1,4 +1,3 @@
-import type { FeedName } from '../delivery/feed-filters.js';
 import type {
   DirectoryCollection,
   DirectoryComment,
@@ -6,6 +5,7 @@ import type {
   DirectoryNotification,
   DirectoryPost,
 } from '../directory/index.js';
+import type { FeedName } from './feed-names.js';
 
 export type FeedRecord =
   | { type: 'post'; post: DirectoryPost }

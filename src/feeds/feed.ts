@@ -1,7 +1,7 @@
-import type { FeedName } from '../delivery/feed-filters.js';
 import type { DirectoryClient, QuotaClass } from '../directory/index.js';
-import type { Clock } from '../time/clock.js';
+import type { Clock } from '../ports/clock.js';
 import type { FeedItem } from './feed-item.js';
+import type { FeedName } from './feed-names.js';
 
 export interface FeedPollResult<State> {
   items: FeedItem[];

@@ -1,6 +1,6 @@
-import type { FeedName } from '../delivery/feed-filters.js';
 import { facetsOf } from './facets.js';
 import { type FeedItem, type FeedRecord, itemKey } from './feed-item.js';
+import type { FeedName } from './feed-names.js';
 
 /** The upstream id of the record inside a feed item. */
 export function recordId(record: FeedRecord): string {

@@ -12,15 +12,4 @@ export { composeNotificationMessage } from './notification-message.js';
 export { SOMEONE } from './people.js';
 export { FALLBACK_MAX } from './plain-text.js';
 export { composePostMessage } from './post-message.js';
-export {
-  composeRawRecord,
-  type FoundRecord,
-  guessRecordKind,
-  type KindGuess,
-  type RawComposeResult,
-  RECORD_KINDS,
-  type RecordKind,
-  type UnwrapResult,
-  unwrapRecords,
-} from './raw-record.js';
 export { composeUserMessage } from './user-message.js';

@@ -1,6 +1,6 @@
 import type { DirectoryLiveEvent } from '../directory/types.js';
 import type { Message } from '../ports/message.js';
-import { sanitizeUrl } from '../text/limits.js';
+import { sanitizeUrl } from '../ports/text-safety.js';
 import { buildMessage, footerFor } from './build-message.js';
 import { KIND_COLORS } from './colors.js';
 import { FieldList, formatInstant, formatLeadTime } from './fields.js';

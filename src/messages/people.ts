@@ -1,6 +1,6 @@
 import type { DirectoryUser } from '../directory/types.js';
 import type { MessageAuthor } from '../ports/message.js';
-import { sanitizeUrl } from '../text/limits.js';
+import { sanitizeUrl } from '../ports/text-safety.js';
 import { singleLine } from './plain-text.js';
 
 /** How a redacted or missing person is shown: never a name, never a link. */

@@ -1,5 +1,5 @@
-import { stripInvisibleFormatting } from '../text/invisible.js';
-import { precut, truncate } from '../text/limits.js';
+import { stripInvisibleFormatting } from '../ports/invisible-text.js';
+import { precut, truncate } from '../ports/text-safety.js';
 
 /** Longest `fallback` a composer produces: notification previews cut around here anyway. */
 export const FALLBACK_MAX = 200;

@@ -1,6 +1,6 @@
 import type { DirectoryPost } from '../directory/types.js';
 import type { Message } from '../ports/message.js';
-import { sanitizeUrl } from '../text/limits.js';
+import { sanitizeUrl } from '../ports/text-safety.js';
 import { buildMessage, type ComposeOptions, footerFor } from './build-message.js';
 import { KIND_COLORS } from './colors.js';
 import { FieldList, formatDay } from './fields.js';

@@ -1,7 +1,7 @@
 import type { DirectoryClientEvent, QuotaLedger } from '../directory/index.js';
-import type { Metrics } from '../metrics/registry.js';
-import type { EngineEvent } from '../pipeline/engine.js';
+import type { EngineEvent } from '../engine/engine.js';
 import type { Logger } from '../ports/logger.js';
+import type { Metrics } from './metrics.js';
 
 /**
  * Library-like parts (the directory client, the engine) report events; this is where they

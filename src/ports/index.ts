@@ -4,8 +4,6 @@
  */
 
 export { BotError, type BotErrorCode, ConfigError, configProblems, isBotError } from '../errors.js';
-export { stripInvisibleFormatting } from '../text/invisible.js';
-export { precut, sanitizeUrl, truncate } from '../text/limits.js';
 export type {
   AdapterContext,
   AdapterHealth,
@@ -26,6 +24,8 @@ export type {
   CommandOptionDefinition,
   CommandReply,
 } from './commands.js';
+export { stripInvisibleFormatting } from './invisible-text.js';
 export type { KeyValueStore } from './key-value-store.js';
 export type { LogFn, Logger } from './logger.js';
 export type { ItemKind, Message, MessageAuthor, MessageField } from './message.js';
+export { precut, sanitizeUrl, truncate } from './text-safety.js';

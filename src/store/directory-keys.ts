@@ -42,7 +42,7 @@ export function directoryKeys(directoryId: string) {
     /**
      * One poller per directory per store: the lease guards this directory's positions and
      * outbox. Bots on one store that read different directories do not block each other
-     * (they should still use separate stores: see src/pipeline/active-directory.ts).
+     * (they should still use separate stores: see src/engine/active-directory.ts).
      */
     pollerLease: `poller:${directoryId}`,
   };
@@ -58,7 +58,7 @@ export const LEGACY_POLLER_LEASE = 'poller';
 
 /**
  * The keys of versions before directory keys, read once by the upgrade
- * (src/pipeline/unprefixed-state.ts), and the record that it ran.
+ * (src/engine/unprefixed-state.ts), and the record that it ran.
  */
 export const UNPREFIXED_KEYS = {
   outboxIndex: 'outbox:destinations',
@@ -69,6 +69,6 @@ export const UNPREFIXED_KEYS = {
 
 /**
  * The directory the store's bot last polled, one per store namespace: a start against
- * another one is a change of directory and starts from "now" (src/pipeline/active-directory.ts).
+ * another one is a change of directory and starts from "now" (src/engine/active-directory.ts).
  */
 export const ACTIVE_DIRECTORY_KEY = 'active-directory';

@@ -4,9 +4,9 @@ import { type App, createApp } from '../../src/composition-root.js';
 import { loadConfig } from '../../src/config/load-config.js';
 import { SubscriptionRepository } from '../../src/delivery/subscriptions.js';
 import { type RunningEmulator, startEmulator } from '../../src/emulator/index.js';
-import { createSilentLogger } from '../../src/logging/create-logger.js';
+import { createSilentLogger } from '../../src/observability/create-logger.js';
+import { systemClock } from '../../src/ports/clock.js';
 import { createStore } from '../../src/store/create-store.js';
-import { systemClock } from '../../src/time/clock.js';
 import { waitUntil } from '../support/engine-harness.js';
 import { makeTempDir } from '../support/temp-dir.js';
 

@@ -3,7 +3,7 @@ import { PassThrough } from 'node:stream';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createApp } from '../../src/composition-root.js';
 import { loadConfig } from '../../src/config/load-config.js';
-import { createSilentLogger } from '../../src/logging/create-logger.js';
+import { createSilentLogger } from '../../src/observability/create-logger.js';
 import { waitUntil } from '../support/engine-harness.js';
 import { makeTempDir } from '../support/temp-dir.js';
 

@@ -3,8 +3,8 @@ import type { StatusReport } from '../../src/commands/types.js';
 import type { SubscriptionRepository } from '../../src/delivery/subscriptions.js';
 import type { DirectoryClient } from '../../src/directory/index.js';
 import { EMULATOR_WEB_URL } from '../../src/emulator/index.js';
+import { systemClock } from '../../src/ports/clock.js';
 import type { CommandHandler } from '../../src/ports/index.js';
-import { systemClock } from '../../src/time/clock.js';
 
 /**
  * The real `/directory` handler as the composition root builds it, with the per-person limit

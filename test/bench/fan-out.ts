@@ -5,13 +5,13 @@ import { createSlackAdapter, SLACK_PACING } from '../../adapters/slack/index.js'
 import type { SubscriptionSeed } from '../../src/delivery/subscription-spec.js';
 import { createDirectoryClient } from '../../src/directory/index.js';
 import { startEmulator } from '../../src/emulator/index.js';
-import { createHttpServer } from '../../src/http/http-server.js';
-import { createItemComposer } from '../../src/pipeline/compose-item.js';
-import { createEngine, type EngineEvent } from '../../src/pipeline/engine.js';
+import { createItemComposer } from '../../src/engine/compose-item.js';
+import { createEngine, type EngineEvent } from '../../src/engine/engine.js';
+import { createHttpServer } from '../../src/observability/http-server.js';
+import { systemClock } from '../../src/ports/clock.js';
 import type { ChatAdapter, DeliveryPacing } from '../../src/ports/index.js';
 import { createStore } from '../../src/store/create-store.js';
 import { directoryIdFor } from '../../src/store/directory-keys.js';
-import { systemClock } from '../../src/time/clock.js';
 import { FakeDiscordRest } from '../fakes/discord/fake-discord-rest.js';
 import { FakeSlackApi } from '../fakes/slack/fake-slack-api.js';
 import { makeTempDir } from '../support/temp-dir.js';

@@ -5,8 +5,8 @@ import { fileURLToPath } from 'node:url';
 import { DeliveredLedger } from '../../src/delivery/dedupe.js';
 import type { SubscriptionSeed } from '../../src/delivery/subscription-spec.js';
 import { SubscriptionRepository } from '../../src/delivery/subscriptions.js';
+import { systemClock } from '../../src/ports/clock.js';
 import { createStore } from '../../src/store/create-store.js';
-import { systemClock } from '../../src/time/clock.js';
 import { makeTempDir } from '../support/temp-dir.js';
 import { round, type Violation } from './support.js';
 

@@ -1,5 +1,4 @@
 import { join } from 'node:path';
-import type { FeedName } from '../../src/delivery/feed-filters.js';
 import {
   createDirectoryClient,
   createQuotaLedger,
@@ -7,12 +6,13 @@ import {
   type QuotaClass,
 } from '../../src/directory/index.js';
 import { startEmulator } from '../../src/emulator/index.js';
-import { createItemComposer } from '../../src/pipeline/compose-item.js';
-import { createEngine, type EngineEvent } from '../../src/pipeline/engine.js';
-import { planCadence } from '../../src/scheduler/cadence.js';
+import { planCadence } from '../../src/engine/cadence.js';
+import { createItemComposer } from '../../src/engine/compose-item.js';
+import { createEngine, type EngineEvent } from '../../src/engine/engine.js';
+import type { FeedName } from '../../src/feeds/feed-names.js';
+import { systemClock } from '../../src/ports/clock.js';
 import { createStore } from '../../src/store/create-store.js';
 import { directoryIdFor } from '../../src/store/directory-keys.js';
-import { systemClock } from '../../src/time/clock.js';
 import { makeTempDir } from '../support/temp-dir.js';
 import { percentile, round, seededRandom, type Violation, waitFor } from './support.js';
 import { TimingAdapter } from './timing-adapter.js';

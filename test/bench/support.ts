@@ -1,5 +1,5 @@
 import { cpus, totalmem } from 'node:os';
-import { createLogger } from '../../src/logging/create-logger.js';
+import { createLogger } from '../../src/observability/create-logger.js';
 import type { Logger } from '../../src/ports/index.js';
 
 /** A logger that drops everything: benchmarks must not pay for (or print) log lines. */

@@ -4,9 +4,9 @@ import { DeliveredLedger } from '../../src/delivery/dedupe.js';
 import { Dispatcher } from '../../src/delivery/dispatcher.js';
 import { Outbox, type OutboxEntry } from '../../src/delivery/outbox.js';
 import { SubscriptionRepository } from '../../src/delivery/subscriptions.js';
+import { systemClock } from '../../src/ports/clock.js';
 import type { ChatAdapter, DeliveryOutcome, Destination, Message } from '../../src/ports/index.js';
 import type { LeaseBackend } from '../../src/store/leases.js';
-import { systemClock } from '../../src/time/clock.js';
 
 const freeLeases: LeaseBackend = {
   acquire: async () => true,

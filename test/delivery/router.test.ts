@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import type { FeedName } from '../../src/delivery/feed-filters.js';
 import { routeItem } from '../../src/delivery/router.js';
 import type { Subscription } from '../../src/delivery/subscriptions.js';
+import type { FeedName } from '../../src/feeds/feed-names.js';
 import { makeFeedItem } from '../../src/feeds/make-item.js';
 
 const user = { id: '7', name: 'Ada', username: 'ada', redacted: false };

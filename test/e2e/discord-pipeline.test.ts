@@ -1,7 +1,7 @@
 import { generateKeyPairSync, type KeyObject, sign } from 'node:crypto';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { createDiscordAdapter } from '../../adapters/discord/index.js';
-import type { FeedName } from '../../src/delivery/feed-filters.js';
+import type { FeedName } from '../../src/feeds/feed-names.js';
 import type { ChatAdapter } from '../../src/ports/index.js';
 import { FakeDiscordGateway } from '../fakes/discord/fake-discord-gateway.js';
 import { FakeDiscordRest, type RecordedCall } from '../fakes/discord/fake-discord-rest.js';

@@ -1,6 +1,6 @@
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { createSlackAdapter } from '../../adapters/slack/index.js';
-import type { FeedName } from '../../src/delivery/feed-filters.js';
+import type { FeedName } from '../../src/feeds/feed-names.js';
 import { FakeSlackApi, type RecordedCall } from '../fakes/slack/fake-slack-api.js';
 import { signedHeaders } from '../fakes/slack/signing.js';
 import { startInstance, startWorld } from '../support/engine-harness.js';

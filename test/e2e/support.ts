@@ -1,10 +1,10 @@
 import { Registry } from 'prom-client';
 import { createCommandHandler, directoryLinks } from '../../src/commands/index.js';
 import { EMULATOR_WEB_URL } from '../../src/emulator/index.js';
-import { createHttpServer } from '../../src/http/http-server.js';
-import { createSilentLogger } from '../../src/logging/create-logger.js';
+import { createSilentLogger } from '../../src/observability/create-logger.js';
+import { createHttpServer } from '../../src/observability/http-server.js';
+import { systemClock } from '../../src/ports/clock.js';
 import type { CommandHandler, Logger } from '../../src/ports/index.js';
-import { systemClock } from '../../src/time/clock.js';
 import type { startInstance } from '../support/engine-harness.js';
 
 type Instance = Awaited<ReturnType<typeof startInstance>>;

@@ -2,12 +2,12 @@ import { randomUUID } from 'node:crypto';
 import { join } from 'node:path';
 import { createDirectoryClient, type DirectoryClientEvent } from '../../src/directory/index.js';
 import { type RunningEmulator, startEmulator } from '../../src/emulator/index.js';
-import { createItemComposer } from '../../src/pipeline/compose-item.js';
-import { createEngine, type EngineEvent, type EngineSettings } from '../../src/pipeline/engine.js';
+import { createItemComposer } from '../../src/engine/compose-item.js';
+import { createEngine, type EngineEvent, type EngineSettings } from '../../src/engine/engine.js';
+import { systemClock } from '../../src/ports/clock.js';
 import type { ChatAdapter } from '../../src/ports/index.js';
 import { type BotStore, createStore } from '../../src/store/create-store.js';
 import { directoryIdFor } from '../../src/store/directory-keys.js';
-import { systemClock } from '../../src/time/clock.js';
 import { RecordingAdapter } from './recording-adapter.js';
 import { makeTempDir } from './temp-dir.js';
 

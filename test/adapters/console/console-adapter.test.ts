@@ -7,7 +7,7 @@ import {
   PROMPT,
   PROMPT_HELP_FOOTER,
 } from '../../../adapters/console/index.js';
-import { createSilentLogger } from '../../../src/logging/create-logger.js';
+import { createSilentLogger } from '../../../src/observability/create-logger.js';
 import type {
   AdapterContext,
   CommandDefinition,

@@ -1,6 +1,5 @@
 import { DeliveredLedger } from '../delivery/dedupe.js';
 import { type DispatchEvent, Dispatcher } from '../delivery/dispatcher.js';
-import type { FeedName } from '../delivery/feed-filters.js';
 import { Outbox } from '../delivery/outbox.js';
 import type { SubscriptionSeed } from '../delivery/subscription-spec.js';
 import { SubscriptionRepository } from '../delivery/subscriptions.js';
@@ -9,18 +8,19 @@ import { createCollectionsFeed } from '../feeds/collections-feed.js';
 import { createCommentsFeed } from '../feeds/comments-feed.js';
 import type { Feed } from '../feeds/feed.js';
 import type { FeedItem } from '../feeds/feed-item.js';
+import type { FeedName } from '../feeds/feed-names.js';
 import { createLiveFeed } from '../feeds/live-feed.js';
 import { createNotificationsFeed } from '../feeds/notifications-feed.js';
 import { createPostsFeed } from '../feeds/posts-feed.js';
 import type { ChatAdapter } from '../ports/chat-adapter.js';
+import type { Clock } from '../ports/clock.js';
 import type { Message } from '../ports/message.js';
-import { FeedScheduler, type SchedulerEvent } from '../scheduler/feed-scheduler.js';
-import { LeaderElection, type LeaderEvent } from '../scheduler/leader.js';
 import type { BotStore } from '../store/create-store.js';
 import { directoryKeys, LEGACY_POLLER_LEASE } from '../store/directory-keys.js';
-import type { Clock } from '../time/clock.js';
 import { type DirectoryReturn, startFromNowAfterDirectoryChange } from './active-directory.js';
 import { type PollSummary, runFeedOnce } from './feed-runner.js';
+import { FeedScheduler, type SchedulerEvent } from './feed-scheduler.js';
+import { LeaderElection, type LeaderEvent } from './leader.js';
 import { migrateUnprefixedState } from './unprefixed-state.js';
 
 export interface EngineSettings {
@@ -64,7 +64,7 @@ export interface EngineOptions {
    * Upgrading a store written by versions before per-directory state (not the sandbox's):
    * never poll while an instance of such a version holds its `poller` lease (a deploy's
    * overlap), so the two never both post; then, once, adopt what is safe of its state
-   * (src/pipeline/unprefixed-state.ts). See docs/adr/004-state-per-directory.md.
+   * (src/engine/unprefixed-state.ts). See docs/adr/004-state-per-directory.md.
    */
   upgradeFromUnprefixedState?: boolean;
   adapters: readonly ChatAdapter[];

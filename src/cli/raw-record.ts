@@ -10,13 +10,13 @@ import {
   v2PostSchema,
 } from '../directory/index.js';
 import { v2UserProfileSchema } from '../directory/v2-records.js';
+import { composeCollectionMessage } from '../messages/collection-message.js';
+import { composeCommentMessage } from '../messages/comment-message.js';
+import { composeLiveEventMessage } from '../messages/live-event-message.js';
+import { composeNotificationMessage } from '../messages/notification-message.js';
+import { composePostMessage } from '../messages/post-message.js';
+import { composeUserMessage } from '../messages/user-message.js';
 import type { Message } from '../ports/message.js';
-import { composeCollectionMessage } from './collection-message.js';
-import { composeCommentMessage } from './comment-message.js';
-import { composeLiveEventMessage } from './live-event-message.js';
-import { composeNotificationMessage } from './notification-message.js';
-import { composePostMessage } from './post-message.js';
-import { composeUserMessage } from './user-message.js';
 
 /**
  * Composing a message straight from one raw record as the directory serves it (for the

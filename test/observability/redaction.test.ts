@@ -1,6 +1,6 @@
 import { Writable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
-import { createLogger } from '../../src/logging/create-logger.js';
+import { createLogger } from '../../src/observability/create-logger.js';
 
 function capture() {
   const lines: string[] = [];

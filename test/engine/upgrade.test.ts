@@ -2,11 +2,11 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { OutboxEntry } from '../../src/delivery/outbox.js';
 import type { SubscriptionSeed } from '../../src/delivery/subscription-spec.js';
 import { createDirectoryClient } from '../../src/directory/index.js';
-import { createItemComposer } from '../../src/pipeline/compose-item.js';
-import { createEngine, type EngineOptions } from '../../src/pipeline/engine.js';
+import { createItemComposer } from '../../src/engine/compose-item.js';
+import { createEngine, type EngineOptions } from '../../src/engine/engine.js';
+import { systemClock } from '../../src/ports/clock.js';
 import { type BotStore, createStore } from '../../src/store/create-store.js';
 import { directoryIdFor, LEGACY_POLLER_LEASE } from '../../src/store/directory-keys.js';
-import { systemClock } from '../../src/time/clock.js';
 import { startWorld, TEST_SETTINGS, waitUntil } from '../support/engine-harness.js';
 import { RecordingAdapter } from '../support/recording-adapter.js';
 

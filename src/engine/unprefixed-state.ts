@@ -1,6 +1,6 @@
 import type Keyv from 'keyv';
-import { FEED_NAMES } from '../delivery/feed-filters.js';
 import { Outbox, type OutboxEntry } from '../delivery/outbox.js';
+import { FEED_NAMES } from '../feeds/feed-names.js';
 import { directoryKeys, UNPREFIXED_KEYS } from '../store/directory-keys.js';
 
 /** What the one-time upgrade from unprefixed state did; stored so it never runs again. */

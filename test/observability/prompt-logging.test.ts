@@ -4,7 +4,7 @@ import { Writable } from 'node:stream';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createPromptLogging, PROMPT_LOG_FILE } from '../../src/cli/prompt-logging.js';
 import { loadConfig } from '../../src/config/load-config.js';
-import { createLogger } from '../../src/logging/create-logger.js';
+import { createLogger } from '../../src/observability/create-logger.js';
 import { makeTempDir } from '../support/temp-dir.js';
 
 const temp = makeTempDir();

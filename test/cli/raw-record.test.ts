@@ -1,12 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { composeRawRecord, guessRecordKind, unwrapRecords } from '../../src/messages/raw-record.js';
+import { composeRawRecord, guessRecordKind, unwrapRecords } from '../../src/cli/raw-record.js';
 import {
   rawV1Collection,
   rawV1Comment,
   rawV1LiveEvent,
   rawV1Notification,
   rawV2Post,
-} from './raw-fixtures.js';
+} from '../messages/raw-fixtures.js';
 
 describe('guessRecordKind', () => {
   it.each([

@@ -1,11 +1,11 @@
 import type Keyv from 'keyv';
-import type { FeedName } from '../delivery/feed-filters.js';
 import type { QuotaLedger } from '../directory/index.js';
 import type { Feed } from '../feeds/feed.js';
-import type { PollSummary } from '../pipeline/feed-runner.js';
+import type { FeedName } from '../feeds/feed-names.js';
+import type { Clock } from '../ports/clock.js';
 import { directoryKeys } from '../store/directory-keys.js';
-import type { Clock } from '../time/clock.js';
 import { planCadence } from './cadence.js';
+import type { PollSummary } from './feed-runner.js';
 
 export interface FeedHealth {
   feed: FeedName;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { LeaderElection } from '../../src/scheduler/leader.js';
+import { LeaderElection } from '../../src/engine/leader.js';
 import type { LeaseBackend } from '../../src/store/leases.js';
 import { waitUntil } from '../support/engine-harness.js';
 

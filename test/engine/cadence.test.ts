@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { planCadence } from '../../src/scheduler/cadence.js';
+import { planCadence } from '../../src/engine/cadence.js';
 
 const quotas = { v1: { limit: 900 }, 'v2-requests': { limit: 450 }, 'v2-complexity': { limit: 6250 } };
 const base = { quotas, windowMs: 900_000, reserveFraction: 0.2, minIntervalMs: 1000 };

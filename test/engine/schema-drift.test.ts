@@ -1,5 +1,5 @@
 import { afterAll, describe, expect, it } from 'vitest';
-import type { FeedName } from '../../src/delivery/feed-filters.js';
+import type { FeedName } from '../../src/feeds/feed-names.js';
 import { startInstance, startWorld } from '../support/engine-harness.js';
 
 // The emulator's real-world quirks mode: extra and missing fields, redacted users, empty

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { createHttpServer } from '../../src/http/http-server.js';
-import { createSilentLogger } from '../../src/logging/create-logger.js';
-import { createMetrics } from '../../src/metrics/registry.js';
+import { createSilentLogger } from '../../src/observability/create-logger.js';
+import { createHttpServer } from '../../src/observability/http-server.js';
+import { createMetrics } from '../../src/observability/metrics.js';
 
 describe('the HTTP server', () => {
   const servers: { close(): Promise<void> }[] = [];

@@ -1,6 +1,6 @@
 import { afterAll, describe, expect, it } from 'vitest';
-import type { FeedName } from '../../src/delivery/feed-filters.js';
 import { createManualClock } from '../../src/emulator/index.js';
+import type { FeedName } from '../../src/feeds/feed-names.js';
 import { startInstance, startWorld } from '../support/engine-harness.js';
 
 // A manual clock: activity happens only when the test ticks it, so the counts below are exact.

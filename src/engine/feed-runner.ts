@@ -6,9 +6,9 @@ import { destinationKey, routeItem } from '../delivery/router.js';
 import type { SubscriptionRepository } from '../delivery/subscriptions.js';
 import type { Feed } from '../feeds/feed.js';
 import type { FeedItem } from '../feeds/feed-item.js';
+import type { Clock } from '../ports/clock.js';
 import type { Message } from '../ports/message.js';
 import { directoryKeys } from '../store/directory-keys.js';
-import type { Clock } from '../time/clock.js';
 
 export interface FeedRunnerOptions {
   store: Keyv;

@@ -1,5 +1,5 @@
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
-import type { FeedName } from '../../src/delivery/feed-filters.js';
+import type { FeedName } from '../../src/feeds/feed-names.js';
 import { startInstance, startWorld, waitUntil } from '../support/engine-harness.js';
 import { RecordingAdapter } from '../support/recording-adapter.js';
 
