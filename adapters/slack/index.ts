@@ -1,6 +1,7 @@
 /** The Slack adapter's public surface; the composition root and the `render` CLI import from here. */
 export type { SlackAdapterEvent } from './events.js';
 export { createKeyValueInstallationStore } from './installation-store.js';
+export type { SlackOAuthOptions } from './oauth-install.js';
 export {
   OPEN_ACTION_ID,
   renderSlackMessage,
@@ -14,9 +15,4 @@ export {
   type SlackReplyPayload,
 } from './render-reply.js';
 export { SLACK_BOT_SCOPES } from './scopes.js';
-export {
-  createSlackAdapter,
-  SLACK_PACING,
-  type SlackAdapterOptions,
-  type SlackOAuthOptions,
-} from './slack-adapter.js';
+export { createSlackAdapter, SLACK_PACING, type SlackAdapterOptions } from './slack-adapter.js';

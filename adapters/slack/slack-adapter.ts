@@ -1,41 +1,24 @@
-import type { IncomingMessage, ServerResponse } from 'node:http';
-import {
-  App,
-  type Authorize,
-  ErrorCode,
-  HTTPReceiver,
-  type Receiver,
-  SocketModeReceiver,
-  webApi,
-} from '@slack/bolt';
+import { App, type HTTPReceiver, type Receiver, type SocketModeReceiver, webApi } from '@slack/bolt';
 import type {
   AdapterContext,
   AdapterHealth,
   ChatAdapter,
   DeliveryPacing,
   Destination,
-  KeyValueStore,
   Logger,
 } from '../../src/ports/index.js';
 import { BotError } from '../../src/ports/index.js';
 import { createAdminLookup } from './admin-lookup.js';
 import { createBoltLogger } from './bolt-logger.js';
+import { type SlackBotIdentity, singleTokenAuthorize, verifySlackBotToken } from './bot-identity.js';
 import { bindDirectoryCommand } from './command-binding.js';
 import { createSlackDelivery } from './delivery.js';
-import { isTokenError, slackErrorCode } from './error-mapping.js';
 import type { SlackAdapterEvent } from './events.js';
+import { createSlackHttpReceiver, mountSlackHttpReceiver } from './http-receiver.js';
 import { createKeyValueInstallationStore } from './installation-store.js';
-import { SLACK_BOT_SCOPES } from './scopes.js';
+import { installedBotToken, oauthInstallOptions, type SlackOAuthOptions } from './oauth-install.js';
+import { connectSlackSocketMode, createSlackSocketModeReceiver } from './socket-mode.js';
 import { createTokenHealth } from './token-health.js';
-
-export interface SlackOAuthOptions {
-  clientId: string;
-  clientSecret: string;
-  /** Signs the OAuth `state` so a redirect cannot be forged. */
-  stateSecret: string;
-  /** The bot's durable store; installs are kept under `slack:installation:*`. */
-  installationStore: KeyValueStore;
-}
 
 export interface SlackAdapterOptions {
   /** Single-workspace bot token (`xoxb-…`). Either this or `oauth`. */
@@ -134,17 +117,7 @@ export function createSlackAdapter(options: SlackAdapterOptions): ChatAdapter {
   async function tokenFor(destination: Destination): Promise<string | undefined> {
     if (options.botToken !== undefined) return options.botToken;
     if (installationStore === undefined || destination.workspaceId === undefined) return undefined;
-    try {
-      const installation = await installationStore.fetchInstallation({
-        teamId: destination.workspaceId,
-        enterpriseId: undefined,
-        isEnterpriseInstall: false,
-      });
-      return installation.bot?.token;
-    } catch (error) {
-      if (error instanceof Error && error.message.startsWith('No Slack installation')) return undefined;
-      throw error;
-    }
+    return installedBotToken(installationStore, destination.workspaceId);
   }
 
   // Only the one configured token speaks for the whole bot; OAuth tokens speak for one workspace.
@@ -161,137 +134,30 @@ export function createSlackAdapter(options: SlackAdapterOptions): ChatAdapter {
   let app: App | undefined;
   let health: AdapterHealth = { ready: false, reason: 'not started' };
   let stopped = false;
+  /** The bot's ids from the start-up auth.test, once known. */
+  let identity: SlackBotIdentity | undefined;
 
   function createReceiver(): { receiver: Receiver; http?: HTTPReceiver; socket?: SocketModeReceiver } {
     if (options.appToken !== undefined) {
-      const socket = new SocketModeReceiver({
+      const socket = createSlackSocketModeReceiver({
         appToken: options.appToken,
-        logger: boltLogger,
-        installerOptions: { clientOptions },
-      });
-      // Readiness follows the WebSocket: Slack refreshes it regularly and the client reconnects.
-      socket.client.on('connected', () => {
-        if (!stopped) health = { ready: true };
-      });
-      socket.client.on('reconnecting', () => {
-        if (!stopped) health = { ready: false, reason: 'Slack Socket Mode reconnecting' };
-      });
-      socket.client.on('disconnected', () => {
-        if (!stopped) health = { ready: false, reason: 'Slack Socket Mode disconnected' };
+        boltLogger,
+        clientOptions,
+        onHealth: (next) => {
+          if (!stopped) health = next;
+        },
       });
       return { receiver: socket, socket };
     }
     const oauth = options.oauth;
-    const http = new HTTPReceiver({
+    const http = createSlackHttpReceiver({
       signingSecret: options.signingSecret,
-      endpoints: ['/slack/events'],
-      logger: boltLogger,
+      boltLogger,
       ...(oauth === undefined || installationStore === undefined
         ? {}
-        : {
-            clientId: oauth.clientId,
-            clientSecret: oauth.clientSecret,
-            stateSecret: oauth.stateSecret,
-            scopes: [...SLACK_BOT_SCOPES],
-            installationStore,
-            installerOptions: {
-              installPath: '/slack/install',
-              redirectUriPath: '/slack/oauth_redirect',
-              // Visiting /slack/install goes straight to Slack's consent page.
-              directInstall: true,
-              clientOptions,
-            },
-          }),
+        : { install: oauthInstallOptions(oauth, installationStore, clientOptions) }),
     });
     return { receiver: http, http };
-  }
-
-  function mountHttp(context: AdapterContext, receiver: HTTPReceiver): void {
-    context.http.mount('/slack/', (req: IncomingMessage, res: ServerResponse) => {
-      if (stopped) {
-        res.writeHead(503).end();
-        return;
-      }
-      try {
-        receiver.requestListener(req, res);
-      } catch (error) {
-        // Bolt throws this for paths it does not own (e.g. /slack/install without OAuth).
-        const code = (error as { code?: unknown }).code;
-        if (code !== ErrorCode.HTTPReceiverDeferredRequestError)
-          logger.error({ err: error }, 'Slack request failed');
-        if (!res.headersSent)
-          res.writeHead(code === ErrorCode.HTTPReceiverDeferredRequestError ? 404 : 500).end();
-      }
-    });
-  }
-
-  /** Waits for the first Socket Mode connection, but never past the deadline: a boot must not hang. */
-  async function connectSocket(created: App): Promise<void> {
-    const timeoutMs = options.socketConnectTimeoutMs ?? 20_000;
-    let timer: NodeJS.Timeout | undefined;
-    const deadline = new Promise<'timeout'>((resolve) => {
-      timer = setTimeout(() => resolve('timeout'), timeoutMs);
-    });
-    const started = created.start().then(
-      () => 'connected' as const,
-      (error: unknown) => {
-        logger.error({ err: error }, 'Slack Socket Mode failed to start');
-        return 'failed' as const;
-      },
-    );
-    const result = await Promise.race([started, deadline]);
-    clearTimeout(timer);
-    if (result === 'connected') {
-      health = { ready: true };
-      return;
-    }
-    health = { ready: false, reason: `Slack Socket Mode not connected (${result})` };
-    logger.warn({ timeoutMs }, 'Slack Socket Mode is not connected yet; continuing to retry');
-  }
-
-  /**
-   * Checks the configured token with auth.test and returns the bot's ids, or undefined when there
-   * is no single token or Slack could not be asked. A refusal is a configuration error: the
-   * operator set a token Slack does not accept, and no amount of retrying will fix it.
-   */
-  async function verifyToken(): Promise<{ botId: string; botUserId: string } | undefined> {
-    if (options.botToken === undefined) return undefined;
-    try {
-      const result = await webClient.auth.test({ token: options.botToken });
-      return typeof result.bot_id === 'string' && typeof result.user_id === 'string'
-        ? { botId: result.bot_id, botUserId: result.user_id }
-        : undefined;
-    } catch (error) {
-      const code = slackErrorCode(error);
-      if (isTokenError(code)) {
-        throw new BotError(
-          'config_invalid',
-          `SLACK_BOT_TOKEN: refused by Slack (${code}); copy the current Bot User OAuth Token (xoxb-…) from the app's Install App page`,
-          { cause: error },
-        );
-      }
-      // Slack unreachable at boot is not a config error: deliveries fail transiently and retry.
-      logger.warn({ err: error }, 'could not verify the Slack bot token; continuing');
-      return undefined;
-    }
-  }
-
-  /** The bot's ids from the start-up auth.test, once known. */
-  let identity: { botId: string; botUserId: string } | undefined;
-
-  /**
-   * Bolt's authorization for the single token. Given a token, Bolt would call auth.test itself
-   * (in the constructor, or per request when told not to), so a request arriving while Slack is
-   * slow would wait on it past Slack's 3 s deadline. The ids only serve Bolt's "ignore my own
-   * events" check, which slash commands and button presses never need, so requests go on with
-   * the token alone until our own start-up check has learnt them.
-   */
-  function boltAuthOptions(): { authorize?: Authorize<boolean> } {
-    const botToken = options.botToken;
-    if (botToken === undefined) return {};
-    return {
-      authorize: async ({ isEnterpriseInstall }) => ({ isEnterpriseInstall, botToken, ...identity }),
-    };
   }
 
   let attached: { app: App; http?: HTTPReceiver; socket?: SocketModeReceiver } | undefined;
@@ -300,7 +166,13 @@ export function createSlackAdapter(options: SlackAdapterOptions): ChatAdapter {
   function attach(context: AdapterContext) {
     if (attached !== undefined) return attached;
     const { receiver, http, socket } = createReceiver();
-    const created = new App({ receiver, logger: boltLogger, clientOptions, ...boltAuthOptions() });
+    const botToken = options.botToken;
+    const created = new App({
+      receiver,
+      logger: boltLogger,
+      clientOptions,
+      ...(botToken === undefined ? {} : { authorize: singleTokenAuthorize(botToken, () => identity) }),
+    });
     created.error(async (error) => {
       logger.error({ err: error }, 'unhandled error in a Slack listener');
     });
@@ -317,7 +189,7 @@ export function createSlackAdapter(options: SlackAdapterOptions): ChatAdapter {
       commandName: options.commandName ?? '/directory',
       ackBudgetMs: options.ackBudgetMs ?? 2000,
     });
-    if (http !== undefined) mountHttp(context, http);
+    if (http !== undefined) mountSlackHttpReceiver(context.http, http, { logger, isStopped: () => stopped });
     attached = {
       app: created,
       ...(http === undefined ? {} : { http }),
@@ -338,12 +210,18 @@ export function createSlackAdapter(options: SlackAdapterOptions): ChatAdapter {
       stopped = false;
       const { app: created, http, socket } = attach(context);
       app = created;
-      identity = await verifyToken();
+      identity =
+        options.botToken === undefined
+          ? undefined
+          : await verifySlackBotToken(webClient, options.botToken, logger);
       if (http !== undefined) {
         health = { ready: true };
       } else if (socket !== undefined) {
         // Socket Mode: Bolt opens the WebSocket via apps.connections.open; no port is bound.
-        await connectSocket(created);
+        health = await connectSlackSocketMode(created, {
+          logger,
+          timeoutMs: options.socketConnectTimeoutMs ?? 20_000,
+        });
       }
       logger.info(
         { mode: http === undefined ? 'socket' : 'http', multiWorkspace: options.oauth !== undefined },
