@@ -1,9 +1,13 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { EmulatorAdmin } from './admin.js';
 import { ClockNotManualError } from './admin.js';
 import { checkAdminInput } from './admin-input.js';
 import { ApiError, notFound } from './api-error.js';
 import type { Clock } from './clock.js';
 import { InvalidFaultError } from './faults.js';
+import { readBody } from './http-body.js';
+import { send } from './http-send.js';
+import type { Quotas } from './quotas.js';
 import { UnknownRecordError } from './store.js';
 
 export interface AdminAnswer {
@@ -12,6 +16,49 @@ export interface AdminAnswer {
 }
 
 type Body = Record<string, unknown>;
+
+/** True for paths of the admin API, which is served before faults, authentication and quotas. */
+export function isAdminPath(path: string): boolean {
+  return path === '/__admin' || path.startsWith('/__admin/');
+}
+
+/** Serves one admin request: reads its JSON body, answers with the anonymous V1 quota headers. */
+export async function serveAdmin(
+  req: IncomingMessage,
+  res: ServerResponse,
+  deps: { admin: EmulatorAdmin; clock: Clock; quotas: Quotas },
+): Promise<void> {
+  const method = req.method ?? 'GET';
+  const path = new URL(req.url ?? '/', 'http://emulator.invalid').pathname;
+  const text = method === 'GET' || method === 'HEAD' ? '' : await readBody(req);
+  let body: Body = {};
+  try {
+    const parsed: unknown = text.trim() === '' ? {} : JSON.parse(text);
+    if (typeof parsed === 'object' && parsed !== null && !Array.isArray(parsed)) body = parsed as Body;
+  } catch {
+    send(
+      res,
+      {
+        status: 400,
+        body: JSON.stringify({ error: 'invalid_parameter', error_description: 'body is not JSON' }),
+      },
+      deps.quotas.snapshot(undefined, 'v1'),
+    );
+    return;
+  }
+  const answer = handleAdmin(
+    method,
+    path.endsWith('/') && path.length > 9 ? path.slice(0, -1) : path,
+    body,
+    deps.admin,
+    deps.clock,
+  );
+  send(
+    res,
+    { status: answer.status, body: JSON.stringify(answer.body) },
+    deps.quotas.snapshot(undefined, 'v1'),
+  );
+}
 
 /**
  * The HTTP admin API under /__admin/ (JSON in, JSON out). It has no authentication: the
