@@ -1,6 +1,6 @@
 import { type DocumentNode, execute, type GraphQLSchema, parse, validate } from 'graphql';
 import { estimateQueryComplexity } from '../directory/query-complexity.js';
-import type { V2Context } from './v2-resolvers.js';
+import type { V2Context } from './v2-context.js';
 
 export interface GraphqlOutcome {
   status: number;
