@@ -8,7 +8,7 @@ import { InvalidFaultError } from './faults.js';
 import { readBody } from './http-body.js';
 import { send } from './http-send.js';
 import type { Quotas } from './quotas.js';
-import { UnknownRecordError } from './store.js';
+import { UnknownRecordError } from './record-input.js';
 
 export interface AdminAnswer {
   status: number;

@@ -2,15 +2,15 @@ import type { ActivitySimulator } from './activity.js';
 import { type Clock, isManualClock } from './clock.js';
 import { type Fault, type FaultQueue, validateFault } from './faults.js';
 import type { Quotas } from './quotas.js';
-import type { EmulatorStats, RequestStats } from './stats.js';
 import type {
   AddCollectionInput,
   AddCommentInput,
   AddNotificationInput,
   AddPostInput,
   ScheduleLiveInput,
-  Store,
-} from './store.js';
+} from './record-input.js';
+import type { EmulatorStats, RequestStats } from './stats.js';
+import type { Store } from './store.js';
 import {
   type RenderContext,
   serializeCollection,
