@@ -4,14 +4,10 @@ import { Outbox } from '../delivery/outbox.js';
 import type { SubscriptionSeed } from '../delivery/subscription-spec.js';
 import { SubscriptionRepository } from '../delivery/subscriptions.js';
 import type { DirectoryClient } from '../directory/index.js';
-import { createCollectionsFeed } from '../feeds/collections-feed.js';
-import { createCommentsFeed } from '../feeds/comments-feed.js';
+import { createFeeds } from '../feeds/create-feeds.js';
 import type { Feed } from '../feeds/feed.js';
 import type { FeedItem } from '../feeds/feed-item.js';
 import type { FeedName } from '../feeds/feed-names.js';
-import { createLiveFeed } from '../feeds/live-feed.js';
-import { createNotificationsFeed } from '../feeds/notifications-feed.js';
-import { createPostsFeed } from '../feeds/posts-feed.js';
 import type { ChatAdapter } from '../ports/chat-adapter.js';
 import type { Clock } from '../ports/clock.js';
 import type { Message } from '../ports/message.js';
@@ -101,13 +97,13 @@ export function createEngine(options: EngineOptions) {
   });
 
   let reminderHorizon = settings.defaultRemindMinutes;
-  const feeds: Feed[] = [
-    createPostsFeed({ client, clock }),
-    createCommentsFeed({ client, clock }),
-    createCollectionsFeed({ client, clock }),
-    createLiveFeed({ client, clock, reminderHorizonMinutes: () => reminderHorizon }),
-    createNotificationsFeed({ client, clock, clearAfterDelivery: settings.clearNotifications }),
-  ] as Feed[];
+  const feeds = createFeeds(
+    { client, clock },
+    {
+      reminderHorizonMinutes: () => reminderHorizon,
+      clearNotificationsAfterDelivery: settings.clearNotifications,
+    },
+  );
 
   const runFeed = (feed: Feed, signal?: AbortSignal): Promise<PollSummary> =>
     runFeedOnce(

@@ -1,3 +1,4 @@
+import type { DirectoryCollection } from '../directory/index.js';
 import { background, type Feed, type FeedDependencies, rememberIds } from './feed.js';
 import type { FeedItem } from './feed-item.js';
 import { makeFeedItem } from './make-item.js';
@@ -54,7 +55,7 @@ export function createCollectionsFeed(deps: FeedDependencies): Feed<CollectionsF
       );
       const items: FeedItem[] = fresh
         .sort((a, b) => Date.parse(a.featuredAt ?? '') - Date.parse(b.featuredAt ?? ''))
-        .map((collection) => makeFeedItem('collections', 'new', { type: 'collection', collection }, now));
+        .map((collection) => toItem(collection, now));
       return {
         items,
         nextState: {
@@ -66,5 +67,17 @@ export function createCollectionsFeed(deps: FeedDependencies): Feed<CollectionsF
         },
       };
     },
+    async recent(query, call) {
+      const now = clock.now();
+      const result = await client.listCollections(
+        { featured: true, perPage: query.limit, sortBy: 'updated_at', order: 'desc' },
+        call,
+      );
+      return result.items.map((collection) => toItem(collection, now));
+    },
   };
+}
+
+function toItem(collection: DirectoryCollection, now: number): FeedItem {
+  return makeFeedItem('collections', 'new', { type: 'collection', collection }, now);
 }

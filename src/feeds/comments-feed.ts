@@ -1,3 +1,4 @@
+import type { DirectoryComment } from '../directory/index.js';
 import { background, canAffordAnotherPage, compareIds, type Feed, type FeedDependencies } from './feed.js';
 import type { FeedItem } from './feed-item.js';
 import { makeFeedItem } from './make-item.js';
@@ -37,7 +38,7 @@ export function createCommentsFeed(deps: FeedDependencies): Feed<CommentsFeedSta
         const now = clock.now();
         for (const comment of result.items) {
           if (compareIds(comment.id, state.newestId) <= 0) continue;
-          items.push(makeFeedItem('comments', 'new', { type: 'comment', comment }, now));
+          items.push(toItem(comment, now));
           if (compareIds(comment.id, cursor) > 0) cursor = comment.id;
         }
         // A short page means we are caught up (skipped records still count towards the page).
@@ -47,5 +48,19 @@ export function createCommentsFeed(deps: FeedDependencies): Feed<CommentsFeedSta
       items.sort((a, b) => compareIds(a.id, b.id));
       return { items, nextState: { newestId: cursor } };
     },
+    async recent(query, call) {
+      const now = clock.now();
+      // A numeric post id narrows the page upstream; a slug is left to the caller's filter.
+      const postId = query.post && /^\d+$/.test(query.post) ? query.post : undefined;
+      const result = await client.listComments(
+        { perPage: query.limit, sortBy: 'id', order: 'desc', ...(postId ? { postId } : {}) },
+        call,
+      );
+      return result.items.map((comment) => toItem(comment, now));
+    },
   };
+}
+
+function toItem(comment: DirectoryComment, now: number): FeedItem {
+  return makeFeedItem('comments', 'new', { type: 'comment', comment }, now);
 }

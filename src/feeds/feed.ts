@@ -1,7 +1,18 @@
-import type { DirectoryClient, QuotaClass } from '../directory/index.js';
+import type { CallOptions, DirectoryClient, QuotaClass } from '../directory/index.js';
 import type { Clock } from '../ports/clock.js';
 import type { FeedItem } from './feed-item.js';
 import type { FeedName } from './feed-names.js';
+
+/** What `Feed.recent` is asked for. */
+export interface RecentQuery {
+  /** At most this many records; a feed whose upstream pages are smaller reads one full page. */
+  limit: number;
+  /**
+   * The post (id or slug) the caller is about to filter on. A feed that can narrow its upstream
+   * query by it does (comments, by a numeric id); the caller still filters what comes back.
+   */
+  post?: string;
+}
 
 export interface FeedPollResult<State> {
   items: FeedItem[];
@@ -23,6 +34,13 @@ export interface Feed<State = unknown> {
   readonly costPerPoll: number;
   /** `signal` aborts upstream calls (and quota waits) on shutdown. */
   poll(state: State | undefined, signal?: AbortSignal): Promise<FeedPollResult<State>>;
+  /**
+   * The feed's latest records as `new` items, discovered now: newest first (live events: the
+   * ones not yet started, soonest first). One upstream request, shaped as this feed
+   * reads its source; it neither reads nor moves poll state. It answers "what would a
+   * subscription to this feed have received lately" (the subscribe preview).
+   */
+  recent(query: RecentQuery, call?: CallOptions): Promise<FeedItem[]>;
   /** Runs after the items of a poll are durably queued (e.g. clear notifications upstream). */
   afterQueued?(items: readonly FeedItem[]): Promise<void>;
 }

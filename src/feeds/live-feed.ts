@@ -55,9 +55,9 @@ export function createLiveFeed(options: LiveFeedOptions): Feed<LiveFeedState> {
         if (upcomingPages >= MAX_PAGES_PER_POLL || pastPages >= MAX_PAST_PAGES_PER_POLL) break;
       }
       // Read after the pages (a quota wait may have passed): what started before now is not
-      // upcoming, however early the listing began; undated events are kept, as `newer` does.
+      // upcoming, however early the listing began.
       const now = clock.now();
-      const events = listed.filter((e) => e.startsAt === null || startsFrom(e, now));
+      const events = notYetStarted(listed, now);
       const upcoming = events.filter((e) => e.startsAt !== null);
       if (!state) {
         return {
@@ -95,7 +95,21 @@ export function createLiveFeed(options: LiveFeedOptions): Feed<LiveFeedState> {
         },
       };
     },
+    async recent(query, call) {
+      const now = clock.now();
+      const result = await client.listLiveEvents({ newer: liveNewerDay(now), perPage: query.limit }, call);
+      return notYetStarted(result.items, now).map((event) => toItem(event, 'new', now));
+    },
   };
+}
+
+/**
+ * What the listing holds that has not started by `now`: it begins days early (see
+ * `liveNewerDay`), so events that already started are dropped here; undated events are kept,
+ * as `newer` keeps them, and announced.
+ */
+function notYetStarted(listed: readonly DirectoryLiveEvent[], now: number): DirectoryLiveEvent[] {
+  return listed.filter((e) => e.startsAt === null || startsFrom(e, now));
 }
 
 function toItem(event: DirectoryLiveEvent, kind: 'new' | 'reminder', now: number): FeedItem {

@@ -1,3 +1,4 @@
+import type { DirectoryNotification } from '../directory/index.js';
 import { background, type Feed, type FeedDependencies, rememberIds } from './feed.js';
 import type { FeedItem } from './feed-item.js';
 import { makeFeedItem } from './make-item.js';
@@ -33,9 +34,7 @@ export function createNotificationsFeed(options: NotificationsFeedOptions): Feed
         };
       const now = clock.now();
       const fresh = result.items.filter((n) => !state.seen.includes(n.id)).reverse();
-      const items: FeedItem[] = fresh.map((notification) =>
-        makeFeedItem('notifications', 'new', { type: 'notification', notification }, now),
-      );
+      const items: FeedItem[] = fresh.map((notification) => toItem(notification, now));
       return {
         items,
         nextState: {
@@ -46,9 +45,18 @@ export function createNotificationsFeed(options: NotificationsFeedOptions): Feed
         },
       };
     },
+    async recent(query, call) {
+      const now = clock.now();
+      const result = await client.listNotifications({ type: 'all', perPage: query.limit }, call);
+      return result.items.map((notification) => toItem(notification, now));
+    },
     async afterQueued(items) {
       if (options.clearAfterDelivery && items.length > 0)
         await client.clearNotifications({ priority: 'background' });
     },
   };
+}
+
+function toItem(notification: DirectoryNotification, now: number): FeedItem {
+  return makeFeedItem('notifications', 'new', { type: 'notification', notification }, now);
 }

@@ -11,6 +11,8 @@ export interface PostsFeedState {
   watermark: number;
 }
 
+/** The most posts the service returns in one page. */
+const SERVICE_PAGE_MAX = 20;
 /** Ten newest posts per poll (the service allows 20): half the complexity, and pages follow when all are new. */
 const PAGE_SIZE = 10;
 /** After an outage a poll pages back through up to 100 posts; the emulator and service cap pages at 20. */
@@ -66,9 +68,7 @@ export function createPostsFeed(deps: FeedDependencies): Feed<PostsFeedState> {
         .filter((p) => !state.seen.includes(p.id))
         .filter((p) => !p.createdAt || Date.parse(p.createdAt) >= state.watermark - LATE_GRACE_MS)
         .reverse();
-      const items: FeedItem[] = fresh.map((post) =>
-        makeFeedItem('posts', 'new', { type: 'post', post }, now),
-      );
+      const items: FeedItem[] = fresh.map((post) => toItem(post, now));
       return {
         items,
         nextState: {
@@ -80,5 +80,17 @@ export function createPostsFeed(deps: FeedDependencies): Feed<PostsFeedState> {
         },
       };
     },
+    async recent(query, call) {
+      const now = clock.now();
+      const connection = await client.listPosts(
+        { first: Math.min(query.limit, SERVICE_PAGE_MAX), order: 'NEWEST' },
+        call,
+      );
+      return connection.nodes.map((post) => toItem(post, now));
+    },
   };
+}
+
+function toItem(post: DirectoryPost, now: number): FeedItem {
+  return makeFeedItem('posts', 'new', { type: 'post', post }, now);
 }

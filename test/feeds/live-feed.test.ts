@@ -117,3 +117,41 @@ describe('the live feed in a busy directory', () => {
     expect(eventsOf(items, soon)).toEqual(['new', 'reminder']);
   });
 });
+
+describe("the live feed's recent()", () => {
+  const cases = AWKWARD_INSTANTS.flatMap((instant) =>
+    SERVICE_OFFSETS.map(([label, minutes]) => [instant, label, minutes] as const),
+  );
+
+  it.each(cases)(
+    'at %s with a service at %s: what has not started, soonest first',
+    async (instant, _label, minutes) => {
+      const { clock, emulator, feed } = await liveFeedAt(instant, minutes);
+      const now = clock.now();
+      const schedule = (name: string, startsAt: number) =>
+        String(emulator.admin.scheduleLive({ name, startsAt: new Date(startsAt).toISOString() }).id);
+      const tomorrow = schedule('Tomorrow', now + 26 * HOUR);
+      const started = schedule('Already on air', now - 2 * HOUR);
+      const soon = schedule('Office hours', now + 20 * MINUTE);
+
+      const recent = await feed.recent({ limit: 50 });
+      const mine = recent.map((item) => item.id).filter((id) => [tomorrow, started, soon].includes(id));
+      expect(mine).toEqual([soon, tomorrow]);
+      expect(recent.every((item) => item.event === 'new' && item.discoveredAt === now)).toBe(true);
+    },
+  );
+
+  it('reads at most the limit and leaves the poll cursor alone', async () => {
+    const { clock, emulator, feed } = await liveFeedAt('2026-11-23T15:00:00Z', -480);
+    const seeded = await feed.poll(undefined);
+    const soon = emulator.admin.scheduleLive({
+      name: 'Office hours',
+      startsAt: new Date(clock.now() + 20 * MINUTE).toISOString(),
+    });
+    expect((await feed.recent({ limit: 1 })).length).toBeLessThanOrEqual(1);
+    expect(eventsOf(await feed.recent({ limit: 50 }), soon)).toEqual(['new']);
+    clock.advance(MINUTE);
+    const { items } = await feed.poll(seeded.nextState);
+    expect(eventsOf(items, soon)).toEqual(['new', 'reminder']);
+  });
+});
