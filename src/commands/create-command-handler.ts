@@ -1,21 +1,15 @@
 import { FEED_NAMES } from '../feeds/feed-names.js';
 import type { CommandHandler, CommandInvocation, CommandReply } from '../ports/commands.js';
 import { publicDefinition } from './command-spec.js';
-import { COMMAND_SPECS } from './definitions.js';
 import { foreignLinkReply } from './directory-links.js';
-import { helpReply } from './help-command.js';
+import { helpReply } from './help.js';
 import { createLookupCache } from './lookup-cache.js';
-import { prepareLookup } from './lookups.js';
+import { prepareLookup } from './lookup-helpers.js';
 import { parseInvocation } from './parse-invocation.js';
 import { errorReply } from './replies.js';
-import { statusReply } from './status-command.js';
-import {
-  listSubscriptions,
-  mayManage,
-  subscribe,
-  unsubscribe,
-  whoMayManage,
-} from './subscription-commands.js';
+import { COMMAND_SPECS } from './shared-options.js';
+import { statusReply } from './status.js';
+import { listSubscriptions, mayManage, subscribe, unsubscribe, whoMayManage } from './subscribe.js';
 import { formatDuration } from './time-text.js';
 import type { CommandDependencies, CommandEvent, CommandResult } from './types.js';
 import { upstreamFailureReply } from './upstream-failure.js';

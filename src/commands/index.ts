@@ -4,9 +4,9 @@
  */
 export type { ArgValue, CommandKind, CommandSpec, OptionSpec, ParsedArgs } from './command-spec.js';
 export { createCommandHandler } from './create-command-handler.js';
-export { COMMAND_SPECS, MAX_RESULTS } from './definitions.js';
 export { type DirectoryLinks, directoryLinks } from './directory-links.js';
 export { MAX_COMMAND_LENGTH, type ParseResult, parseInvocation } from './parse-invocation.js';
+export { COMMAND_SPECS, MAX_RESULTS } from './shared-options.js';
 export type {
   CommandDependencies,
   CommandEvent,

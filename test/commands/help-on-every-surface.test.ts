@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { renderConsoleReply } from '../../adapters/console/index.js';
 import { renderDiscordReply } from '../../adapters/discord/render-message.js';
 import { renderSlackReply } from '../../adapters/slack/render-reply.js';
-import { helpReply } from '../../src/commands/help-command.js';
+import { helpReply } from '../../src/commands/help.js';
 import { COMMAND_SPECS } from '../../src/commands/index.js';
 
 /** Every piece of text a rendered payload would show, whatever its shape. */
