@@ -23,7 +23,8 @@ export interface OptionSpec extends CommandOptionDefinition {
  */
 export type CommandKind = 'lookup' | 'manage' | 'local';
 
-export interface CommandSpec extends Omit<CommandDefinition, 'options'> {
+/** A command's grammar and help. Whether it manages the channel follows from `kind`. */
+export interface CommandSpec extends Omit<CommandDefinition, 'options' | 'managesChannel'> {
   kind: CommandKind;
   options: readonly OptionSpec[];
 }
@@ -35,7 +36,7 @@ export function publicDefinition(spec: CommandSpec): CommandDefinition {
     description: spec.description,
     usage: spec.usage,
     examples: spec.examples,
-    managesChannel: spec.managesChannel,
+    managesChannel: spec.kind === 'manage',
     options: spec.options.map((option) => {
       const { schema: _schema, repeatable: _repeatable, aliases: _aliases, ...definition } = option;
       return definition;

@@ -1,15 +1,11 @@
-import { FEED_NAMES } from '../feeds/feed-names.js';
 import type { CommandHandler, CommandInvocation, CommandReply } from '../ports/commands.js';
-import { publicDefinition } from './command-spec.js';
+import { COMMANDS } from './all-commands.js';
+import { mayManage, whoMayManage } from './channel-permission.js';
+import { type CommandModule, isLookup } from './command-module.js';
+import { createCommandRegistry } from './command-registry.js';
 import { foreignLinkReply } from './directory-links.js';
-import { helpReply } from './help.js';
 import { createLookupCache } from './lookup-cache.js';
-import { prepareLookup } from './lookup-helpers.js';
-import { parseInvocation } from './parse-invocation.js';
 import { errorReply } from './replies.js';
-import { COMMAND_SPECS } from './shared-options.js';
-import { statusReply } from './status.js';
-import { listSubscriptions, mayManage, subscribe, unsubscribe, whoMayManage } from './subscribe.js';
 import { formatDuration } from './time-text.js';
 import type { CommandDependencies, CommandEvent, CommandResult } from './types.js';
 import { upstreamFailureReply } from './upstream-failure.js';
@@ -45,10 +41,15 @@ function resultOf(reply: CommandReply): CommandResult {
  * The `/directory` commands, defined once for every platform: parses the text, checks
  * permissions, serves lookups through a short cache, a per-person rate limit and the quota
  * reserve, and answers every invocation with a reply (never a throw, never silence).
+ * What each command does is its module's; the policy here follows the command's kind only.
+ * `commands` is the list served (COMMANDS unless a test brings its own).
  */
-export function createCommandHandler(deps: CommandDependencies): CommandHandler {
+export function createCommandHandler(
+  deps: CommandDependencies,
+  commands: readonly CommandModule[] = COMMANDS,
+): CommandHandler {
   const { client, clock } = deps;
-  const definitions = COMMAND_SPECS.map(publicDefinition);
+  const registry = createCommandRegistry(commands);
   const cache = createLookupCache({ clock, ttlMs: deps.cacheTtlMs ?? DEFAULT_CACHE_TTL_MS });
   const limiter = createUserRateLimiter({
     clock,
@@ -64,7 +65,7 @@ export function createCommandHandler(deps: CommandDependencies): CommandHandler 
     }
   };
 
-  async function lookup(invocation: CommandInvocation, key: string, run: () => Promise<CommandReply>) {
+  async function lookup(invocation: CommandInvocation, key: string, fetch: () => Promise<CommandReply>) {
     const cached = cache.get(key);
     if (cached) return { reply: cached, cached: true };
     const pending = inFlight.get(key);
@@ -77,7 +78,7 @@ export function createCommandHandler(deps: CommandDependencies): CommandHandler 
       );
       return { reply, cached: false };
     }
-    const work = run().then(
+    const work = fetch().then(
       (reply) => {
         // A "no such post" answer is as stable as a found one; failures are not kept.
         if (reply.error === undefined || reply.error.code === 'upstream_not_found') cache.set(key, reply);
@@ -96,13 +97,12 @@ export function createCommandHandler(deps: CommandDependencies): CommandHandler 
   async function answer(
     invocation: CommandInvocation,
   ): Promise<{ command: string; reply: CommandReply; cached: boolean }> {
-    const parsed = parseInvocation(invocation.text, COMMAND_SPECS);
-    if (parsed.ok === 'empty')
-      return { command: 'help', reply: helpReply(COMMAND_SPECS, undefined), cached: false };
+    const parsed = registry.parse(invocation.text);
+    if (parsed.ok === 'empty') return { command: 'help', reply: registry.help(undefined), cached: false };
     const spec = parsed.ok ? parsed.spec : parsed.spec && !parsed.suggestion ? parsed.spec : undefined;
     const command = spec?.name ?? 'unknown';
     // Refuse a change before discussing its arguments: fixing them would not help.
-    if (spec?.managesChannel && !mayManage(invocation, deps.adminUserIds)) {
+    if (spec?.kind === 'manage' && !mayManage(invocation, deps.adminUserIds)) {
       return {
         command,
         reply: errorReply(
@@ -123,45 +123,19 @@ export function createCommandHandler(deps: CommandDependencies): CommandHandler 
     const { args } = parsed;
     const foreignLink = foreignLinkReply(args, deps.directoryLinks);
     if (foreignLink) return { command, reply: foreignLink, cached: false };
-    const subscriptionDeps = {
-      client,
-      subscriptions: deps.subscriptions,
-      clock,
-      adminUserIds: deps.adminUserIds,
-      defaultRemindMinutes: deps.defaultRemindMinutes,
-    };
-    switch (parsed.spec.name) {
-      case 'help': {
-        const topic = typeof args['command'] === 'string' ? args['command'] : undefined;
-        return { command, reply: helpReply(COMMAND_SPECS, topic), cached: false };
-      }
-      case 'subscribe':
-        return {
-          command,
-          reply: await subscribe(invocation, args, subscriptionDeps, parsed.spec.usage),
-          cached: false,
-        };
-      case 'unsubscribe':
-        return {
-          command,
-          reply: await unsubscribe(invocation, args, subscriptionDeps, parsed.spec.usage),
-          cached: false,
-        };
-      case 'subscriptions':
-        return { command, reply: await listSubscriptions(invocation, subscriptionDeps), cached: false };
-      case 'status':
-        return { command, reply: statusReply(await deps.status(), invocation, clock.now()), cached: false };
-      default: {
-        const prepared = prepareLookup(parsed.spec.name, args, { client, clock });
-        if (!prepared)
-          return { command, reply: errorReply('internal', 'This command has no answer yet.'), cached: false };
-        return { command, ...(await lookup(invocation, prepared.key, () => prepared.run())) };
-      }
+    const commandModule = registry.find(parsed.spec.name);
+    if (!commandModule)
+      return { command, reply: errorReply('internal', 'This command has no answer yet.'), cached: false };
+    const request = { invocation, args, spec: parsed.spec, deps, commands: registry.specs };
+    if (isLookup(commandModule)) {
+      const prepared = commandModule.run(request);
+      return { command, ...(await lookup(invocation, prepared.key, () => prepared.fetch())) };
     }
+    return { command, reply: await commandModule.run(request), cached: false };
   }
 
   return {
-    definitions: () => definitions,
+    definitions: () => registry.definitions,
     async handle(invocation) {
       let outcome: { command: string; reply: CommandReply; cached: boolean };
       try {
@@ -171,7 +145,7 @@ export function createCommandHandler(deps: CommandDependencies): CommandHandler 
         const failure = upstreamFailureReply(error, { ledger: client.ledger, now: clock.now() });
         const word = invocation.text.trim().split(/\s+/, 1)[0]?.toLowerCase() ?? '';
         outcome = {
-          command: COMMAND_SPECS.some((s) => s.name === word) ? word : 'unknown',
+          command: registry.find(word) ? word : 'unknown',
           reply: failure.reply,
           cached: false,
         };
@@ -187,14 +161,7 @@ export function createCommandHandler(deps: CommandDependencies): CommandHandler 
       const prefix = partial.trim().toLowerCase();
       const pick = (values: readonly string[]) =>
         values.filter((v) => v.startsWith(prefix)).slice(0, MAX_COMPLETIONS);
-      if (command === 'help' && option === 'command') return pick(COMMAND_SPECS.map((s) => s.name));
-      if (
-        (command === 'unsubscribe' && option === 'target') ||
-        (command === 'subscribe' && option === 'feed')
-      ) {
-        return pick(FEED_NAMES);
-      }
-      return [];
+      return pick(registry.find(command)?.complete?.(option, registry.specs) ?? []);
     },
   };
 }

@@ -1,4 +1,6 @@
+import { z } from 'zod';
 import type { CommandReply } from '../ports/commands.js';
+import type { ActionCommand } from './command-module.js';
 import type { CommandSpec } from './command-spec.js';
 import { errorReply, infoMessage, infoReply } from './replies.js';
 import { closestMatch } from './suggest.js';
@@ -7,7 +9,8 @@ import { closestMatch } from './suggest.js';
 export function helpReply(specs: readonly CommandSpec[], command: string | undefined): CommandReply {
   if (command === undefined) {
     const lines = specs.map(
-      (spec) => `${spec.usage}\n    ${spec.description}${spec.managesChannel ? ' (channel managers)' : ''}`,
+      (spec) =>
+        `${spec.usage}\n    ${spec.description}${spec.kind === 'manage' ? ' (channel managers)' : ''}`,
     );
     return infoReply('Commands of /directory. "help <command>" shows examples.', [
       infoMessage('/directory commands', lines.join('\n')),
@@ -42,3 +45,29 @@ export function helpReply(specs: readonly CommandSpec[], command: string | undef
   ].join('\n');
   return infoReply(`Usage: ${spec.usage}`, [infoMessage(spec.name, text)]);
 }
+
+export const help: ActionCommand = {
+  spec: {
+    name: 'help',
+    kind: 'local',
+    description: 'How to use /directory, or one command in detail',
+    usage: 'help [command]',
+    examples: ['help', 'help subscribe'],
+    options: [
+      {
+        name: 'command',
+        description: 'The command to explain',
+        type: 'string',
+        required: false,
+        positional: true,
+        maxLength: 32,
+        schema: z.string().regex(/^[a-z-]+$/i, { error: 'a command name' }),
+      },
+    ],
+  },
+  run({ args, commands }) {
+    const topic = typeof args['command'] === 'string' ? args['command'] : undefined;
+    return helpReply(commands, topic);
+  },
+  complete: (option, commands) => (option === 'command' ? commands.map((spec) => spec.name) : []),
+};

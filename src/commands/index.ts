@@ -1,12 +1,22 @@
 /**
- * The `/directory` commands, defined once in the core: the definitions adapters bind, and the
- * handler that parses an invocation and answers it with a platform-neutral reply.
+ * The `/directory` commands, defined once in the core: one module per command, the list that
+ * gathers them (the definitions adapters bind), and the handler that parses an invocation and
+ * answers it with a platform-neutral reply.
  */
+export { COMMAND_REGISTRY, COMMAND_SPECS, COMMANDS } from './all-commands.js';
+export type {
+  ActionCommand,
+  CommandModule,
+  CommandRequest,
+  Lookup,
+  LookupCommand,
+} from './command-module.js';
+export { type CommandRegistry, createCommandRegistry } from './command-registry.js';
 export type { ArgValue, CommandKind, CommandSpec, OptionSpec, ParsedArgs } from './command-spec.js';
 export { createCommandHandler } from './create-command-handler.js';
 export { type DirectoryLinks, directoryLinks } from './directory-links.js';
 export { MAX_COMMAND_LENGTH, type ParseResult, parseInvocation } from './parse-invocation.js';
-export { COMMAND_SPECS, MAX_RESULTS } from './shared-options.js';
+export { MAX_RESULTS } from './shared-options.js';
 export type {
   CommandDependencies,
   CommandEvent,

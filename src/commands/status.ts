@@ -1,6 +1,7 @@
 import type { FeedHealth } from '../engine/feed-scheduler.js';
 import type { CommandInvocation, CommandReply } from '../ports/commands.js';
 import type { MessageField } from '../ports/message.js';
+import type { ActionCommand } from './command-module.js';
 import { infoMessage, infoReply } from './replies.js';
 import { formatDuration, formatUtc } from './time-text.js';
 import type { QuotaStatus, StatusReport } from './types.js';
@@ -94,3 +95,17 @@ export function statusReply(report: StatusReport, invocation: CommandInvocation,
       : 'Status: all good.';
   return infoReply(lead, messages);
 }
+
+export const status: ActionCommand = {
+  spec: {
+    name: 'status',
+    kind: 'local',
+    description: 'Quota left, feed health and paused subscriptions',
+    usage: 'status',
+    examples: ['status'],
+    options: [],
+  },
+  async run({ invocation, deps }) {
+    return statusReply(await deps.status(), invocation, deps.clock.now());
+  },
+};

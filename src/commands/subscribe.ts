@@ -1,44 +1,14 @@
-import {
-  describeFilters,
-  type FeedFilters,
-  feedFiltersSchema,
-  filtersNotApplicable,
-} from '../delivery/feed-filters.js';
-import type { Subscription, SubscriptionRepository } from '../delivery/subscriptions.js';
-import type { DirectoryClient } from '../directory/index.js';
-import { type FeedName, isFeedName } from '../feeds/feed-names.js';
-import type { Clock } from '../ports/clock.js';
-import type { CommandInvocation, CommandReply } from '../ports/commands.js';
+import { z } from 'zod';
+import { type FeedFilters, feedFiltersSchema, filtersNotApplicable } from '../delivery/feed-filters.js';
+import { FEED_NAMES, type FeedName, isFeedName } from '../feeds/feed-names.js';
 import { splitList } from './arg-formats.js';
+import type { ActionCommand } from './command-module.js';
 import type { ParsedArgs } from './command-spec.js';
-import { errorReply, infoMessage, infoReply } from './replies.js';
+import { describeSubscription } from './describe-subscription.js';
+import { errorReply, infoReply } from './replies.js';
+import { slug, username } from './shared-options.js';
 import { previewSubscription } from './subscription-preview.js';
 import { upstreamFailureReply } from './upstream-failure.js';
-
-export interface SubscriptionCommandDeps {
-  client: DirectoryClient;
-  subscriptions: SubscriptionRepository;
-  clock: Clock;
-  adminUserIds: readonly string[];
-  defaultRemindMinutes: number;
-}
-
-/** Who may change a channel's subscriptions, in the platform's own words. */
-export function whoMayManage(platform: string): string {
-  switch (platform) {
-    case 'slack':
-      return "Only workspace admins and owners, or people listed in ADMIN_USER_IDS, can change this channel's subscriptions.";
-    case 'discord':
-      return "Only members with the Manage Channels permission, or people listed in ADMIN_USER_IDS, can change this channel's subscriptions.";
-    default:
-      return "Only people allowed to manage this channel, or listed in ADMIN_USER_IDS, can change this channel's subscriptions.";
-  }
-}
-
-/** Whether the actor may change channel state: the platform says so, or ADMIN_USER_IDS does. */
-export function mayManage(invocation: CommandInvocation, adminUserIds: readonly string[]): boolean {
-  return invocation.actor.canManageChannel || adminUserIds.includes(invocation.actor.userId);
-}
 
 const FLAG_NAMES: Readonly<Record<keyof FeedFilters, string>> = {
   post: '--post',
@@ -51,7 +21,7 @@ const FLAG_NAMES: Readonly<Record<keyof FeedFilters, string>> = {
 };
 
 /** Builds and checks the filters from parsed flags; a problem is a sentence for the user. */
-export function filtersFromArgs(
+function filtersFromArgs(
   feed: FeedName,
   args: ParsedArgs,
 ): { ok: true; filters: FeedFilters } | { ok: false; problem: string } {
@@ -85,99 +55,141 @@ export function filtersFromArgs(
   return { ok: true, filters };
 }
 
-function describeSubscription(subscription: Subscription, defaultRemindMinutes: number): string {
-  const filters = describeFilters(subscription.filters);
-  const remind =
-    subscription.feed === 'live' &&
-    subscription.filters.remindMinutes === undefined &&
-    defaultRemindMinutes > 0
-      ? `reminder ${defaultRemindMinutes} min before (default)`
-      : '';
-  const details = [filters, remind].filter((part) => part !== '').join(', ');
-  return `${subscription.feed}${details === '' ? ' (everything)' : ` — ${details}`}`;
-}
-
 /** `subscribe <feed> [filters]`: adds the subscription and previews the last matching item. */
-export async function subscribe(
-  invocation: CommandInvocation,
-  args: ParsedArgs,
-  deps: SubscriptionCommandDeps,
-  usage: string,
-): Promise<CommandReply> {
-  const feed = String(args['feed'] ?? '');
-  if (!isFeedName(feed)) return errorReply('command_usage', `Unknown feed "${feed}".`, usage);
-  const checked = filtersFromArgs(feed, args);
-  if (!checked.ok) return errorReply('command_usage', checked.problem, usage);
-  const { subscription, created, resumed } = await deps.subscriptions.add({
-    platform: invocation.platform,
-    channelId: invocation.channelId,
-    ...(invocation.workspaceId === undefined ? {} : { workspaceId: invocation.workspaceId }),
-    feed,
-    filters: checked.filters,
-    createdBy: invocation.actor.userId,
-  });
-  const what = describeSubscription(subscription, deps.defaultRemindMinutes);
-  const lead = created
-    ? `Subscribed this channel to ${what}. Id: ${subscription.id} (to stop: unsubscribe ${subscription.id}).`
-    : resumed
-      ? `Resumed this channel's paused subscription: ${what}. Id: ${subscription.id}.`
-      : `This channel already has that subscription: ${what}. Id: ${subscription.id}.`;
-  let preview: string;
-  const messages = [];
-  try {
-    const message = await previewSubscription(deps.client, feed, checked.filters, deps.clock.now());
-    if (message) {
-      messages.push(message);
-      preview = 'The most recent matching item is below; new ones will appear in this channel.';
-    } else {
-      preview = 'Nothing recent matches these filters; new matching items will appear in this channel.';
+export const subscribe: ActionCommand = {
+  spec: {
+    name: 'subscribe',
+    kind: 'manage',
+    description: 'Follow a feed in this channel, optionally filtered',
+    usage:
+      'subscribe <posts|comments|collections|live|notifications> [--post <id|slug>] [--user <username>] [--keyword <words>] [--exclude <words>] [--video] [--min-votes N] [--remind N]',
+    examples: [
+      'subscribe posts --min-votes 50',
+      'subscribe comments --keyword ai,ml --exclude crypto',
+      'subscribe comments --post notion-ai',
+      'subscribe live --video --remind 15',
+    ],
+    options: [
+      {
+        name: 'feed',
+        description: 'The feed to follow',
+        type: 'string',
+        required: true,
+        positional: true,
+        choices: FEED_NAMES,
+        maxLength: 13,
+        schema: z.enum(FEED_NAMES, { error: FEED_NAMES.join(', ') }),
+      },
+      {
+        name: 'post',
+        description: 'comments: only on this post (id or slug)',
+        type: 'string',
+        required: false,
+        positional: false,
+        maxLength: 100,
+        schema: slug('post'),
+      },
+      {
+        name: 'user',
+        description: 'posts, comments, collections: only by this username',
+        type: 'string',
+        required: false,
+        positional: false,
+        maxLength: 51,
+        schema: username,
+      },
+      {
+        name: 'keyword',
+        description: 'Only items mentioning any of these words (comma list)',
+        type: 'string',
+        required: false,
+        positional: false,
+        maxLength: 500,
+        repeatable: true,
+        aliases: ['keywords'],
+      },
+      {
+        name: 'exclude',
+        description: 'Skip items mentioning any of these words (comma list)',
+        type: 'string',
+        required: false,
+        positional: false,
+        maxLength: 500,
+        repeatable: true,
+      },
+      {
+        name: 'video',
+        description: 'live: only on-camera events',
+        type: 'boolean',
+        required: false,
+        positional: false,
+      },
+      {
+        name: 'min-votes',
+        description: 'posts: only with at least this many votes',
+        type: 'integer',
+        required: false,
+        positional: false,
+        minValue: 0,
+        maxValue: 1_000_000,
+        aliases: ['min_votes', 'minvotes'],
+        schema: z
+          .number()
+          .int()
+          .min(0, { error: 'must be 0 or more' })
+          .max(1_000_000, { error: 'must be at most 1000000' }),
+      },
+      {
+        name: 'remind',
+        description: 'live: remind this many minutes before the start (0 = no reminder)',
+        type: 'integer',
+        required: false,
+        positional: false,
+        minValue: 0,
+        maxValue: 1440,
+        schema: z
+          .number()
+          .int()
+          .min(0, { error: 'must be 0 or more' })
+          .max(1440, { error: 'must be at most 1440 (a day)' }),
+      },
+    ],
+  },
+  async run({ invocation, args, spec, deps }) {
+    const feed = String(args['feed'] ?? '');
+    if (!isFeedName(feed)) return errorReply('command_usage', `Unknown feed "${feed}".`, spec.usage);
+    const checked = filtersFromArgs(feed, args);
+    if (!checked.ok) return errorReply('command_usage', checked.problem, spec.usage);
+    const { subscription, created, resumed } = await deps.subscriptions.add({
+      platform: invocation.platform,
+      channelId: invocation.channelId,
+      ...(invocation.workspaceId === undefined ? {} : { workspaceId: invocation.workspaceId }),
+      feed,
+      filters: checked.filters,
+      createdBy: invocation.actor.userId,
+    });
+    const what = describeSubscription(subscription, deps.defaultRemindMinutes);
+    const lead = created
+      ? `Subscribed this channel to ${what}. Id: ${subscription.id} (to stop: unsubscribe ${subscription.id}).`
+      : resumed
+        ? `Resumed this channel's paused subscription: ${what}. Id: ${subscription.id}.`
+        : `This channel already has that subscription: ${what}. Id: ${subscription.id}.`;
+    let preview: string;
+    const messages = [];
+    try {
+      const message = await previewSubscription(deps.client, feed, checked.filters, deps.clock.now());
+      if (message) {
+        messages.push(message);
+        preview = 'The most recent matching item is below; new ones will appear in this channel.';
+      } else {
+        preview = 'Nothing recent matches these filters; new matching items will appear in this channel.';
+      }
+    } catch (error) {
+      // The subscription is saved either way; only the preview is missing.
+      const failure = upstreamFailureReply(error, { ledger: deps.client.ledger, now: deps.clock.now() });
+      preview = `No preview: ${failure.reply.text}`;
     }
-  } catch (error) {
-    // The subscription is saved either way; only the preview is missing.
-    const failure = upstreamFailureReply(error, { ledger: deps.client.ledger, now: deps.clock.now() });
-    preview = `No preview: ${failure.reply.text}`;
-  }
-  return infoReply(`${lead}\n${preview}`, messages);
-}
-
-/** `unsubscribe <id|feed>`: removes this channel's subscription(s). */
-export async function unsubscribe(
-  invocation: CommandInvocation,
-  args: ParsedArgs,
-  deps: SubscriptionCommandDeps,
-  usage: string,
-): Promise<CommandReply> {
-  const target = String(args['target'] ?? '');
-  const removed = await deps.subscriptions.remove(invocation.platform, invocation.channelId, target);
-  if (removed.length === 0) {
-    return errorReply(
-      'command_usage',
-      `This channel has no subscription ${isFeedName(target) ? `to ${target}` : `with id ${target}`}. See "subscriptions" for the list.`,
-      usage,
-    );
-  }
-  const lines = removed.map((s) => `${s.id}: ${describeSubscription(s, deps.defaultRemindMinutes)}`);
-  return infoReply(
-    `Removed ${removed.length === 1 ? 'a subscription' : `${removed.length} subscriptions`} from this channel.`,
-    [infoMessage('Removed', lines.join('\n'))],
-  );
-}
-
-/** `subscriptions`: this channel's subscriptions, with ids and why any is paused. */
-export async function listSubscriptions(
-  invocation: CommandInvocation,
-  deps: SubscriptionCommandDeps,
-): Promise<CommandReply> {
-  const mine = await deps.subscriptions.forChannel(invocation.platform, invocation.channelId);
-  if (mine.length === 0) {
-    return infoReply('This channel has no subscriptions. Try "subscribe posts" or "help subscribe".');
-  }
-  const lines = mine.map((s) => {
-    const paused = s.paused ? ` — PAUSED: ${s.paused.reason}` : '';
-    return `${s.id}: ${describeSubscription(s, deps.defaultRemindMinutes)}${paused}`;
-  });
-  return infoReply(
-    `This channel has ${mine.length === 1 ? '1 subscription' : `${mine.length} subscriptions`}.`,
-    [infoMessage('Subscriptions in this channel', lines.join('\n'))],
-  );
-}
+    return infoReply(`${lead}\n${preview}`, messages);
+  },
+  complete: (option) => (option === 'feed' ? FEED_NAMES : []),
+};

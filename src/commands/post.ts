@@ -1,0 +1,28 @@
+import { composePostMessage } from '../messages/index.js';
+import type { LookupCommand } from './command-module.js';
+import { INTERACTIVE } from './interactive.js';
+import { describeRef, LOOKUP, notFound, postRefArg, refKey } from './lookup-helpers.js';
+import { lookupReply } from './replies.js';
+import { postRef } from './shared-options.js';
+
+export const post: LookupCommand = {
+  spec: {
+    name: 'post',
+    kind: 'lookup',
+    description: 'One post: tagline, votes, comments, makers, topics and link',
+    usage: 'post <id|slug|url>',
+    examples: ['post 42', 'post notion-ai', 'post https://www.example-directory.test/posts/notion-ai'],
+    options: [postRef],
+  },
+  run({ args, deps: { client } }) {
+    const ref = postRefArg(args);
+    return {
+      key: `post ${refKey(ref)}`,
+      async fetch() {
+        const found = await client.getPost(ref, INTERACTIVE);
+        if (!found) return notFound(`No post with ${describeRef(ref)}.`);
+        return lookupReply(`Post: ${found.name}`, [composePostMessage(found, LOOKUP)]);
+      },
+    };
+  },
+};
