@@ -1,4 +1,9 @@
-import type { CommandDependencies, CommandEvent, StatusReport } from '../../src/commands/index.js';
+import type {
+  CommandDependencies,
+  CommandEvent,
+  CommandModule,
+  StatusReport,
+} from '../../src/commands/index.js';
 import { createCommandHandler, directoryLinks } from '../../src/commands/index.js';
 import { SubscriptionRepository } from '../../src/delivery/subscriptions.js';
 import { createDirectoryClient, type DirectoryClient } from '../../src/directory/index.js';
@@ -38,6 +43,8 @@ export interface HarnessOptions {
   emulator?: EmulatorOptions;
   handler?: Partial<CommandDependencies>;
   status?: () => Promise<StatusReport>;
+  /** The command list served; the bot's own (COMMANDS) unless given. */
+  commands?: readonly CommandModule[];
 }
 
 /**
@@ -68,18 +75,21 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
       subscribedFeeds: new Set((await subscriptions.list()).filter((s) => !s.paused).map((s) => s.feed)),
       isPoller: true,
     }));
-  const handler = createCommandHandler({
-    client,
-    subscriptions,
-    clock,
-    adminUserIds: [ADMIN_ID],
-    status,
-    defaultRemindMinutes: 15,
-    // As the composition root does with DIRECTORY_BASE_URL pointing at this emulator.
-    directoryLinks: directoryLinks(emulator.url, EMULATOR_WEB_URL),
-    onEvent: (event) => events.push(event),
-    ...options.handler,
-  });
+  const handler = createCommandHandler(
+    {
+      client,
+      subscriptions,
+      clock,
+      adminUserIds: [ADMIN_ID],
+      status,
+      defaultRemindMinutes: 15,
+      // As the composition root does with DIRECTORY_BASE_URL pointing at this emulator.
+      directoryLinks: directoryLinks(emulator.url, EMULATOR_WEB_URL),
+      onEvent: (event) => events.push(event),
+      ...options.handler,
+    },
+    options.commands,
+  );
   return {
     emulator,
     clock,
