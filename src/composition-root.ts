@@ -16,8 +16,7 @@ import {
 } from '../adapters/discord/index.js';
 import { createSlackAdapter, renderSlackMessage, renderSlackReply } from '../adapters/slack/index.js';
 import type { LookupPlatform, LookupSession } from './cli/lookup-command.js';
-import { publicDefinition } from './commands/command-spec.js';
-import { COMMAND_SPECS, createCommandHandler, directoryLinks } from './commands/index.js';
+import { COMMAND_REGISTRY, createCommandHandler, directoryLinks } from './commands/index.js';
 import type { StatusReport } from './commands/types.js';
 import type { Config } from './config/config.js';
 import { loadConfig } from './config/load-config.js';
@@ -486,7 +485,7 @@ export { registerDiscordCommands };
 
 /** The `/directory` command definitions, for registering them with Discord. */
 export function commandDefinitions() {
-  return COMMAND_SPECS.map(publicDefinition);
+  return COMMAND_REGISTRY.definitions;
 }
 
 /**
