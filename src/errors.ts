@@ -55,6 +55,14 @@ export class BotError extends Error {
   }
 }
 
+/**
+ * The message of anything thrown: an Error's own message, anything else as a string (code may
+ * throw strings or plain objects, and a log line or reply must still say something).
+ */
+export function messageOf(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
+
 export function isBotError(value: unknown, code?: BotErrorCode): value is BotError {
   return value instanceof BotError && (code === undefined || value.code === code);
 }

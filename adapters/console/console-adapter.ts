@@ -1,9 +1,10 @@
-import type {
-  AdapterHealth,
-  ChatAdapter,
-  DeliveryOutcome,
-  DeliveryPacing,
-  Logger,
+import {
+  type AdapterHealth,
+  type ChatAdapter,
+  type DeliveryOutcome,
+  type DeliveryPacing,
+  type Logger,
+  messageOf,
 } from '../../src/ports/index.js';
 import { type ConsolePrompt, startConsolePrompt } from './console-prompt.js';
 import { type ConsoleScreen, createConsoleScreen } from './console-screen.js';
@@ -91,7 +92,7 @@ export function createConsoleAdapter(options: ConsoleAdapterOptions): ChatAdapte
         return {
           status: 'failed',
           code: 'platform_error',
-          reason: error instanceof Error ? error.message : String(error),
+          reason: messageOf(error),
         };
       }
       sequence += 1;

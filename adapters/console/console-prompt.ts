@@ -1,6 +1,11 @@
 import { clearScreenDown, createInterface, cursorTo, moveCursor } from 'node:readline';
 import { Writable } from 'node:stream';
-import type { CommandHandler, CommandInvocation, Logger } from '../../src/ports/index.js';
+import {
+  type CommandHandler,
+  type CommandInvocation,
+  type Logger,
+  messageOf,
+} from '../../src/ports/index.js';
 import type { ConsoleScreen } from './console-screen.js';
 import type { JobControl } from './job-control.js';
 import type { ConsoleRenderOptions } from './render-console-message.js';
@@ -119,7 +124,7 @@ export function startConsolePrompt(deps: ConsolePromptDeps): ConsolePrompt {
       if (rendered !== '') screen.write(`${rendered}${footer}\n`);
     } catch (error) {
       logger.error({ err: error, text: invocation.text }, 'console command failed');
-      screen.write(`✗ The command failed: ${error instanceof Error ? error.message : String(error)}\n`);
+      screen.write(`✗ The command failed: ${messageOf(error)}\n`);
     }
   };
 

@@ -1,6 +1,12 @@
 import { createHash } from 'node:crypto';
 import { DiscordAPIError, HTTPError, RateLimitError, type REST, Routes } from 'discord.js';
-import type { DeliveryOutcome, Destination, Logger, Message } from '../../src/ports/index.js';
+import {
+  type DeliveryOutcome,
+  type Destination,
+  type Logger,
+  type Message,
+  messageOf,
+} from '../../src/ports/index.js';
 import { renderDiscordMessage } from './render-message.js';
 
 /** Discord JSON error codes that mean "this channel will not take our posts", whatever we retry. */
@@ -54,8 +60,7 @@ export function outcomeOfError(error: unknown): DeliveryOutcome {
   if (error instanceof HTTPError) {
     return { status: 'failed', code: 'server_error', reason: `${error.status} ${error.message}` };
   }
-  const reason = error instanceof Error ? error.message : String(error);
-  return { status: 'failed', code: 'network', reason };
+  return { status: 'failed', code: 'network', reason: messageOf(error) };
 }
 
 export interface DeliverDeps {

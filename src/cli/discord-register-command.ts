@@ -1,5 +1,6 @@
 import { parseArgs } from 'node:util';
 import { CONFIG_ERROR_EXIT_CODE, configProblems, loadConfig } from '../config/load-config.js';
+import { messageOf } from '../errors.js';
 import type { CommandDefinition } from '../ports/commands.js';
 import { type CliIo, USAGE_EXIT_CODE } from './io.js';
 import type { Subcommand } from './subcommand.js';
@@ -48,7 +49,7 @@ export function createDiscordRegisterCommand(
           strict: true,
         }));
       } catch (error) {
-        io.stderr(error instanceof Error ? error.message : String(error));
+        io.stderr(messageOf(error));
         io.stderr(USAGE);
         return USAGE_EXIT_CODE;
       }
@@ -95,7 +96,7 @@ export function createDiscordRegisterCommand(
         );
         return 0;
       } catch (error) {
-        io.stderr(`Registration failed: ${error instanceof Error ? error.message : String(error)}`);
+        io.stderr(`Registration failed: ${messageOf(error)}`);
         return 1;
       }
     },

@@ -1,6 +1,7 @@
 import type { Config } from '../config/config.js';
 import { CONFIG_ERROR_EXIT_CODE, configProblems, loadConfig } from '../config/load-config.js';
 import { createDirectoryClient } from '../directory/index.js';
+import { messageOf } from '../errors.js';
 import { createStore } from '../store/create-store.js';
 import { USER_AGENT } from '../version.js';
 import { type CliIo, handleHelpOnly } from './io.js';
@@ -74,7 +75,7 @@ async function checkDirectory(config: Config): Promise<CheckResult> {
     return {
       name,
       status: 'failed',
-      detail: `${config.directory.baseUrl}: ${error instanceof Error ? error.message : String(error)}`,
+      detail: `${config.directory.baseUrl}: ${messageOf(error)}`,
     };
   } finally {
     await client.close();
@@ -102,7 +103,7 @@ async function checkStore(config: Config): Promise<CheckResult> {
     }
     return { name, status: 'ok', detail };
   } catch (error) {
-    return { name, status: 'failed', detail: error instanceof Error ? error.message : String(error) };
+    return { name, status: 'failed', detail: messageOf(error) };
   } finally {
     await store.close().catch(() => {});
   }

@@ -1,4 +1,5 @@
 import { parseArgs } from 'node:util';
+import { messageOf } from '../errors.js';
 
 /** Where CLI subcommands write; injected so tests can capture output without spawning. */
 export interface CliIo {
@@ -36,7 +37,7 @@ export function handleHelpOnly(argv: string[], io: CliIo, usage: string): number
     io.stdout(usage);
     return 0;
   } catch (error) {
-    io.stderr(error instanceof Error ? error.message : String(error));
+    io.stderr(messageOf(error));
     io.stderr(usage);
     return USAGE_EXIT_CODE;
   }

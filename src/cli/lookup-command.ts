@@ -1,3 +1,4 @@
+import { messageOf } from '../errors.js';
 import type { CommandHandler, CommandReply } from '../ports/commands.js';
 import { type CliIo, USAGE_EXIT_CODE } from './io.js';
 import type { Subcommand } from './subcommand.js';
@@ -109,7 +110,7 @@ export function createLookupCommand(build: (platform: LookupPlatform) => Promise
       try {
         session = await build(parsed.platform);
       } catch (error) {
-        io.stderr(`lookup: could not start: ${error instanceof Error ? error.message : String(error)}`);
+        io.stderr(`lookup: could not start: ${messageOf(error)}`);
         return 1;
       }
       try {

@@ -1,5 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import { parseArgs } from 'node:util';
+import { messageOf } from '../errors.js';
 import type { Message } from '../ports/message.js';
 import { type CliIo, USAGE_EXIT_CODE, UsageError } from './io.js';
 import {
@@ -122,14 +123,14 @@ export function createRenderCommand(
     try {
       text = fromStdin ? await readStream(stdin) : await readTextFile(args.file as string);
     } catch (error) {
-      io.stderr(`Could not read ${where}: ${error instanceof Error ? error.message : String(error)}`);
+      io.stderr(`Could not read ${where}: ${messageOf(error)}`);
       return 1;
     }
     let json: unknown;
     try {
       json = JSON.parse(text);
     } catch (error) {
-      io.stderr(`${where} is not valid JSON: ${error instanceof Error ? error.message : String(error)}`);
+      io.stderr(`${where} is not valid JSON: ${messageOf(error)}`);
       return 1;
     }
 
@@ -175,9 +176,7 @@ export function createRenderCommand(
       try {
         payloads.push(render(result.message));
       } catch (error) {
-        io.stderr(
-          `The ${args.platform} renderer failed: ${error instanceof Error ? error.message : String(error)}`,
-        );
+        io.stderr(`The ${args.platform} renderer failed: ${messageOf(error)}`);
         return 1;
       }
     }

@@ -1,3 +1,4 @@
+import { messageOf } from '../errors.js';
 import type { ChatAdapter, DeliveryOutcome } from '../ports/chat-adapter.js';
 import type { Clock } from '../ports/clock.js';
 import type { DeliveredLedger } from './dedupe.js';
@@ -167,7 +168,7 @@ export class Dispatcher {
       outcome = {
         status: 'failed',
         code: 'adapter_threw',
-        reason: error instanceof Error ? error.message : String(error),
+        reason: messageOf(error),
       };
     }
     try {

@@ -1,4 +1,4 @@
-import { BotError, type BotErrorCode } from '../errors.js';
+import { BotError, type BotErrorCode, messageOf } from '../errors.js';
 
 /**
  * Turns the directory's real-world failure bodies into BotErrors with stable codes:
@@ -88,7 +88,7 @@ export function errorFromException(error: unknown, method: string, url: string):
     errorCode === 'UND_ERR_CONNECT_TIMEOUT' ||
     errorCode === 'ENOTFOUND' ||
     errorCode === 'EAI_AGAIN';
-  const message = error instanceof Error ? error.message : String(error);
+  const message = messageOf(error);
   return new BotError(
     timeout ? 'upstream_timeout' : 'upstream_network',
     `${method} ${url} failed: ${errorCode} ${message}`.trim(),

@@ -1,5 +1,6 @@
 import type Keyv from 'keyv';
 import type { QuotaLedger } from '../directory/index.js';
+import { messageOf } from '../errors.js';
 import type { Feed } from '../feeds/feed.js';
 import type { FeedName } from '../feeds/feed-names.js';
 import type { Clock } from '../ports/clock.js';
@@ -135,7 +136,7 @@ export class FeedScheduler {
       this.#options.onEvent?.({ type: 'polled', summary, ms: clock.now() - startedAt });
     } catch (error) {
       health.consecutiveFailures += 1;
-      health.lastError = error instanceof Error ? error.message : String(error);
+      health.lastError = messageOf(error);
       const retryAfter = (error as { retryAfterMs?: number }).retryAfterMs;
       const retryInMs = Math.min(
         MAX_ERROR_BACKOFF_MS,

@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { messageOf } from '../errors.js';
 import type { LeaseBackend } from '../store/leases.js';
 
 export type LeaderEvent =
@@ -91,7 +92,7 @@ export class LeaderElection {
       if (deferred) reason = `an instance of an earlier version holds the lease "${deferTo}"`;
       else holds = await withTimeout(leases.acquire(name, this.owner, ttlMs), ttlMs / 2);
     } catch (error) {
-      reason = `the store did not answer: ${error instanceof Error ? error.message : String(error)}`;
+      reason = `the store did not answer: ${messageOf(error)}`;
       this.#options.onEvent?.({ type: 'lease-error', owner: this.owner, error });
     }
     if (!this.#running) return;

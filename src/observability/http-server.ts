@@ -1,7 +1,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Registry } from 'prom-client';
-import { BotError } from '../errors.js';
+import { BotError, messageOf } from '../errors.js';
 import type { HttpHandler, HttpMount } from '../ports/chat-adapter.js';
 import type { Logger } from '../ports/logger.js';
 
@@ -55,7 +55,7 @@ export function createHttpServer(options: { logger: Logger; registry: Registry }
         try {
           return { name: c.name, reason: await c.check() };
         } catch (error) {
-          return { name: c.name, reason: error instanceof Error ? error.message : String(error) };
+          return { name: c.name, reason: messageOf(error) };
         }
       }),
     );

@@ -3,7 +3,14 @@
  * `src/` (an architecture test enforces it).
  */
 
-export { BotError, type BotErrorCode, ConfigError, configProblems, isBotError } from '../errors.js';
+export {
+  BotError,
+  type BotErrorCode,
+  ConfigError,
+  configProblems,
+  isBotError,
+  messageOf,
+} from '../errors.js';
 export type {
   AdapterContext,
   AdapterHealth,

@@ -4,7 +4,7 @@ import KeyvPostgres from '@keyv/postgres';
 import KeyvRedis from '@keyv/redis';
 import KeyvSqlite from '@keyv/sqlite';
 import Keyv, { type KeyvStoreAdapter } from 'keyv';
-import { BotError } from '../errors.js';
+import { BotError, messageOf } from '../errors.js';
 import { type LeaseBackend, postgresLeases, redisLeases, sqliteLeases } from './leases.js';
 
 export type StoreKind = 'sqlite' | 'redis' | 'postgres';
@@ -263,8 +263,4 @@ function mask(url: URL): string {
   const copy = new URL(url);
   if (copy.password) copy.password = '****';
   return copy.toString();
-}
-
-function messageOf(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
 }
