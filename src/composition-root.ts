@@ -34,6 +34,7 @@ import { createMetrics } from './observability/metrics.js';
 import type { AdapterContext, ChatAdapter } from './ports/chat-adapter.js';
 import { systemClock } from './ports/clock.js';
 import type { CommandHandler, CommandReply } from './ports/commands.js';
+import { withDeadline } from './ports/deadline.js';
 import type { Logger } from './ports/logger.js';
 import type { Message } from './ports/message.js';
 import { type BotStore, createStore } from './store/create-store.js';
@@ -282,20 +283,12 @@ async function startAdapters(contexts: ReadonlyMap<ChatAdapter, AdapterContext>)
 }
 
 /** Resolves true when `work` settles within `ms`, false when time ran out; never rejects. */
-async function settleWithin(work: Promise<unknown>, ms: number): Promise<boolean> {
-  let timer: NodeJS.Timeout | undefined;
-  const timedOut = new Promise<false>((resolve) => {
-    timer = setTimeout(() => resolve(false), ms);
-  });
+function settleWithin(work: Promise<unknown>, ms: number): Promise<boolean> {
   const settled = work.then(
-    () => true as const,
-    () => true as const,
+    () => true,
+    () => true,
   );
-  try {
-    return await Promise.race([settled, timedOut]);
-  } finally {
-    clearTimeout(timer);
-  }
+  return withDeadline(settled, ms, () => false);
 }
 
 async function openDirectory(

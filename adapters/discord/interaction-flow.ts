@@ -1,4 +1,10 @@
-import type { CommandHandler, CommandInvocation, CommandReply, Logger } from '../../src/ports/index.js';
+import {
+  type CommandHandler,
+  type CommandInvocation,
+  type CommandReply,
+  type Logger,
+  withDeadline,
+} from '../../src/ports/index.js';
 import { CallbackType, InteractionKind, type RawInteraction } from './interaction-payload.js';
 import type { InteractionResponder } from './interaction-responder.js';
 import { actorOf, channelOf, commandText, focusedOption } from './interaction-text.js';
@@ -26,15 +32,6 @@ const failure: CommandReply = {
   shareable: false,
   error: { code: 'internal' },
 };
-
-/** Resolves to undefined after `ms`, unless cancelled first. */
-function deadline(ms: number): { promise: Promise<undefined>; cancel: () => void } {
-  let timer: NodeJS.Timeout | undefined;
-  const promise = new Promise<undefined>((resolve) => {
-    timer = setTimeout(() => resolve(undefined), ms);
-  });
-  return { promise, cancel: () => clearTimeout(timer) };
-}
 
 /**
  * Answers one interaction by turning it into a core command and the core's reply into Discord
@@ -72,9 +69,7 @@ export function createInteractionFlow(deps: InteractionFlowDeps) {
         : renderDiscordReply(reply, { commandText: text });
 
     const pending = ask(invocation);
-    const timer = deadline(deps.deferAfterMs);
-    const quick = await Promise.race([pending, timer.promise]);
-    timer.cancel();
+    const quick = await withDeadline(pending, deps.deferAfterMs, () => undefined);
     if (quick) {
       await responder.respond({ type: CallbackType.ChannelMessage, data: render(quick) });
       return;
@@ -104,15 +99,13 @@ export function createInteractionFlow(deps: InteractionFlowDeps) {
     const focused = focusedOption(interaction, commands.definitions());
     let suggestions: readonly string[] = [];
     if (focused && commands.complete) {
-      const timer = deadline(deps.deferAfterMs);
       const lookup = commands
         .complete(focused.command, focused.option, focused.partial)
         .catch((error: unknown) => {
           logger.warn({ err: error, option: focused.option }, 'discord autocomplete failed');
           return [] as readonly string[];
         });
-      suggestions = (await Promise.race([lookup, timer.promise])) ?? [];
-      timer.cancel();
+      suggestions = (await withDeadline(lookup, deps.deferAfterMs, () => undefined)) ?? [];
     }
     const choices = suggestions
       .filter((value) => value.length > 0 && value.length <= CHOICE_MAX)

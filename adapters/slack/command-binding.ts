@@ -6,6 +6,7 @@ import type {
   CommandReply,
   Logger,
 } from '../../src/ports/index.js';
+import { withDeadline } from '../../src/ports/index.js';
 import type { AdminLookup } from './admin-lookup.js';
 import type { SlackAdapterEvent } from './events.js';
 import { OPEN_ACTION_ID } from './render-message.js';
@@ -94,12 +95,7 @@ export function bindDirectoryCommand(deps: CommandBindingDeps): void {
       });
     })();
 
-    let timer: NodeJS.Timeout | undefined;
-    const budget = new Promise<undefined>((resolve) => {
-      timer = setTimeout(() => resolve(undefined), deps.ackBudgetMs);
-    });
-    const fast = await Promise.race([work, budget]);
-    clearTimeout(timer);
+    const fast = await withDeadline(work, deps.ackBudgetMs, () => undefined);
 
     if (fast !== undefined) {
       await ack(renderSlackReply(fast, { shareValue: text }));

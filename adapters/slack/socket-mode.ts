@@ -1,5 +1,5 @@
 import { type App, type Logger as BoltLogger, SocketModeReceiver, type webApi } from '@slack/bolt';
-import type { AdapterHealth, Logger } from '../../src/ports/index.js';
+import { type AdapterHealth, type Logger, withDeadline } from '../../src/ports/index.js';
 
 export interface SlackSocketModeOptions {
   /** App-level token (`xapp-…`) that opens the WebSocket via apps.connections.open. */
@@ -36,10 +36,6 @@ export async function connectSlackSocketMode(
   app: App,
   { logger, timeoutMs }: { logger: Logger; timeoutMs: number },
 ): Promise<AdapterHealth> {
-  let timer: NodeJS.Timeout | undefined;
-  const deadline = new Promise<'timeout'>((resolve) => {
-    timer = setTimeout(() => resolve('timeout'), timeoutMs);
-  });
   const started = app.start().then(
     () => 'connected' as const,
     (error: unknown) => {
@@ -47,8 +43,7 @@ export async function connectSlackSocketMode(
       return 'failed' as const;
     },
   );
-  const result = await Promise.race([started, deadline]);
-  clearTimeout(timer);
+  const result = await withDeadline(started, timeoutMs, () => 'timeout' as const);
   if (result === 'connected') return { ready: true };
   logger.warn({ timeoutMs }, 'Slack Socket Mode is not connected yet; continuing to retry');
   return { ready: false, reason: `Slack Socket Mode not connected (${result})` };

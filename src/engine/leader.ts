@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { messageOf } from '../errors.js';
+import { withDeadline } from '../ports/deadline.js';
 import type { LeaseBackend } from '../store/leases.js';
 
 export type LeaderEvent =
@@ -88,9 +89,10 @@ export class LeaderElection {
     let reason = 'another instance holds the lease';
     try {
       // A store that hangs must not keep a leader working past its lease: give up after half of it.
-      const deferred = deferTo !== '' && (await withTimeout(leases.holder(deferTo), ttlMs / 2)) !== undefined;
+      const deferred =
+        deferTo !== '' && (await withDeadline(leases.holder(deferTo), ttlMs / 2)) !== undefined;
       if (deferred) reason = `an instance of an earlier version holds the lease "${deferTo}"`;
-      else holds = await withTimeout(leases.acquire(name, this.owner, ttlMs), ttlMs / 2);
+      else holds = await withDeadline(leases.acquire(name, this.owner, ttlMs), ttlMs / 2);
     } catch (error) {
       reason = `the store did not answer: ${messageOf(error)}`;
       this.#options.onEvent?.({ type: 'lease-error', owner: this.owner, error });
@@ -124,14 +126,4 @@ export class LeaderElection {
       this.#options.onEvent?.({ type: 'transition-failed', owner: this.owner, to: 'follow', error });
     }
   }
-}
-
-function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T> {
-  let timer: NodeJS.Timeout | undefined;
-  return Promise.race([
-    promise,
-    new Promise<T>((_, reject) => {
-      timer = setTimeout(() => reject(new Error(`no answer within ${Math.round(ms)} ms`)), ms);
-    }),
-  ]).finally(() => clearTimeout(timer));
 }

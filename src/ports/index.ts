@@ -31,6 +31,7 @@ export type {
   CommandOptionDefinition,
   CommandReply,
 } from './commands.js';
+export { withDeadline } from './deadline.js';
 export { stripInvisibleFormatting } from './invisible-text.js';
 export type { KeyValueStore } from './key-value-store.js';
 export type { LogFn, Logger } from './logger.js';

@@ -5,6 +5,7 @@ import KeyvRedis from '@keyv/redis';
 import KeyvSqlite from '@keyv/sqlite';
 import Keyv, { type KeyvStoreAdapter } from 'keyv';
 import { BotError, messageOf } from '../errors.js';
+import { withDeadline } from '../ports/deadline.js';
 import { type LeaseBackend, postgresLeases, redisLeases, sqliteLeases } from './leases.js';
 
 export type StoreKind = 'sqlite' | 'redis' | 'postgres';
@@ -87,20 +88,12 @@ function wrap(
     keyv,
     leases,
     async ping(timeoutMs = 2000) {
-      let timer: NodeJS.Timeout | undefined;
       try {
-        await Promise.race([
-          keyv.get('__ping__'),
-          new Promise((_, reject) => {
-            timer = setTimeout(() => reject(new Error(`no answer within ${timeoutMs} ms`)), timeoutMs);
-          }),
-        ]);
+        await withDeadline(keyv.get('__ping__'), timeoutMs);
       } catch (error) {
         throw new BotError('store_unavailable', `The ${kind} store is unreachable: ${messageOf(error)}`, {
           cause: error,
         });
-      } finally {
-        clearTimeout(timer);
       }
     },
     sweepExpired(now = Date.now()) {
