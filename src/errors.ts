@@ -88,6 +88,18 @@ export class ConfigError extends BotError {
 }
 
 /**
+ * A command line the CLI cannot run: an unknown flag, a missing or malformed value. The
+ * subcommand that throws it prints the message and exits 2 (EX_USAGE-like); it never leaves the
+ * CLI, so it is a plain Error rather than a BotError with a code.
+ */
+export class UsageError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'UsageError';
+  }
+}
+
+/**
  * The problem lines of any `config_invalid` error (a ConfigError, or a BotError with that code
  * thrown elsewhere, whose message is then the one line); undefined for every other error.
  */

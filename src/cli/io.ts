@@ -15,13 +15,6 @@ export const processIo: CliIo = {
 /** sysexits EX_USAGE-like convention used by most CLIs: 2 = the call's words are off. */
 export const USAGE_EXIT_CODE = 2;
 
-export class UsageError extends Error {
-  constructor(message: string) {
-    super(message);
-    this.name = 'UsageError';
-  }
-}
-
 /**
  * For subcommands whose only option is --help: returns the exit code when the call is
  * finished (help printed: 0; a usage error: 2), or undefined to carry on.

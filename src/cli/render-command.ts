@@ -1,8 +1,8 @@
 import { readFile } from 'node:fs/promises';
 import { parseArgs } from 'node:util';
-import { messageOf } from '../errors.js';
+import { messageOf, UsageError } from '../errors.js';
 import type { Message } from '../ports/message.js';
-import { type CliIo, USAGE_EXIT_CODE, UsageError } from './io.js';
+import { type CliIo, USAGE_EXIT_CODE } from './io.js';
 import {
   composeRawRecord,
   guessRecordKind,

@@ -1,4 +1,5 @@
 import { parseArgs } from 'node:util';
+import { UsageError } from '../errors.js';
 import { DEFAULT_TOKEN, type EmulatorOptions, startEmulator } from './index.js';
 import { parseUtcOffset } from './time-format.js';
 
@@ -39,8 +40,6 @@ const NUMERIC_FLAGS = {
   'max-complexity': 'maxComplexity',
   'activity-per-min': 'activityPerMinute',
 } as const satisfies Record<string, keyof EmulatorOptions>;
-
-class UsageError extends Error {}
 
 function parseOptions(argv: string[]): EmulatorOptions | 'help' {
   let parsed: ReturnType<typeof parseWith>;
