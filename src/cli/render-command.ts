@@ -200,7 +200,7 @@ export function createRenderCommand(
         return await run(argv, io);
       } catch (error) {
         if (error instanceof UsageError || isParseArgsError(error)) {
-          io.stderr((error as Error).message);
+          io.stderr(messageOf(error));
           io.stderr('Run "directory-bot render --help" for usage.');
           return USAGE_EXIT_CODE;
         }

@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import { BotError } from '../errors.js';
+import { BotError, messageOf } from '../errors.js';
 import type { DirectoryEventSink } from './events.js';
 import type { Transport } from './http-transport.js';
 import { parseRecords } from './parse-records.js';
@@ -114,13 +114,9 @@ export function createV2Resources(deps: { transport: Transport; onEvent: Directo
     try {
       cost = estimateQueryComplexity(query, defined);
     } catch (error) {
-      throw new BotError(
-        'upstream_bad_request',
-        `GraphQL query does not parse: ${(error as Error).message}`,
-        {
-          cause: error,
-        },
-      );
+      throw new BotError('upstream_bad_request', `GraphQL query does not parse: ${messageOf(error)}`, {
+        cause: error,
+      });
     }
     const url = transport.urlFor(GRAPHQL_PATH);
     const response = await transport.send({

@@ -1,5 +1,5 @@
 import { parseArgs } from 'node:util';
-import { UsageError } from '../errors.js';
+import { messageOf, UsageError } from '../errors.js';
 import { DEFAULT_TOKEN, type EmulatorOptions, startEmulator } from './index.js';
 import { parseUtcOffset } from './time-format.js';
 
@@ -46,7 +46,7 @@ function parseOptions(argv: string[]): EmulatorOptions | 'help' {
   try {
     parsed = parseWith(argv);
   } catch (error) {
-    throw new UsageError((error as Error).message);
+    throw new UsageError(messageOf(error));
   }
   const { values } = parsed;
   if (values.help) return 'help';
@@ -136,7 +136,7 @@ export async function runEmulatorCli(argv: string[], io: CliIo, stop?: AbortSign
   try {
     emulator = await startEmulator(options);
   } catch (error) {
-    io.stderr(`directory-bot emulator: cannot start: ${(error as Error).message}`);
+    io.stderr(`directory-bot emulator: cannot start: ${messageOf(error)}`);
     return 1;
   }
   const tokens = emulator.admin.tokens();

@@ -1,5 +1,6 @@
 import { type DocumentNode, execute, type GraphQLSchema, parse, validate } from 'graphql';
 import { estimateQueryComplexity } from '../directory/query-complexity.js';
+import { messageOf } from '../errors.js';
 import type { V2Context } from './v2-context.js';
 
 export interface GraphqlOutcome {
@@ -66,7 +67,7 @@ export async function runGraphql(
   try {
     document = parse(query);
   } catch (error) {
-    return errorsOnly(200, (error as Error).message, INVALID_QUERY_CHARGE);
+    return errorsOnly(200, messageOf(error), INVALID_QUERY_CHARGE);
   }
   const validationErrors = validate(schema, document);
   if (validationErrors.length > 0) {
