@@ -17,7 +17,7 @@ function importSpecifiers(file: string): string[] {
   return [...text.matchAll(pattern)].map((m) => m[1] ?? m[2] ?? '');
 }
 
-const COMPOSITION_ROOT = 'src/composition-root.ts';
+const COMPOSITION_ROOT = 'src/app/platforms.ts';
 
 describe('the layering of DESIGN.md', () => {
   it('src/ never imports adapters/, except in the composition root', () => {

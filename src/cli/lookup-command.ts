@@ -1,21 +1,7 @@
+import { LOOKUP_PLATFORMS, type LookupPlatform, type LookupSession } from '../app/lookup-session.js';
 import { messageOf } from '../errors.js';
-import type { CommandHandler, CommandReply } from '../ports/commands.js';
 import { type CliIo, USAGE_EXIT_CODE } from './io.js';
 import type { Subcommand } from './subcommand.js';
-
-export const LOOKUP_PLATFORMS = ['console', 'slack', 'discord'] as const;
-export type LookupPlatform = (typeof LOOKUP_PLATFORMS)[number];
-
-/** What `lookup` needs from the composition root for one platform. */
-export interface LookupSession {
-  handler: CommandHandler;
-  /**
-   * Console: a string to print; Slack/Discord: the payload the platform would receive, given the
-   * command text as chat passes it (the "Share in channel" button re-runs it).
-   */
-  render: (reply: CommandReply, commandText: string) => unknown;
-  close(): Promise<void>;
-}
 
 const USAGE = `Usage: directory-bot lookup <command text…> [--platform console|slack|discord]
 
@@ -88,7 +74,7 @@ function print(io: CliIo, rendered: unknown): void {
 
 /**
  * `directory-bot lookup <command text…> [--platform console|slack|discord]`: one command
- * through the same handler the chat platforms use. `build` comes from the composition root.
+ * through the same handler the chat platforms use. `build` is `openLookupSession` (src/app).
  */
 export function createLookupCommand(build: (platform: LookupPlatform) => Promise<LookupSession>): Subcommand {
   return {

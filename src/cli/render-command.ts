@@ -90,7 +90,7 @@ async function readStream(stream: NodeJS.ReadableStream): Promise<string> {
 
 /**
  * The `render` subcommand: shows exactly what the bot would post for one record, on any
- * platform, without connecting anywhere. The renderers are injected by the composition root
+ * platform, without connecting anywhere. The renderers are injected from src/app/platforms.ts
  * (the only place in src/ allowed to import adapters).
  */
 export function createRenderCommand(

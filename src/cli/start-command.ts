@@ -1,10 +1,6 @@
-import {
-  createApp,
-  createConsoleScreen,
-  isForegroundTerminal,
-  processJobControl,
-  wantsConsole,
-} from '../composition-root.js';
+import { createApp } from '../app/create-app.js';
+import { createConsoleScreen, isForegroundTerminal, processJobControl } from '../app/platforms.js';
+import { wantsConsole } from '../app/sandbox.js';
 import { CONFIG_ERROR_EXIT_CODE, configProblems, loadConfig } from '../config/load-config.js';
 import { isBotError } from '../errors.js';
 import { createLogger } from '../observability/create-logger.js';

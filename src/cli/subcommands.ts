@@ -1,9 +1,6 @@
-import {
-  commandDefinitions,
-  MESSAGE_RENDERERS,
-  openLookupSession,
-  registerDiscordCommands,
-} from '../composition-root.js';
+import { openLookupSession } from '../app/lookup-session.js';
+import { MESSAGE_RENDERERS, registerDiscordCommands } from '../app/platforms.js';
+import { commandDefinitions } from '../app/wiring.js';
 import { createSilentLogger } from '../observability/create-logger.js';
 import { createDiscordRegisterCommand } from './discord-register-command.js';
 import { doctorCommand } from './doctor-command.js';

@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { type App, createApp } from '../../src/composition-root.js';
+import { type App, createApp } from '../../src/app/create-app.js';
 import { loadConfig } from '../../src/config/load-config.js';
 import { SubscriptionRepository } from '../../src/delivery/subscriptions.js';
 import { type RunningEmulator, startEmulator } from '../../src/emulator/index.js';

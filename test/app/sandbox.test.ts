@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
 import { afterAll, describe, expect, it } from 'vitest';
-import { createApp } from '../../src/composition-root.js';
+import { createApp } from '../../src/app/create-app.js';
 import { loadConfig } from '../../src/config/load-config.js';
 import { createSilentLogger } from '../../src/observability/create-logger.js';
 import { waitUntil } from '../support/engine-harness.js';

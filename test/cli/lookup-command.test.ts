@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { createLookupCommand, type LookupPlatform } from '../../src/cli/lookup-command.js';
-import { REPLY_RENDERERS } from '../../src/composition-root.js';
+import type { LookupPlatform } from '../../src/app/lookup-session.js';
+import { REPLY_RENDERERS } from '../../src/app/platforms.js';
+import { createLookupCommand } from '../../src/cli/lookup-command.js';
 import { type Harness, startHarness } from '../commands/harness.js';
 
 describe('directory-bot lookup', () => {

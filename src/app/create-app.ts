@@ -1,0 +1,245 @@
+import type { Config } from '../config/config.js';
+import type { DirectoryClient } from '../directory/index.js';
+import type { RunningEmulator } from '../emulator/index.js';
+import { createItemComposer } from '../engine/compose-item.js';
+import { createEngine, type Engine } from '../engine/engine.js';
+import { BotError, isBotError } from '../errors.js';
+import { engineEventSink } from '../observability/event-log.js';
+import { createHttpServer, describeListening } from '../observability/http-server.js';
+import { createMetrics } from '../observability/metrics.js';
+import type { AdapterContext, ChatAdapter } from '../ports/chat-adapter.js';
+import { systemClock } from '../ports/clock.js';
+import { withDeadline } from '../ports/deadline.js';
+import type { Logger } from '../ports/logger.js';
+import { createStore } from '../store/create-store.js';
+import { type ConsoleOptions, createAdapters } from './platforms.js';
+import { isSandbox, SANDBOX_STORE_NAMESPACE, storeNamespace, subscriptionSeeds } from './sandbox.js';
+import { buildCommandHandler, engineSettings, openDirectory } from './wiring.js';
+
+export interface App {
+  /**
+   * Wires everything, mounts every route, binds the HTTP server (so the platform sees the port
+   * quickly), then connects the adapters and starts the pipeline; `/readyz` answers 503 until
+   * all of that is done. Rejects with a `config_invalid` BotError when a platform refuses a
+   * configured credential, and with `port_in_use` when the port is taken.
+   */
+  start(): Promise<{ port: number }>;
+  /** Stops taking work, finishes what is in flight, closes the store. Safe to call twice. */
+  stop(): Promise<void>;
+}
+
+export interface AppOptions extends ConsoleOptions {
+  logger: Logger;
+}
+
+/**
+ * The bot's lifecycle: wires the store, the directory, the pipeline, the commands and the
+ * chosen chat adapters together (see wiring.ts and platforms.ts), starts them in order and
+ * takes them down within the shutdown budget.
+ */
+export function createApp(config: Config, options: AppOptions): App {
+  const { logger } = options;
+  const sandbox = isSandbox(config);
+  const metrics = createMetrics();
+  const http = createHttpServer({ logger, registry: metrics.registry });
+  let storeErrorLogged = false;
+  const store = createStore({
+    url: config.store.url,
+    ...storeNamespace(config),
+    onError: (error) => {
+      // Connection errors repeat on every reconnect attempt; one line is enough until it recovers.
+      if (storeErrorLogged) return;
+      storeErrorLogged = true;
+      logger.error({ err: error, store: config.store.source }, 'store error');
+    },
+  });
+  http.addReadinessCheck({
+    name: 'store',
+    async check() {
+      await store.ping();
+      storeErrorLogged = false;
+      return undefined;
+    },
+  });
+
+  let emulator: RunningEmulator | undefined;
+  let client: DirectoryClient | undefined;
+  let engine: Engine | undefined;
+  const adapters: ChatAdapter[] = [];
+  let stopped: Promise<void> | undefined;
+  let starting: Promise<unknown> = Promise.resolve();
+
+  const start = async () => {
+    // Everything that answers a request is wired before the port is bound: the platform routes
+    // traffic (and Slack counts a non-200 slash command as a failure) as soon as it accepts
+    // connections, while connecting to Slack or Discord can take seconds.
+    const directory = await openDirectory(config, logger, metrics, () => client?.ledger);
+    emulator = directory.emulator;
+    client = directory.client;
+
+    // The console's banner names the port, known once it is bound (before adapters start).
+    let boundPort = 0;
+    adapters.push(...createAdapters(config, options, store, () => boundPort));
+
+    const activeEngine = createEngine({
+      store,
+      client,
+      directoryId: directory.id,
+      // The emulator invents its world afresh at every start, from the same seed, so the
+      // previous sandbox run's positions would sit ahead of every new id and keep the
+      // console silent for as long as that run lasted: start each sandbox run from "now".
+      forgetPreviousState: sandbox,
+      // A live store may have been written by an earlier version, which may still be running.
+      upgradeFromUnprefixedState: !sandbox,
+      adapters,
+      clock: systemClock,
+      compose: createItemComposer(systemClock),
+      settings: engineSettings(config),
+      seeds: subscriptionSeeds(config),
+      onEvent: engineEventSink(logger, metrics, () => activeEngine.outbox.size()),
+    });
+    engine = activeEngine;
+
+    const commands = buildCommandHandler(config, {
+      client,
+      engine: activeEngine,
+      store,
+      directoryId: directory.id,
+      metrics,
+    });
+    const contexts = new Map(
+      adapters.map((adapter) => [
+        adapter,
+        { http, commands, logger: logger.child({ adapter: adapter.platform }) },
+      ]),
+    );
+    for (const [adapter, context] of contexts) {
+      adapter.attach?.(context);
+      http.addReadinessCheck({ name: adapter.platform, check: async () => adapter.health().reason });
+    }
+    let engineStarted = false;
+    http.addReadinessCheck({
+      name: 'engine',
+      check: async () => (engineStarted ? undefined : 'starting'),
+    });
+
+    const port = await http.listen(config.server.port);
+    boundPort = port;
+    const bound = http.address();
+    logger.info({ address: bound?.address, port }, bound ? describeListening(bound) : 'listening');
+    if (store.kind === 'sqlite' && config.server.onHeroku) {
+      logger.warn(
+        { store: store.description },
+        'RUNNING ON HEROKU WITH A FILE STORE: dyno disks are wiped at least daily, so subscriptions, cursors and dedupe state will be lost. Add Heroku Redis or Postgres (REDIS_URL / DATABASE_URL).',
+      );
+    }
+    await store.ping();
+    logger.info({ store: store.description }, `store ready (${store.kind})`);
+    if (sandbox && config.store.source !== 'default') {
+      logger.warn(
+        { store: store.description, source: config.store.source },
+        `sandbox on the store ${config.store.source} names: its state, subscriptions included, is kept apart there under the namespace ${SANDBOX_STORE_NAMESPACE}, but it still uses that server`,
+      );
+    }
+
+    await startAdapters(contexts);
+    await activeEngine.start();
+    engineStarted = true;
+    announce(logger, config, sandbox, adapters, emulator, options.consoleInput !== undefined);
+    return { port };
+  };
+
+  return {
+    start() {
+      const run = start();
+      starting = run.catch(() => {});
+      return run;
+    },
+    stop() {
+      stopped ??= (async () => {
+        // Everything here is bounded: Heroku kills at 30 s, and whatever is cut short is
+        // safe in the durable outbox for the next process.
+        const deadline = Date.now() + Math.max(1000, config.server.shutdownTimeoutMs - 3000);
+        const step = async (name: string, work: () => Promise<unknown> | undefined) => {
+          const left = deadline - Date.now();
+          const finished = await settleWithin(
+            Promise.resolve()
+              .then(work)
+              .catch((error: unknown) => logger.warn({ err: error, step: name }, 'error while stopping')),
+            Math.max(0, left),
+          );
+          if (!finished)
+            logger.warn(
+              { step: name },
+              'shutdown step cut short; pending work stays queued for the next start',
+            );
+        };
+        // A signal during start-up: let start finish wiring, then take everything down in order.
+        await step('start-up', () => starting);
+        // Stop taking commands and events first, then let deliveries in flight finish.
+        for (const adapter of adapters) await step(`${adapter.platform} adapter`, () => adapter.stop());
+        await step('engine', () => engine?.stop());
+        await step('http', () => http.close());
+        await step('directory client', () => client?.close());
+        await step('emulator', () => emulator?.close());
+        await step('store', () => store.close());
+      })();
+      return stopped;
+    },
+  };
+}
+
+/**
+ * Connects every adapter at once, so a bot with both platforms is ready after the slower of the
+ * two, not their sum. Every refused credential is reported together (one `config_invalid` whose
+ * details list each problem), so the operator fixes them in one go; any other failure wins.
+ */
+async function startAdapters(contexts: ReadonlyMap<ChatAdapter, AdapterContext>): Promise<void> {
+  const results = await Promise.allSettled([...contexts].map(([adapter, context]) => adapter.start(context)));
+  const errors = results.flatMap((r) => (r.status === 'rejected' ? [r.reason as unknown] : []));
+  const other = errors.find((error) => !isBotError(error, 'config_invalid'));
+  if (other !== undefined) throw other;
+  if (errors.length === 1) throw errors[0];
+  if (errors.length > 1) {
+    const problems = errors.map((error) => (error as BotError).message);
+    throw new BotError('config_invalid', problems.join('\n'), { details: { problems } });
+  }
+}
+
+/** Resolves true when `work` settles within `ms`, false when time ran out; never rejects. */
+function settleWithin(work: Promise<unknown>, ms: number): Promise<boolean> {
+  const settled = work.then(
+    () => true,
+    () => true,
+  );
+  return withDeadline(settled, ms, () => false);
+}
+
+function announce(
+  logger: Logger,
+  config: Config,
+  sandbox: boolean,
+  adapters: readonly ChatAdapter[],
+  emulator: RunningEmulator | undefined,
+  prompt: boolean,
+): void {
+  if (sandbox) {
+    logger.info(
+      'SANDBOX MODE: an embedded directory emulator invents activity and every feed is posted to this console. ' +
+        (prompt
+          ? 'Type help at the prompt, exit to stop. '
+          : 'No prompt: stdin and stdout are not both a terminal in the foreground; run commands with "directory-bot lookup …". ') +
+        'To go live set DIRECTORY_BASE_URL + DIRECTORY_TOKEN and ' +
+        'SLACK_BOT_TOKEN + SLACK_SIGNING_SECRET and/or DISCORD_TOKEN + DISCORD_APPLICATION_ID (see .env.example).',
+    );
+    return;
+  }
+  logger.info(
+    {
+      directory: emulator ? `embedded emulator at ${emulator.url}` : config.directory.baseUrl,
+      platforms: adapters.map((a) => a.platform),
+      staticSubscriptions: config.feeds.subscriptions.length,
+    },
+    'directory bot ready',
+  );
+}

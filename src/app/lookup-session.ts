@@ -1,0 +1,55 @@
+import { loadConfig } from '../config/load-config.js';
+import { createItemComposer } from '../engine/compose-item.js';
+import { createEngine } from '../engine/engine.js';
+import { createMetrics } from '../observability/metrics.js';
+import { systemClock } from '../ports/clock.js';
+import type { CommandHandler, CommandReply } from '../ports/commands.js';
+import type { Logger } from '../ports/logger.js';
+import { createStore } from '../store/create-store.js';
+import { REPLY_RENDERERS } from './platforms.js';
+import { storeNamespace } from './sandbox.js';
+import { buildCommandHandler, engineSettings, openDirectory } from './wiring.js';
+
+export const LOOKUP_PLATFORMS = ['console', 'slack', 'discord'] as const;
+export type LookupPlatform = (typeof LOOKUP_PLATFORMS)[number];
+
+/** What `directory-bot lookup` needs for one platform: the handler and how that platform shows a reply. */
+export interface LookupSession {
+  handler: CommandHandler;
+  /**
+   * Console: a string to print; Slack/Discord: the payload the platform would receive, given the
+   * command text as chat passes it (the "Share in channel" button re-runs it).
+   */
+  render: (reply: CommandReply, commandText: string) => unknown;
+  close(): Promise<void>;
+}
+
+/**
+ * A one-shot command handler for `directory-bot lookup`: the configured directory (or an
+ * embedded emulator), the configured store, no chat platform.
+ */
+export async function openLookupSession(platform: LookupPlatform, logger: Logger): Promise<LookupSession> {
+  const config = loadConfig();
+  const store = createStore({ url: config.store.url, ...storeNamespace(config) });
+  const metrics = createMetrics();
+  const { client, emulator, id } = await openDirectory(config, logger, metrics, () => undefined);
+  // Never started: it answers the one command from the store and never polls or delivers.
+  const engine = createEngine({
+    store,
+    client,
+    directoryId: id,
+    adapters: [],
+    clock: systemClock,
+    compose: createItemComposer(systemClock),
+    settings: engineSettings(config),
+  });
+  return {
+    handler: buildCommandHandler(config, { client, engine, store, directoryId: id, metrics }),
+    render: REPLY_RENDERERS[platform],
+    async close() {
+      await client.close();
+      await emulator?.close();
+      await store.close();
+    },
+  };
+}

@@ -1,0 +1,141 @@
+/**
+ * The chat platforms: the only module in src/ that imports from adapters/. Everything else in
+ * the core reaches a platform through the ChatAdapter port or the renderers exported here.
+ */
+import {
+  type ConsoleScreen,
+  createConsoleAdapter,
+  createConsoleScreen,
+  isForegroundTerminal,
+  type JobControl,
+  processJobControl,
+  renderConsoleMessage,
+  renderConsoleReply,
+} from '../../adapters/console/index.js';
+import {
+  createDiscordAdapter,
+  registerDiscordCommands,
+  renderDiscordMessage,
+  renderDiscordReply,
+} from '../../adapters/discord/index.js';
+import { createSlackAdapter, renderSlackMessage, renderSlackReply } from '../../adapters/slack/index.js';
+import type { Config } from '../config/config.js';
+import type { ChatAdapter } from '../ports/chat-adapter.js';
+import type { CommandReply } from '../ports/commands.js';
+import type { Logger } from '../ports/logger.js';
+import type { Message } from '../ports/message.js';
+import type { BotStore } from '../store/create-store.js';
+import { isSandbox, SANDBOX_CHANNEL, wantsConsole } from './sandbox.js';
+
+export type { ConsoleScreen, JobControl };
+export { createConsoleScreen, isForegroundTerminal, processJobControl, registerDiscordCommands };
+
+/** How the console adapter meets the terminal; the CLI decides, the app passes it on. */
+export interface ConsoleOptions {
+  /** Standard input for the console prompt; only passed on an interactive terminal in the foreground. */
+  consoleInput?: NodeJS.ReadableStream;
+  /** Called when the console prompt ends (Ctrl-D, `exit`): the CLI shuts down. */
+  onConsoleClosed?: () => void;
+  /** Where the console adapter writes; default stdout. */
+  consoleWrite?: (text: string) => void;
+  /** The terminal the console shares with the log lines; takes the place of `consoleWrite`. */
+  consoleScreen?: ConsoleScreen;
+  /** Ctrl-Z, `fg` and `bg` for a prompt on a real terminal. */
+  consoleJobControl?: JobControl;
+  /** Where the full logs go while the terminal shows only warnings; named in the console's banner. */
+  logFile?: string;
+}
+
+/**
+ * The adapters this configuration asks for: the console (sandbox or console subscriptions),
+ * Slack and Discord when their credentials are set. `port` is read when the console's banner
+ * is shown, after the HTTP server is bound.
+ */
+export function createAdapters(
+  config: Config,
+  options: ConsoleOptions & { logger: Logger },
+  store: BotStore,
+  port: () => number,
+): ChatAdapter[] {
+  const { logger } = options;
+  const sandbox = isSandbox(config);
+  const adapters: ChatAdapter[] = [];
+  if (wantsConsole(config)) {
+    const input = options.consoleInput;
+    adapters.push(
+      createConsoleAdapter({
+        logger,
+        ...(input ? { input, banner: () => consoleBanner(config, sandbox, port(), options.logFile) } : {}),
+        // In the sandbox the prompt is the feeds' channel: `subscriptions` there lists what flows.
+        ...(sandbox ? { promptChannelId: SANDBOX_CHANNEL } : {}),
+        ...(options.onConsoleClosed ? { onInputClosed: options.onConsoleClosed } : {}),
+        ...(options.consoleWrite ? { write: options.consoleWrite } : {}),
+        ...(options.consoleScreen ? { screen: options.consoleScreen } : {}),
+        ...(options.consoleJobControl ? { jobControl: options.consoleJobControl } : {}),
+        render: { color: process.stdout.isTTY === true },
+      }),
+    );
+  }
+  if (config.slack) {
+    adapters.push(
+      createSlackAdapter({
+        ...(config.slack.botToken ? { botToken: config.slack.botToken } : {}),
+        signingSecret: config.slack.signingSecret,
+        ...(config.slack.appToken ? { appToken: config.slack.appToken } : {}),
+        apiUrl: config.slack.apiUrl,
+        ...(config.slack.oauth ? { oauth: { ...config.slack.oauth, installationStore: store.keyv } } : {}),
+        logger,
+      }),
+    );
+  }
+  if (config.discord) {
+    adapters.push(
+      createDiscordAdapter({
+        ...(config.discord.token ? { token: config.discord.token } : {}),
+        applicationId: config.discord.applicationId,
+        ...(config.discord.publicKey ? { publicKey: config.discord.publicKey } : {}),
+        apiUrl: config.discord.apiUrl,
+        gateway: config.discord.gateway && config.discord.token !== undefined,
+        logger,
+      }),
+    );
+  }
+  return adapters;
+}
+
+/** What the person at the prompt sees first: where they are, how to leave, where the rest went. */
+function consoleBanner(config: Config, sandbox: boolean, port: number, logFile: string | undefined): string {
+  const lines = sandbox
+    ? [
+        'Directory Bot: SANDBOX MODE',
+        `An embedded directory emulator invents activity, and every feed prints here as #${SANDBOX_CHANNEL}.`,
+        'To go live set DIRECTORY_BASE_URL + DIRECTORY_TOKEN and a Slack or Discord app (see .env.example).',
+      ]
+    : [
+        `Directory Bot is running: ${config.directory.baseUrl ?? 'embedded emulator'}; console subscriptions print here.`,
+      ];
+  lines.push(`HTTP on port ${port}: /healthz, /readyz, /metrics.`);
+  if (logFile !== undefined) {
+    lines.push(`Full logs go to ${logFile}; only warnings show here (set LOG_LEVEL to see them all here).`);
+  }
+  lines.push('Type "help" for the commands, "exit" or "quit" to stop the bot.');
+  return lines.join('\n');
+}
+
+/** Each platform's message renderer, for `directory-bot render`. */
+export const MESSAGE_RENDERERS = {
+  console: (message: Message) => renderConsoleMessage(message),
+  slack: (message: Message) => renderSlackMessage(message),
+  discord: (message: Message) => renderDiscordMessage(message),
+};
+
+/**
+ * Each platform's command-reply renderer, for `directory-bot lookup`: called as each adapter calls
+ * it for a slash command, with the command text, so the payload carries the same "Share in
+ * channel" button.
+ */
+export const REPLY_RENDERERS = {
+  console: (reply: CommandReply, _commandText: string) => renderConsoleReply(reply),
+  slack: (reply: CommandReply, commandText: string) => renderSlackReply(reply, { shareValue: commandText }),
+  discord: (reply: CommandReply, commandText: string) => renderDiscordReply(reply, { commandText }),
+};

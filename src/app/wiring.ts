@@ -1,0 +1,148 @@
+import { publicDefinition } from '../commands/command-spec.js';
+import {
+  COMMAND_SPECS,
+  type CommandDependencies,
+  createCommandHandler,
+  directoryLinks,
+  type StatusReport,
+} from '../commands/index.js';
+import type { Config } from '../config/config.js';
+import { createDirectoryClient, type DirectoryClient, SPEC_WINDOW_MS } from '../directory/index.js';
+import { EMULATOR_WEB_URL, type RunningEmulator, startEmulator } from '../emulator/index.js';
+import type { Engine, EngineSettings } from '../engine/engine.js';
+import { FeedScheduler } from '../engine/feed-scheduler.js';
+import { BotError } from '../errors.js';
+import { directoryEventSink } from '../observability/event-log.js';
+import type { Metrics } from '../observability/metrics.js';
+import { systemClock } from '../ports/clock.js';
+import type { CommandHandler } from '../ports/commands.js';
+import type { Logger } from '../ports/logger.js';
+import type { BotStore } from '../store/create-store.js';
+import { directoryIdFor, SANDBOX_DIRECTORY_ID } from '../store/directory-keys.js';
+import { USER_AGENT } from '../version.js';
+import { isSandbox, SANDBOX_TOKEN } from './sandbox.js';
+
+/**
+ * The engine's settings from the configuration. The bot and `directory-bot lookup` share
+ * them: a lookup's engine only answers commands and never polls, so the polling and lease
+ * settings are simply unused there.
+ */
+export function engineSettings(config: Config): EngineSettings {
+  return {
+    pollMinIntervalMs: isSandbox(config)
+      ? Math.min(config.feeds.pollMinIntervalMs, 10_000)
+      : config.feeds.pollMinIntervalMs,
+    dedupeTtlMs: config.feeds.dedupeTtlMs,
+    reserveFraction: config.directory.lookupReserveFraction,
+    defaultRemindMinutes: config.feeds.liveRemindMinutes,
+    clearNotifications: config.feeds.clearNotifications,
+    windowMs: SPEC_WINDOW_MS,
+    leaseTtlMs: config.feeds.pollerLeaseTtlMs,
+    // Renew three times per lease so one slow store round-trip never loses it.
+    leaseRenewMs: Math.floor(config.feeds.pollerLeaseTtlMs / 3),
+  };
+}
+
+export interface OpenDirectory {
+  client: DirectoryClient;
+  /** The sandbox's embedded emulator, which the caller closes after the client. */
+  emulator: RunningEmulator | undefined;
+  /** Which directory the client reads, for keying its state in the store. */
+  id: string;
+}
+
+/** The directory client for this configuration: the configured directory, or in the sandbox an embedded emulator. */
+export async function openDirectory(
+  config: Config,
+  logger: Logger,
+  metrics: Metrics,
+  ledger: () => DirectoryClient['ledger'] | undefined,
+): Promise<OpenDirectory> {
+  let emulator: RunningEmulator | undefined;
+  let baseUrl = config.directory.baseUrl;
+  let token = config.directory.token;
+  // Only sandbox mode runs the emulator: it never stands in for a missing real directory.
+  if (config.sandbox.enabled) {
+    emulator = await startEmulator({
+      port: 0,
+      tokens: [SANDBOX_TOKEN],
+      seed: 1,
+      activityPerMinute: config.sandbox.activityPerMinute,
+    });
+    baseUrl = emulator.url;
+    token = SANDBOX_TOKEN;
+    logger.info({ url: emulator.url }, 'embedded directory emulator started (sandbox data)');
+  } else if (!baseUrl) {
+    throw new BotError('config_invalid', 'DIRECTORY_BASE_URL is required outside the sandbox');
+  }
+  const client = createDirectoryClient({
+    baseUrl,
+    token: token ?? '',
+    userAgent: USER_AGENT,
+    onEvent: directoryEventSink(logger.child({ component: 'directory' }), metrics, ledger),
+  });
+  // The emulator's URL has a new port every run; its state is the sandbox's, whatever the port.
+  return { client, emulator, id: emulator ? SANDBOX_DIRECTORY_ID : directoryIdFor(baseUrl) };
+}
+
+/** What the `/directory` handler reads from the configuration; a whole Config will do. */
+export interface CommandConfig {
+  feeds: Pick<Config['feeds'], 'adminUserIds' | 'liveRemindMinutes'>;
+  directory: Pick<Config['directory'], 'baseUrl'>;
+}
+
+/** The running parts the `/directory` handler answers from. */
+export interface CommandParts {
+  client: DirectoryClient;
+  engine: Engine;
+  store: BotStore;
+  /** The directory `client` reads (see `openDirectory`). */
+  directoryId: string;
+  /** Counts every command when given. */
+  metrics?: Metrics;
+}
+
+/**
+ * The `/directory` handler every chat platform and `directory-bot lookup` share. `overrides`
+ * is for tests and benchmarks (a lifted rate limit, say); the bot passes none.
+ */
+export function buildCommandHandler(
+  config: CommandConfig,
+  { client, engine, store, directoryId, metrics }: CommandParts,
+  overrides: Partial<CommandDependencies> = {},
+): CommandHandler {
+  const status = async (): Promise<StatusReport> => {
+    const all = await engine.subscriptions.list();
+    return {
+      quotas: client.ledger.snapshot(),
+      // Only the poller's health is live; another instance reads what the poller last saved.
+      feeds: engine.leader.isLeader
+        ? engine.scheduler.health()
+        : await FeedScheduler.savedHealth(store.keyv, directoryId),
+      pausedSubscriptions: all.filter((s) => s.paused),
+      subscribedFeeds: await engine.wantedFeeds(),
+      isPoller: engine.leader.isLeader,
+    };
+  };
+  return createCommandHandler({
+    client,
+    subscriptions: engine.subscriptions,
+    clock: systemClock,
+    adminUserIds: config.feeds.adminUserIds,
+    status,
+    defaultRemindMinutes: config.feeds.liveRemindMinutes,
+    directoryLinks: directoryLinks(config.directory.baseUrl, EMULATOR_WEB_URL),
+    ...(metrics
+      ? {
+          onEvent: (event) =>
+            metrics.commands.inc({ platform: event.platform, command: event.command, result: event.result }),
+        }
+      : {}),
+    ...overrides,
+  });
+}
+
+/** The `/directory` command definitions, for registering them with Discord. */
+export function commandDefinitions() {
+  return COMMAND_SPECS.map(publicDefinition);
+}
