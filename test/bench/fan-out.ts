@@ -115,10 +115,11 @@ export async function benchFanOut(options: FanOutOptions): Promise<FanOutResult>
     options.pacing?.discord,
   );
   const events: (EngineEvent & { at: number })[] = [];
+  const directoryId = directoryIdFor(emulator.url);
   const engine = createEngine({
     store,
     client,
-    directoryId: directoryIdFor(emulator.url),
+    directoryId,
     adapters: [slackAdapter, discordAdapter],
     clock: systemClock,
     compose: createItemComposer(systemClock),
@@ -135,7 +136,7 @@ export async function benchFanOut(options: FanOutOptions): Promise<FanOutResult>
   const http = createHttpServer({ logger, registry: new Registry() });
   const context = {
     http,
-    commands: createBenchCommandHandler({ client, subscriptions: engine.subscriptions }),
+    commands: createBenchCommandHandler({ client, engine, store, directoryId }),
     logger,
   };
   try {

@@ -4,14 +4,17 @@ import { App, HTTPReceiver, LogLevel } from '@slack/bolt';
 import { Registry } from 'prom-client';
 import { Agent, request } from 'undici';
 import { createSlackAdapter } from '../../adapters/slack/index.js';
-import { SubscriptionRepository } from '../../src/delivery/subscriptions.js';
 import { createDirectoryClient } from '../../src/directory/index.js';
 import { startEmulator } from '../../src/emulator/index.js';
+import { createItemComposer } from '../../src/engine/compose-item.js';
+import { createEngine } from '../../src/engine/engine.js';
 import { createHttpServer } from '../../src/observability/http-server.js';
 import { systemClock } from '../../src/ports/clock.js';
 import { createStore } from '../../src/store/create-store.js';
+import { directoryIdFor } from '../../src/store/directory-keys.js';
 import { FakeSlackApi } from '../fakes/slack/fake-slack-api.js';
 import { signedHeaders } from '../fakes/slack/signing.js';
+import { TEST_SETTINGS } from '../support/engine-harness.js';
 import { makeTempDir } from '../support/temp-dir.js';
 import { createBenchCommandHandler } from './command-handler.js';
 import { percentile, round, silentLogger, type Violation } from './support.js';
@@ -70,10 +73,16 @@ export async function benchLookups(options: LookupsOptions): Promise<LookupsResu
   slack.addToken(TOKEN, 'T1');
   const client = createDirectoryClient({ baseUrl: emulator.url, token: 'dev-token' });
   const store = createStore({ url: `sqlite://${join(temp.path, 'lookups.sqlite')}`, namespace: 'bench' });
-  const subscriptions = new SubscriptionRepository({
-    keyv: store.keyv,
-    leases: store.leases,
+  const directoryId = directoryIdFor(emulator.url);
+  // Never started, like `directory-bot lookup`'s: it only answers commands.
+  const engine = createEngine({
+    store,
+    client,
+    directoryId,
+    adapters: [],
     clock: systemClock,
+    compose: createItemComposer(systemClock),
+    settings: TEST_SETTINGS,
   });
 
   const botServer = createHttpServer({ logger, registry: new Registry() });
@@ -104,7 +113,7 @@ export async function benchLookups(options: LookupsOptions): Promise<LookupsResu
   try {
     await adapter.start({
       http: botServer,
-      commands: createBenchCommandHandler({ client, subscriptions }),
+      commands: createBenchCommandHandler({ client, engine, store, directoryId }),
       logger,
     });
     const botUrl = `http://127.0.0.1:${await botServer.listen(0, '127.0.0.1')}/slack/events`;

@@ -1,9 +1,7 @@
 import { Registry } from 'prom-client';
-import { createCommandHandler, directoryLinks } from '../../src/commands/index.js';
-import { EMULATOR_WEB_URL } from '../../src/emulator/index.js';
+import { buildCommandHandler } from '../../src/app/wiring.js';
 import { createSilentLogger } from '../../src/observability/create-logger.js';
 import { createHttpServer } from '../../src/observability/http-server.js';
-import { systemClock } from '../../src/ports/clock.js';
 import type { CommandHandler, Logger } from '../../src/ports/index.js';
 import type { startInstance } from '../support/engine-harness.js';
 
@@ -19,23 +17,12 @@ export async function startBotHttp(logger: Logger) {
   return { http, url: `http://127.0.0.1:${port}`, close: () => http.close() };
 }
 
-/** The real `/directory` handler of one bot instance, against the same emulator and store. */
+/** The real `/directory` handler of one bot instance, as the app builds it, against the same emulator and store. */
 export function commandsFor(bot: Instance): CommandHandler {
-  return createCommandHandler({
-    client: bot.client,
-    subscriptions: bot.engine.subscriptions,
-    clock: systemClock,
-    adminUserIds: [],
-    defaultRemindMinutes: 15,
-    directoryLinks: directoryLinks(undefined, EMULATOR_WEB_URL),
-    status: async () => ({
-      quotas: bot.client.ledger.snapshot(),
-      feeds: bot.engine.scheduler.health(),
-      pausedSubscriptions: (await bot.engine.subscriptions.list()).filter((s) => s.paused),
-      subscribedFeeds: await bot.engine.wantedFeeds(),
-      isPoller: true,
-    }),
-  });
+  return buildCommandHandler(
+    { feeds: { adminUserIds: [], liveRemindMinutes: 15 }, directory: { baseUrl: undefined } },
+    bot,
+  );
 }
 
 /** Closes what a test opened, last opened first, even when one close fails. */

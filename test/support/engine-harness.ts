@@ -40,10 +40,11 @@ export async function startInstance(options: {
   });
   const store: BotStore = createStore({ url: options.storeUrl, namespace: options.namespace });
   const adapter = new RecordingAdapter();
+  const directoryId = directoryIdFor(options.emulator.url);
   const engine = createEngine({
     store,
     client,
-    directoryId: directoryIdFor(options.emulator.url),
+    directoryId,
     adapters: options.adapters ?? [adapter],
     clock: systemClock,
     compose: createItemComposer(systemClock),
@@ -54,6 +55,7 @@ export async function startInstance(options: {
     client,
     store,
     engine,
+    directoryId,
     adapter,
     clientEvents,
     engineEvents,
