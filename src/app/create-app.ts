@@ -215,6 +215,7 @@ function settleWithin(work: Promise<unknown>, ms: number): Promise<boolean> {
   return withDeadline(settled, ms, () => false);
 }
 
+/** The line that says the bot is up: in the sandbox, what it is and how to go live. */
 function announce(
   logger: Logger,
   config: Config,
