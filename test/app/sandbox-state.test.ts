@@ -7,7 +7,7 @@ import { type RunningEmulator, startEmulator } from '../../src/emulator/index.js
 import { createSilentLogger } from '../../src/observability/create-logger.js';
 import { systemClock } from '../../src/ports/clock.js';
 import { createStore } from '../../src/store/create-store.js';
-import { waitUntil } from '../support/engine-harness.js';
+import { eventually } from '../support/polling.js';
 import { makeTempDir } from '../support/temp-dir.js';
 
 const temp = makeTempDir();
@@ -51,7 +51,7 @@ function liveEventIds(output: string): number[] {
 
 /** Resolves once the poller has read `route` at least once (its first poll: the baseline). */
 async function polled(emulator: RunningEmulator, route: RegExp): Promise<void> {
-  await waitUntil(
+  await eventually(
     () => Object.keys(emulator.admin.stats().requests.byRoute).some((r) => route.test(r)),
     15_000,
     `a poll of ${route}`,
@@ -67,7 +67,7 @@ describe('sandbox state and live state', () => {
     let sandboxComments: number[] = [];
     let sandboxLive: number[] = [];
     try {
-      await waitUntil(
+      await eventually(
         () => {
           sandboxComments = commentIds(sandbox.output());
           sandboxLive = liveEventIds(sandbox.output());
@@ -105,12 +105,12 @@ describe('sandbox state and live state', () => {
         expect(commentId).toBeLessThan(Math.max(...sandboxComments));
         expect(eventId).toBe(sandboxLiveId);
 
-        await waitUntil(
+        await eventually(
           () => live.output().includes('A real comment about the real directory'),
           20_000,
           `new comment ${commentId} (the sandbox's cursor was past it)`,
         );
-        await waitUntil(
+        await eventually(
           () => live.output().includes('A real live event'),
           20_000,
           `new live event ${eventId} (the sandbox had posted an event with that id)`,
@@ -131,7 +131,7 @@ describe('sandbox state and live state', () => {
     // A first run that invents (and posts) about a hundred events.
     const first = await startApp({ ...FAST, STORE_URL: store });
     try {
-      await waitUntil(() => first.output().includes(FEED_ITEM), 15_000, 'the first run to show an item');
+      await eventually(() => first.output().includes(FEED_ITEM), 15_000, 'the first run to show an item');
       await new Promise((resolve) => setTimeout(resolve, 5000));
     } finally {
       await first.app.stop();
@@ -142,7 +142,7 @@ describe('sandbox state and live state', () => {
     // pass the first run's positions if it read them: before the fix it stayed silent.
     const second = await startApp({ ...FAST, SANDBOX_ACTIVITY_PER_MIN: '120', STORE_URL: store });
     try {
-      await waitUntil(() => second.output().includes(FEED_ITEM), 12_000, 'the second run to show an item');
+      await eventually(() => second.output().includes(FEED_ITEM), 12_000, 'the second run to show an item');
     } finally {
       await second.app.stop();
     }
@@ -169,7 +169,7 @@ describe('sandbox state and live state', () => {
 
     const sandbox = await startApp({ ...FAST, STORE_URL: store });
     try {
-      await waitUntil(() => sandbox.output().includes(FEED_ITEM), 15_000, 'the sandbox to show an item');
+      await eventually(() => sandbox.output().includes(FEED_ITEM), 15_000, 'the sandbox to show an item');
     } finally {
       await sandbox.app.stop();
     }

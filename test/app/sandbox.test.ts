@@ -4,7 +4,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { createApp } from '../../src/app/create-app.js';
 import { loadConfig } from '../../src/config/load-config.js';
 import { createSilentLogger } from '../../src/observability/create-logger.js';
-import { waitUntil } from '../support/engine-harness.js';
+import { eventually } from '../support/polling.js';
 import { makeTempDir } from '../support/temp-dir.js';
 
 const temp = makeTempDir();
@@ -57,7 +57,7 @@ describe('the sandbox, as a newcomer sees it', () => {
       for (const [command, expected] of commands) {
         const before = output.length;
         input.write(`/directory ${command}\n`);
-        await waitUntil(
+        await eventually(
           () => output.length > before && output.slice(before).includes('directory>'),
           15_000,
           command,
@@ -67,7 +67,7 @@ describe('the sandbox, as a newcomer sees it', () => {
         if (expected) expect(reply.toLowerCase(), command).toContain(expected.toLowerCase());
       }
       // The emulator invents activity; the sandbox channel gets it within a poll or two.
-      await waitUntil(() => output.includes('── #sandbox ──'), 30_000, 'a feed update');
+      await eventually(() => output.includes('── #sandbox ──'), 30_000, 'a feed update');
     } finally {
       input.end();
       await app.stop();
@@ -84,7 +84,7 @@ describe('the sandbox, as a newcomer sees it', () => {
     const type = async (command: string) => {
       const before = output.length;
       input.write(`${command}\n`);
-      await waitUntil(() => output.slice(before).includes('directory>'), 15_000, command);
+      await eventually(() => output.slice(before).includes('directory>'), 15_000, command);
       return output.slice(before);
     };
     try {
@@ -96,7 +96,7 @@ describe('the sandbox, as a newcomer sees it', () => {
       const after = await type('subscriptions');
       expect(after).toContain('live — on camera only');
       expect(after).not.toContain('notifications');
-      await waitUntil(() => (output.match(/── #sandbox ──/g) ?? []).length >= 3, 30_000, 'feed items');
+      await eventually(() => (output.match(/── #sandbox ──/g) ?? []).length >= 3, 30_000, 'feed items');
       expect(output).not.toContain('── #console ──');
     } finally {
       input.end();

@@ -1,7 +1,8 @@
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { spawnBot } from '../support/child-bot.js';
-import { freePort, isConnectionRefused, startLivePlatforms } from '../support/live-platforms.js';
+import { freePort } from '../support/free-port.js';
+import { isConnectionRefused, startLivePlatforms } from '../support/live-platforms.js';
 import { makeTempDir } from '../support/temp-dir.js';
 
 const temp = makeTempDir();

@@ -1,16 +1,17 @@
 import { readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { freePort } from '../support/free-port.js';
+import { eventually } from '../support/polling.js';
 import { processExists, refusesConnections } from '../support/stop-process.js';
 import { makeTempDir } from '../support/temp-dir.js';
 import {
   childPids,
   closeTerminal,
-  eventually,
-  freePort,
   healthy,
   openTmuxTerminal,
   processState,
+  TERMINAL_POLL_MS,
   type TmuxTerminal,
 } from '../support/tmux-terminal.js';
 
@@ -41,7 +42,7 @@ describe('the bot on a real terminal', () => {
     const { terminal, port } = await open();
     terminal.type('directory-bot start & echo "BGPID=$!"');
     const pid = Number((await terminal.waitFor(/BGPID=(\d+)/))[1]);
-    await eventually(() => healthy(port), 30_000, 'the background bot answers /healthz');
+    await eventually(() => healthy(port), 30_000, 'the background bot answers /healthz', TERMINAL_POLL_MS);
     // Well after start-up (when the prompt used to grab the terminal) it is still running.
     await terminal.waitFor(/this instance now polls and delivers/);
     expect(processState(pid)).not.toBe('T');
@@ -50,7 +51,7 @@ describe('the bot on a real terminal', () => {
     terminal.type('echo "shell is $((6 * 7))"');
     await terminal.waitFor(/shell is 42/);
     process.kill(pid, 'SIGTERM');
-    await eventually(() => !processExists(pid), 10_000, 'the bot exits after SIGTERM');
+    await eventually(() => !processExists(pid), 10_000, 'the bot exits after SIGTERM', TERMINAL_POLL_MS);
     expect(await refusesConnections(port)).toBe(true);
   }, 60_000);
 
@@ -62,7 +63,7 @@ describe('the bot on a real terminal', () => {
     terminal.type(
       `timeout 12 sh -c 'trap : TERM; directory-bot start; echo "bot exited: $?" >&2' 2>err.log | tee run.log; echo "PIPE $((1 + 1)) DONE"`,
     );
-    await eventually(() => healthy(port), 30_000, 'the bot behind a pipe answers /healthz');
+    await eventually(() => healthy(port), 30_000, 'the bot behind a pipe answers /healthz', TERMINAL_POLL_MS);
     await terminal.waitFor(/PIPE 2 DONE/, 30_000);
     expect(readFileSync(join(folder, 'run.log'), 'utf8')).toContain('No prompt');
     const errors = readFileSync(join(folder, 'err.log'), 'utf8');
@@ -79,7 +80,7 @@ describe('the bot on a real terminal', () => {
     await terminal.waitFor(/Stopped\s+directory-bot start/);
     terminal.type('bg');
     await terminal.waitFor(/carries on in the background/);
-    await eventually(() => healthy(port), 10_000, 'the bot answers /healthz after bg');
+    await eventually(() => healthy(port), 10_000, 'the bot answers /healthz after bg', TERMINAL_POLL_MS);
     expect(processState(pid)).not.toBe('T');
     await terminal.clear();
     terminal.type('fg');
@@ -101,7 +102,7 @@ describe('the bot on a real terminal', () => {
     terminal.press('h', 'a', 'l');
     const sent = Date.now();
     process.kill(pid, 'SIGTERM');
-    await eventually(() => !processExists(pid), 10_000, 'the bot exits after SIGTERM');
+    await eventually(() => !processExists(pid), 10_000, 'the bot exits after SIGTERM', TERMINAL_POLL_MS);
     expect(Date.now() - sent).toBeLessThan(5000);
     // Cooked mode again: the shell echoes and runs what is typed.
     await terminal.clear();

@@ -1,9 +1,11 @@
 import { readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { freePort } from '../support/free-port.js';
+import { eventually } from '../support/polling.js';
 import { processExists, refusesConnections } from '../support/stop-process.js';
 import { makeTempDir } from '../support/temp-dir.js';
-import { closeTerminal, eventually, freePort, healthy, openTmuxTerminal } from '../support/tmux-terminal.js';
+import { closeTerminal, healthy, openTmuxTerminal, TERMINAL_POLL_MS } from '../support/tmux-terminal.js';
 
 const ITEM = /── #sandbox ──/;
 /** Longer than the minute the second start has to show an item, as a real first look is. */
@@ -52,8 +54,18 @@ describe('a newcomer at a terminal', () => {
     // below them with what was typed so far.
     const itemsBefore = count(terminal.screen(), ITEM);
     terminal.press('h', 'e', 'l');
-    await eventually(() => count(terminal.screen(), ITEM) > itemsBefore, 60_000, 'a feed item arrives');
-    await eventually(() => lastLine(terminal.screen()) === 'directory> hel', 5000, 'the prompt is redrawn');
+    await eventually(
+      () => count(terminal.screen(), ITEM) > itemsBefore,
+      60_000,
+      'a feed item arrives',
+      TERMINAL_POLL_MS,
+    );
+    await eventually(
+      () => lastLine(terminal.screen()) === 'directory> hel',
+      5000,
+      'the prompt is redrawn',
+      TERMINAL_POLL_MS,
+    );
 
     // help lists every command, status included, and says how to leave.
     await terminal.clear();
@@ -95,11 +107,16 @@ describe('a newcomer at a terminal', () => {
     await terminal.clear();
     terminal.type('directory-bot start & echo "background pid $!"');
     const pid = Number((await terminal.waitFor(/background pid (\d+)/))[1]);
-    await eventually(() => healthy(port), 30_000, 'the background bot answers /healthz');
+    await eventually(() => healthy(port), 30_000, 'the background bot answers /healthz', TERMINAL_POLL_MS);
     await terminal.waitFor(/this instance now polls and delivers/, 30_000);
     expect(await healthy(port)).toBe(true);
     process.kill(pid, 'SIGTERM');
-    await eventually(() => !processExists(pid), 10_000, 'the background bot is gone after SIGTERM');
+    await eventually(
+      () => !processExists(pid),
+      10_000,
+      'the background bot is gone after SIGTERM',
+      TERMINAL_POLL_MS,
+    );
     expect(await refusesConnections(port)).toBe(true);
 
     // A second start in the same folder shows items again within a minute.

@@ -1,6 +1,7 @@
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import type { FeedName } from '../../src/feeds/feed-names.js';
-import { startInstance, startWorld, waitUntil } from '../support/engine-harness.js';
+import { startInstance, startWorld } from '../support/engine-harness.js';
+import { eventually } from '../support/polling.js';
 import { RecordingAdapter } from '../support/recording-adapter.js';
 
 const world = await startWorld();
@@ -190,12 +191,12 @@ describe('the pipeline against the emulator', () => {
     world.emulator.admin.addComment({ body: 'survives a restart' });
     first.engine.dispatcher.start();
     await first.engine.pollAllOnce();
-    await waitUntil(() => down.attempts.length === 1, 5000, 'the failed attempt');
+    await eventually(() => down.attempts.length === 1, 5000, 'the failed attempt');
     await first.close();
 
     const second = await instance({ storeUrl });
     await second.engine.start();
-    await waitUntil(() => second.adapter.deliveries.length === 1, 10_000, 'delivery after restart');
+    await eventually(() => second.adapter.deliveries.length === 1, 10_000, 'delivery after restart');
     expect(second.adapter.delivered('news').map((m) => m.text)).toEqual(['survives a restart']);
     await second.engine.pollAllOnce();
     await second.engine.dispatcher.drained();
@@ -213,7 +214,7 @@ describe('the pipeline against the emulator', () => {
     for (let i = 0; i < 3; i += 1) world.emulator.admin.addComment({ body: `comment ${i}` });
     bot.engine.dispatcher.start();
     await bot.engine.pollAllOnce();
-    await waitUntil(
+    await eventually(
       () => bot.adapter.delivered('fine').length === 3,
       1000,
       'the healthy channel (while another crawls)',
@@ -297,14 +298,14 @@ describe('scheduling', () => {
     const bot = await instance();
     await subscribeAll(bot, 'news', ['comments']);
     await bot.engine.start();
-    await waitUntil(() => bot.engine.leader.isLeader, 5000, 'leadership');
-    await waitUntil(
+    await eventually(() => bot.engine.leader.isLeader, 5000, 'leadership');
+    await eventually(
       () => bot.engine.scheduler.health().some((h) => h.feed === 'comments' && h.lastSuccessAt),
       5000,
       'a poll',
     );
     world.emulator.admin.addComment({ body: 'found by the scheduler' });
-    await waitUntil(() => bot.adapter.deliveries.length === 1, 10_000, 'scheduled delivery');
+    await eventually(() => bot.adapter.deliveries.length === 1, 10_000, 'scheduled delivery');
     const health = bot.engine.scheduler.health();
     expect(health.find((h) => h.feed === 'posts')?.lastPollAt).toBeUndefined();
     expect(health.find((h) => h.feed === 'comments')?.consecutiveFailures).toBe(0);

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { LeaderElection } from '../../src/engine/leader.js';
 import type { LeaseBackend } from '../../src/store/leases.js';
-import { waitUntil } from '../support/engine-harness.js';
+import { eventually } from '../support/polling.js';
 
 /** An in-memory lease store with the same contract as the real backends. */
 class MemoryLeases implements LeaseBackend {
@@ -38,7 +38,7 @@ describe('leader election', () => {
       onFollow: async () => {},
     });
     leader.start();
-    await waitUntil(() => leader.isLeader && attempts === 2, 3000, 'second attempt to lead');
+    await eventually(() => leader.isLeader && attempts === 2, 3000, 'second attempt to lead');
     await expect(leader.stop()).resolves.toBeUndefined();
     expect(await leases.holder('poller')).toBeUndefined();
   });
@@ -56,9 +56,9 @@ describe('leader election', () => {
       },
     });
     leader.start();
-    await waitUntil(() => leader.isLeader, 2000, 'leadership');
+    await eventually(() => leader.isLeader, 2000, 'leadership');
     leases.hang = true;
-    await waitUntil(() => !leader.isLeader, 2000, 'giving up after the store stopped answering');
+    await eventually(() => !leader.isLeader, 2000, 'giving up after the store stopped answering');
     expect(following).toBe(1);
     await leader.stop();
   });
@@ -75,7 +75,7 @@ describe('leader election', () => {
       },
     });
     leader.start();
-    await waitUntil(() => leader.isLeader, 2000, 'leadership');
+    await eventually(() => leader.isLeader, 2000, 'leadership');
     await expect(leader.stop()).resolves.toBeUndefined();
     expect(await leases.holder('poller')).toBeUndefined();
   });

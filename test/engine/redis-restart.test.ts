@@ -1,9 +1,10 @@
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import { createServer } from 'node:net';
 import { afterAll, describe, expect, it } from 'vitest';
 import { spawnBot } from '../support/child-bot.js';
-import { startInstance, startWorld, waitUntil } from '../support/engine-harness.js';
+import { startInstance, startWorld } from '../support/engine-harness.js';
+import { freePort } from '../support/free-port.js';
+import { eventually } from '../support/polling.js';
 import { stopProcess } from '../support/stop-process.js';
 import { makeTempDir } from '../support/temp-dir.js';
 
@@ -16,16 +17,6 @@ function redisServerAvailable(): string | undefined {
   }
 }
 
-function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const server = createServer();
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      server.close(() => resolve(typeof address === 'object' && address ? address.port : 0));
-    });
-  });
-}
-
 /** A private Redis with an append-only file, so a restart keeps the data as a managed Redis would. */
 async function startRedis(port: number, dir: string): Promise<ChildProcess> {
   const child = spawn(
@@ -35,7 +26,7 @@ async function startRedis(port: number, dir: string): Promise<ChildProcess> {
       stdio: 'ignore',
     },
   );
-  await waitUntil(
+  await eventually(
     () => {
       try {
         execFileSync('redis-cli', ['-p', String(port), 'ping'], { stdio: 'ignore' });
@@ -80,20 +71,20 @@ describe('Redis restarted during operation', () => {
           createdBy: 't',
         });
         await bot.engine.start();
-        await waitUntil(
+        await eventually(
           () => bot.engine.scheduler.health().some((h) => h.lastSuccessAt),
           10_000,
           'first poll',
         );
         for (let i = 0; i < 3; i += 1) world.emulator.admin.addComment({ body: `before outage ${i}` });
-        await waitUntil(() => bot.adapter.deliveries.length === 3, 10_000, 'deliveries before the outage');
+        await eventually(() => bot.adapter.deliveries.length === 3, 10_000, 'deliveries before the outage');
 
         await stopProcess(redis, 'SIGKILL', { port });
         for (let i = 0; i < 3; i += 1) world.emulator.admin.addComment({ body: `during outage ${i}` });
         await new Promise((resolve) => setTimeout(resolve, 1500));
         redis = await startRedis(port, temp.path);
 
-        await waitUntil(() => bot.adapter.deliveries.length >= 6, 20_000, 'deliveries after the outage');
+        await eventually(() => bot.adapter.deliveries.length >= 6, 20_000, 'deliveries after the outage');
         await new Promise((resolve) => setTimeout(resolve, 1000));
         const texts = bot.adapter.deliveries.map((d) => d.message.text);
         expect(texts.sort()).toEqual(

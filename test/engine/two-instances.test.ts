@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, describe, expect, it } from 'vitest';
 import { storeBackends } from '../support/backends.js';
-import { startInstance, startWorld, waitUntil } from '../support/engine-harness.js';
+import { startInstance, startWorld } from '../support/engine-harness.js';
+import { eventually } from '../support/polling.js';
 import { RecordingAdapter } from '../support/recording-adapter.js';
 
 const world = await startWorld();
@@ -38,7 +39,7 @@ describe('two instances on one Redis', () => {
       });
       await a.engine.start();
       await b.engine.start();
-      await waitUntil(() => a.engine.leader.isLeader || b.engine.leader.isLeader, 5000, 'a leader');
+      await eventually(() => a.engine.leader.isLeader || b.engine.leader.isLeader, 5000, 'a leader');
 
       // Watch leadership while items arrive: never two leaders at once.
       let overlap = 0;
@@ -47,13 +48,13 @@ describe('two instances on one Redis', () => {
       }, 5);
       const leaderFirst = a.engine.leader.isLeader ? a : b;
       const follower = leaderFirst === a ? b : a;
-      await waitUntil(
+      await eventually(
         () => leaderFirst.engine.scheduler.health().some((h) => h.lastSuccessAt),
         5000,
         'first poll',
       );
       for (let i = 0; i < 5; i += 1) world.emulator.admin.addComment({ body: `before takeover ${i}` });
-      await waitUntil(() => all().length === 5, 10_000, 'five deliveries');
+      await eventually(() => all().length === 5, 10_000, 'five deliveries');
 
       // The leader loses the store (a network partition): it cannot renew, so it stops
       // polling on its own, and the other instance takes over once the lease lapses.
@@ -61,8 +62,8 @@ describe('two instances on one Redis', () => {
         throw new Error('connection lost');
       };
       for (let i = 0; i < 5; i += 1) world.emulator.admin.addComment({ body: `after takeover ${i}` });
-      await waitUntil(() => follower.engine.leader.isLeader, 5000, 'takeover within the lease');
-      await waitUntil(() => all().length === 10, 10_000, 'ten deliveries');
+      await eventually(() => follower.engine.leader.isLeader, 5000, 'takeover within the lease');
+      await eventually(() => all().length === 10, 10_000, 'ten deliveries');
       clearInterval(watch);
 
       expect(overlap).toBe(0);

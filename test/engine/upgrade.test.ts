@@ -7,7 +7,8 @@ import { createEngine, type EngineOptions } from '../../src/engine/engine.js';
 import { systemClock } from '../../src/ports/clock.js';
 import { type BotStore, createStore } from '../../src/store/create-store.js';
 import { directoryIdFor, LEGACY_POLLER_LEASE } from '../../src/store/directory-keys.js';
-import { startWorld, TEST_SETTINGS, waitUntil } from '../support/engine-harness.js';
+import { startWorld, TEST_SETTINGS } from '../support/engine-harness.js';
+import { eventually } from '../support/polling.js';
 import { RecordingAdapter } from '../support/recording-adapter.js';
 
 let world: Awaited<ReturnType<typeof startWorld>>;
@@ -57,11 +58,11 @@ describe('upgrading from a version without directory keys', () => {
 
       // The old dyno stops and releases its lease: the new one takes over.
       await store.leases.release(LEGACY_POLLER_LEASE, 'old-dyno');
-      await waitUntil(() => bot.engine.leader.isLeader, 3000, 'the new version to lead');
+      await eventually(() => bot.engine.leader.isLeader, 3000, 'the new version to lead');
 
       // An earlier version started again (a rollback) makes it stand down rather than both post.
       expect(await store.leases.acquire(LEGACY_POLLER_LEASE, 'rolled-back-dyno', 60_000)).toBe(true);
-      await waitUntil(() => !bot.engine.leader.isLeader, 3000, 'the new version to stand down');
+      await eventually(() => !bot.engine.leader.isLeader, 3000, 'the new version to stand down');
     } finally {
       await bot.stop();
       await store.close();
@@ -99,9 +100,9 @@ describe('upgrading from a version without directory keys', () => {
     const first = startBot(store);
     try {
       await first.engine.start();
-      await waitUntil(() => first.slack.delivered('C1').length > 0, 5000, 'the queued Slack message');
+      await eventually(() => first.slack.delivered('C1').length > 0, 5000, 'the queued Slack message');
       // Give the other two every chance to be (wrongly) posted.
-      await waitUntil(() => first.engine.outbox.size() === 0, 5000, 'the outbox to drain');
+      await eventually(() => first.engine.outbox.size() === 0, 5000, 'the outbox to drain');
       await new Promise((resolve) => setTimeout(resolve, 300));
     } finally {
       await first.stop();
@@ -112,7 +113,7 @@ describe('upgrading from a version without directory keys', () => {
     const second = startBot(store);
     try {
       await second.engine.start();
-      await waitUntil(() => second.engine.leader.isLeader, 3000, 'the restarted bot to lead');
+      await eventually(() => second.engine.leader.isLeader, 3000, 'the restarted bot to lead');
       await new Promise((resolve) => setTimeout(resolve, 300));
     } finally {
       await second.stop();
@@ -144,7 +145,7 @@ describe('changing directory and coming back', () => {
     const firstA = startBot(store, { seeds: commentsToSlack });
     await firstA.engine.start();
     const polls = commentPolls();
-    await waitUntil(() => commentPolls() > polls, 15_000, 'a poll of A');
+    await eventually(() => commentPolls() > polls, 15_000, 'a poll of A');
     await firstA.stop();
     // A message for A still queued when the bot left it (Slack was down, say).
     await store.keyv.set(`dir:${directoryA}:outbox:destinations`, ['slack:C1']);
@@ -164,7 +165,7 @@ describe('changing directory and coming back', () => {
     // The operator points the bot at directory B; meanwhile A goes on without it.
     const b = startBot(store, { seeds: commentsToSlack, directoryId: 'another-directory' });
     await b.engine.start();
-    await waitUntil(() => b.engine.leader.isLeader, 3000, 'the bot on B to lead');
+    await eventually(() => b.engine.leader.isLeader, 3000, 'the bot on B to lead');
     await b.stop();
     world.emulator.admin.addComment({ body: 'Said while the bot read B' });
 
@@ -173,9 +174,9 @@ describe('changing directory and coming back', () => {
     try {
       await secondA.engine.start();
       const before = commentPolls();
-      await waitUntil(() => commentPolls() > before, 15_000, 'the first poll after coming back');
+      await eventually(() => commentPolls() > before, 15_000, 'the first poll after coming back');
       world.emulator.admin.addComment({ body: 'Said after coming back' });
-      await waitUntil(
+      await eventually(
         () => posted(secondA.slack).includes('Said after coming back'),
         5000,
         'the new comment',
@@ -201,14 +202,14 @@ describe('changing directory and coming back', () => {
       },
     });
     await first.engine.start();
-    await waitUntil(() => finishedPolls > 0, 15_000, 'a finished poll');
+    await eventually(() => finishedPolls > 0, 15_000, 'a finished poll');
     await first.stop();
     world.emulator.admin.addComment({ body: 'Said during the restart' });
 
     const second = startBot(store, { seeds: commentsToSlack });
     try {
       await second.engine.start();
-      await waitUntil(() => posted(second.slack).includes('Said during the restart'), 15_000, 'the comment');
+      await eventually(() => posted(second.slack).includes('Said during the restart'), 15_000, 'the comment');
     } finally {
       await second.stop();
       await store.close();

@@ -81,15 +81,3 @@ export async function startWorld(emulatorOptions: Parameters<typeof startEmulato
     },
   };
 }
-
-export function waitUntil(condition: () => boolean, timeoutMs = 10_000, what = 'condition'): Promise<void> {
-  return new Promise((resolve, reject) => {
-    const started = Date.now();
-    const check = () => {
-      if (condition()) return resolve();
-      if (Date.now() - started > timeoutMs) return reject(new Error(`timed out waiting for ${what}`));
-      setTimeout(check, 10);
-    };
-    check();
-  });
-}

@@ -1,5 +1,4 @@
 import { generateKeyPairSync, type KeyObject, sign } from 'node:crypto';
-import { createServer } from 'node:net';
 import { type RunningEmulator, startEmulator } from '../../src/emulator/index.js';
 import { APP_ID, commandInteraction } from '../adapters/discord/support.js';
 import { FakeDiscordRest } from '../fakes/discord/fake-discord-rest.js';
@@ -99,16 +98,6 @@ export async function startLivePlatforms(): Promise<LivePlatforms> {
       await emulator.close();
     },
   };
-}
-
-/** A port that was free a moment ago (bound on every interface, then released). */
-export async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, resolve));
-  const address = server.address();
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  if (address === null || typeof address === 'string') throw new Error('no port');
-  return address.port;
 }
 
 /** True when `error` is fetch's "nobody is listening on that port". */

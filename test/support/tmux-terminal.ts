@@ -1,7 +1,7 @@
 import { execFileSync } from 'node:child_process';
 import { chmodSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { join, resolve } from 'node:path';
+import { eventually } from './polling.js';
 
 /**
  * A real terminal for tests: an interactive bash with job control inside a detached tmux
@@ -115,19 +115,6 @@ export function openTmuxTerminal(options: { cwd: string; env?: Record<string, st
   return terminal;
 }
 
-/** A TCP port nothing listens on right now. */
-export async function freePort(): Promise<number> {
-  return new Promise((resolvePort, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    // Every interface, as the bot binds: a port free only on 127.0.0.1 may be taken on ::.
-    server.listen(0, () => {
-      const address = server.address();
-      server.close(() => resolvePort(typeof address === 'object' && address ? address.port : 0));
-    });
-  });
-}
-
 /** The process state letter from /proc (`T` = stopped by job control), or undefined when gone. */
 export function processState(pid: number): string | undefined {
   try {
@@ -157,18 +144,8 @@ export function childPids(pid: number): number[] {
   }
 }
 
-/** Polls until `check` holds, or fails with `what`. */
-export async function eventually(
-  check: () => boolean | Promise<boolean>,
-  timeoutMs: number,
-  what: string,
-): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms: ${what}`);
-    await new Promise((resolveWait) => setTimeout(resolveWait, 200));
-  }
-}
+/** How often to poll a terminal's screen, processes or /healthz: each poll spawns or requests. */
+export const TERMINAL_POLL_MS = 200;
 
 /** GET /healthz with a short timeout: a stopped (frozen) process never answers. */
 export async function healthy(port: number): Promise<boolean> {
@@ -201,5 +178,6 @@ export async function closeTerminal(terminal: TmuxTerminal): Promise<void> {
     () => [shell, ...left].every((pid) => !isRunning(pid)),
     10_000,
     "the terminal's processes end",
+    TERMINAL_POLL_MS,
   );
 }

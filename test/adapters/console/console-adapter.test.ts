@@ -8,25 +8,15 @@ import {
   PROMPT_HELP_FOOTER,
 } from '../../../adapters/console/index.js';
 import { createSilentLogger } from '../../../src/observability/create-logger.js';
-import type {
-  AdapterContext,
-  CommandDefinition,
-  CommandHandler,
-  CommandInvocation,
-  CommandReply,
-  Message,
-} from '../../../src/ports/index.js';
+import type { AdapterContext, CommandHandler, Message } from '../../../src/ports/index.js';
+import { type CommandScript, FakeCommandHandler } from '../../support/fake-command-handler.js';
 
 const silentLogger = createSilentLogger;
 
-/** A real CommandHandler that records invocations and answers `post …` with one message. */
-class FakeCommands implements CommandHandler {
-  readonly invocations: CommandInvocation[] = [];
-  definitions(): readonly CommandDefinition[] {
-    return [];
-  }
-  async handle(invocation: CommandInvocation): Promise<CommandReply> {
-    this.invocations.push(invocation);
+/** The console suite's stand-in for the core: `post …` finds one message, `boom` throws. */
+const consoleScript: CommandScript = {
+  definitions: [],
+  answer(invocation) {
     if (invocation.text.startsWith('boom')) throw new Error('lookup exploded');
     if (!invocation.text.startsWith('post')) {
       return {
@@ -43,8 +33,10 @@ class FakeCommands implements CommandHandler {
       messages: [{ kind: 'post', title: `Post ${invocation.text.slice(5)}`, fallback: 'post' }],
       shareable: true,
     };
-  }
-}
+  },
+};
+
+const fakeCommands = () => new FakeCommandHandler(consoleScript);
 
 /** Captures output and lets a test await the moment some text has been written (no sleeps). */
 function capture() {
@@ -81,7 +73,7 @@ describe('the console adapter', () => {
     const out = capture();
     const adapter = createConsoleAdapter({ write: out.write, logger: silentLogger() });
     expect(adapter.health().ready).toBe(false);
-    await adapter.start(contextWith(new FakeCommands()));
+    await adapter.start(contextWith(fakeCommands()));
     expect(adapter.platform).toBe('console');
     expect(adapter.health()).toEqual({ ready: true });
     const outcome = await adapter.deliver({ platform: 'console', channelId: 'general' }, message, {
@@ -99,7 +91,7 @@ describe('the console adapter', () => {
       },
       logger: silentLogger(),
     });
-    await adapter.start(contextWith(new FakeCommands()));
+    await adapter.start(contextWith(fakeCommands()));
     const destination = { platform: 'console', channelId: 'c' };
     expect(await adapter.deliver(destination, message, { idempotencyKey: 'k' })).toMatchObject({
       status: 'failed',
@@ -115,7 +107,7 @@ describe('the console adapter', () => {
   it('answers commands typed at the prompt through the command handler, in order', async () => {
     const out = capture();
     const input = new PassThrough();
-    const commands = new FakeCommands();
+    const commands = fakeCommands();
     const adapter = createConsoleAdapter({ write: out.write, input, logger: silentLogger() });
     await adapter.start(contextWith(commands));
     await out.until(PROMPT);
@@ -143,7 +135,7 @@ describe('the console adapter', () => {
     const out = capture();
     const input = new PassThrough();
     const adapter = createConsoleAdapter({ write: out.write, input, logger: silentLogger() });
-    await adapter.start(contextWith(new FakeCommands()));
+    await adapter.start(contextWith(fakeCommands()));
     input.write('boom\npost 1\n');
     await out.until('Post 1');
     expect(out.output()).toContain('✗ The command failed: lookup exploded');
@@ -160,7 +152,7 @@ describe('the console adapter', () => {
         logger: silentLogger(),
         onInputClosed: resolve,
       });
-      void adapter.start(contextWith(new FakeCommands()));
+      void adapter.start(contextWith(fakeCommands()));
     });
     input.end('post 5\n');
     await closed;
@@ -178,7 +170,7 @@ describe('the console adapter', () => {
         reported += 1;
       },
     });
-    await adapter.start(contextWith(new FakeCommands()));
+    await adapter.start(contextWith(fakeCommands()));
     await adapter.stop();
     input.end();
     await new Promise((resolve) => setImmediate(resolve));
@@ -189,7 +181,7 @@ describe('the console adapter', () => {
     for (const word of ['exit', 'QUIT', '/directory exit']) {
       const out = capture();
       const input = new PassThrough();
-      const commands = new FakeCommands();
+      const commands = fakeCommands();
       const closed = new Promise<void>((resolve) => {
         const adapter = createConsoleAdapter({
           write: out.write,
@@ -213,7 +205,7 @@ describe('the console adapter', () => {
     const out = capture();
     const input = new PassThrough();
     const adapter = createConsoleAdapter({ write: out.write, input, logger: silentLogger() });
-    await adapter.start(contextWith(new FakeCommands()));
+    await adapter.start(contextWith(fakeCommands()));
     input.write('help\n');
     await out.until(PROMPT_HELP_FOOTER);
     expect(PROMPT_HELP_FOOTER).toMatch(/"exit" or "quit"/);
@@ -223,7 +215,7 @@ describe('the console adapter', () => {
   it('acts on the channel it is given, and prints its banner before the first prompt', async () => {
     const out = capture();
     const input = new PassThrough();
-    const commands = new FakeCommands();
+    const commands = fakeCommands();
     const adapter = createConsoleAdapter({
       write: out.write,
       input,
@@ -281,7 +273,7 @@ describe('the console prompt on a terminal', () => {
     const out = capture();
     const input = fakeTerminalInput();
     const jobs = new FakeJobControl();
-    const commands = new FakeCommands();
+    const commands = fakeCommands();
     const adapter = createConsoleAdapter({
       write: out.write,
       input,
@@ -307,7 +299,7 @@ describe('the console prompt on a terminal', () => {
     const out = capture();
     const input = fakeTerminalInput();
     const jobs = new FakeJobControl();
-    const commands = new FakeCommands();
+    const commands = fakeCommands();
     const adapter = createConsoleAdapter({
       write: out.write,
       input,
@@ -340,7 +332,7 @@ describe('the console prompt on a terminal', () => {
       logger: silentLogger(),
       jobControl: jobs,
     });
-    await adapter.start(contextWith(new FakeCommands()));
+    await adapter.start(contextWith(fakeCommands()));
     jobs.continueIn('background');
     await adapter.stop();
     expect(input.rawModes).toEqual([true]);

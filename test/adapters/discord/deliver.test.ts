@@ -2,14 +2,9 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createDiscordAdapter, type DiscordRestEvent, nonceFor } from '../../../adapters/discord/index.js';
 import type { ChatAdapter, Destination } from '../../../src/ports/index.js';
 import { FakeDiscordRest } from '../../fakes/discord/fake-discord-rest.js';
-import {
-  APP_ID,
-  CHANNEL_ID,
-  FakeCommandHandler,
-  memoryLogger,
-  OTHER_CHANNEL_ID,
-  sampleMessage,
-} from './support.js';
+import { createCapturingLogger } from '../../support/capturing-logger.js';
+import { FakeCommandHandler } from '../../support/fake-command-handler.js';
+import { APP_ID, CHANNEL_ID, discordScript, OTHER_CHANNEL_ID, sampleMessage } from './support.js';
 
 const TOKEN = 'fake-bot-token';
 const to = (channelId: string): Destination => ({ platform: 'discord', channelId });
@@ -30,13 +25,13 @@ describe('Discord delivery', () => {
       applicationId: APP_ID,
       apiUrl: rest.url,
       gateway: false,
-      logger: memoryLogger(),
+      logger: createCapturingLogger(),
       onEvent: (event) => events.push(event),
     });
     await adapter.start({
       http: { mount: () => {} },
-      commands: new FakeCommandHandler(),
-      logger: memoryLogger(),
+      commands: new FakeCommandHandler(discordScript),
+      logger: createCapturingLogger(),
     });
   });
 
@@ -196,12 +191,12 @@ describe('Discord delivery without a reachable API', () => {
       applicationId: APP_ID,
       apiUrl: url,
       gateway: false,
-      logger: memoryLogger(),
+      logger: createCapturingLogger(),
     });
     await adapter.start({
       http: { mount: () => {} },
-      commands: new FakeCommandHandler(),
-      logger: memoryLogger(),
+      commands: new FakeCommandHandler(discordScript),
+      logger: createCapturingLogger(),
     });
     const outcome = await adapter.deliver(to(CHANNEL_ID), sampleMessage(), { idempotencyKey: 'n1' });
     expect(outcome).toMatchObject({ status: 'failed', code: 'network' });

@@ -3,7 +3,9 @@ import { createDiscordAdapter } from '../../../adapters/discord/index.js';
 import type { ChatAdapter } from '../../../src/ports/index.js';
 import { FakeDiscordGateway } from '../../fakes/discord/fake-discord-gateway.js';
 import { FakeDiscordRest } from '../../fakes/discord/fake-discord-rest.js';
-import { APP_ID, commandInteraction, FakeCommandHandler, memoryLogger } from './support.js';
+import { createCapturingLogger } from '../../support/capturing-logger.js';
+import { FakeCommandHandler } from '../../support/fake-command-handler.js';
+import { APP_ID, commandInteraction, discordScript } from './support.js';
 
 const TOKEN = 'gateway-bot-token';
 
@@ -18,16 +20,16 @@ describe('Discord gateway interactions', () => {
     await rest.listen();
     gateway = new FakeDiscordGateway({ applicationId: APP_ID, heartbeatIntervalMs: 200 });
     rest.gatewayUrl = await gateway.listening();
-    commands = new FakeCommandHandler();
+    commands = new FakeCommandHandler(discordScript);
     adapter = createDiscordAdapter({
       token: TOKEN,
       applicationId: APP_ID,
       apiUrl: rest.url,
-      logger: memoryLogger(),
+      logger: createCapturingLogger(),
       deferAfterMs: 100,
     });
     expect(adapter.health()).toMatchObject({ ready: false });
-    await adapter.start({ http: { mount: () => {} }, commands, logger: memoryLogger() });
+    await adapter.start({ http: { mount: () => {} }, commands, logger: createCapturingLogger() });
   });
 
   afterEach(async () => {

@@ -3,13 +3,14 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createDiscordAdapter } from '../../../adapters/discord/index.js';
 import type { ChatAdapter } from '../../../src/ports/index.js';
 import { FakeDiscordRest } from '../../fakes/discord/fake-discord-rest.js';
+import { createCapturingLogger } from '../../support/capturing-logger.js';
+import { FakeCommandHandler } from '../../support/fake-command-handler.js';
 import {
   APP_ID,
   CHANNEL_ID,
   commandInteraction,
-  FakeCommandHandler,
+  discordScript,
   MANAGER_PERMISSIONS,
-  memoryLogger,
   startHttpMount,
 } from './support.js';
 
@@ -52,16 +53,16 @@ describe('Discord HTTP interactions endpoint', () => {
     await rest.listen();
     server = await startHttpMount();
     keys = keyPair();
-    commands = new FakeCommandHandler();
+    commands = new FakeCommandHandler(discordScript);
     adapter = createDiscordAdapter({
       applicationId: APP_ID,
       publicKey: keys.publicHex,
       apiUrl: rest.url,
-      logger: memoryLogger(),
+      logger: createCapturingLogger(),
       deferAfterMs: 100,
       now: () => now,
     });
-    await adapter.start({ http: server.mount, commands, logger: memoryLogger() });
+    await adapter.start({ http: server.mount, commands, logger: createCapturingLogger() });
   });
 
   afterEach(async () => {

@@ -2,34 +2,12 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type {
   CommandDefinition,
-  CommandHandler,
-  CommandInvocation,
   CommandOptionDefinition,
-  CommandReply,
   HttpHandler,
   HttpMount,
-  Logger,
   Message,
 } from '../../../src/ports/index.js';
-
-/** A logger that keeps what it is told, so tests can assert on warnings without noise. */
-export function memoryLogger(lines: { level: string; message: string }[] = []): Logger {
-  const log =
-    (level: string) =>
-    (fieldsOrMessage: Record<string, unknown> | string, message?: string): void => {
-      lines.push({ level, message: typeof fieldsOrMessage === 'string' ? fieldsOrMessage : (message ?? '') });
-    };
-  const logger: Logger = {
-    trace: log('trace'),
-    debug: log('debug'),
-    info: log('info'),
-    warn: log('warn'),
-    error: log('error'),
-    fatal: log('fatal'),
-    child: () => logger,
-  };
-  return logger;
-}
+import type { CommandScript } from '../../support/fake-command-handler.js';
 
 const opt = (
   name: string,
@@ -190,42 +168,24 @@ export function sampleMessage(overrides: Partial<Message> = {}): Message {
 }
 
 /**
- * A real CommandHandler standing in for the core: it answers from a small script, records
- * every invocation, and holds `slow` commands until the test releases them.
+ * The Discord suites' stand-in for the core (see FakeCommandHandler): definitions shaped like the
+ * core's plus `slow`; `subscribe` needs Manage Channels; `explode` throws; anything else echoes.
  */
-export class FakeCommandHandler implements CommandHandler {
-  readonly invocations: CommandInvocation[] = [];
-  readonly completions: { command: string; option: string; partial: string }[] = [];
-  #release: () => void = () => {};
-  #gate: Promise<void> = new Promise((resolve) => {
-    this.#release = resolve;
-  });
-
-  definitions(): readonly CommandDefinition[] {
-    return [
-      ...DEFINITIONS,
-      {
-        name: 'slow',
-        description: 'Answers late',
-        usage: 'slow',
-        examples: [],
-        options: [],
-        managesChannel: false,
-      },
-    ];
-  }
-
-  /** Lets every held `slow` command answer. */
-  releaseSlow(): void {
-    this.#release();
-  }
-
-  async handle(invocation: CommandInvocation): Promise<CommandReply> {
-    this.invocations.push(invocation);
-    const [name] = invocation.text.split(' ');
+export const discordScript: CommandScript = {
+  definitions: [
+    ...DEFINITIONS,
+    {
+      name: 'slow',
+      description: 'Answers late',
+      usage: 'slow',
+      examples: [],
+      options: [],
+      managesChannel: false,
+    },
+  ],
+  answer(invocation, name) {
     switch (name) {
       case 'slow':
-        await this.#gate;
         return { visibility: 'ephemeral', text: 'Finally.', messages: [sampleMessage()], shareable: true };
       case 'post':
         return { visibility: 'ephemeral', text: '', messages: [sampleMessage()], shareable: true };
@@ -250,13 +210,8 @@ export class FakeCommandHandler implements CommandHandler {
           shareable: false,
         };
     }
-  }
-
-  async complete(command: string, option: string, partial: string): Promise<readonly string[]> {
-    this.completions.push({ command, option, partial });
-    return ['directory-bot', 'directory-cli', `${partial}-x`].filter((s) => s.startsWith(partial));
-  }
-}
+  },
+};
 
 /** The bot's own HTTP server in miniature: routes by path prefix to mounted handlers. */
 export async function startHttpMount(): Promise<{

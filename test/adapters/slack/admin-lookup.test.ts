@@ -2,7 +2,7 @@ import { webApi } from '@slack/bolt';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createAdminLookup } from '../../../adapters/slack/admin-lookup.js';
 import { FakeSlackApi } from '../../fakes/slack/fake-slack-api.js';
-import { createCapturingLogger } from './helpers.js';
+import { createCapturingLogger } from '../../support/capturing-logger.js';
 
 const TOKEN = 'xoxb-test';
 const TTL = 60_000;

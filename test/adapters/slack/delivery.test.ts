@@ -3,8 +3,10 @@ import { createSlackAdapter, type SlackAdapterEvent } from '../../../adapters/sl
 import type { ChatAdapter, Message } from '../../../src/ports/index.js';
 import { FakeSlackApi } from '../../fakes/slack/fake-slack-api.js';
 import { type MountServer, startMountServer } from '../../fakes/slack/mount-server.js';
-import { FakeCommandHandler } from './fake-command-handler.js';
-import { createCapturingLogger, createMemoryStore } from './helpers.js';
+import { createCapturingLogger } from '../../support/capturing-logger.js';
+import { FakeCommandHandler } from '../../support/fake-command-handler.js';
+import { slackScript } from './command-script.js';
+import { createMemoryStore } from './helpers.js';
 
 const TOKEN = 'xoxb-test';
 const KEY = { idempotencyKey: 'k1' };
@@ -185,7 +187,7 @@ describe('Slack delivery', () => {
     async function started(bot: ChatAdapter): Promise<ChatAdapter> {
       await bot.start({
         http: server.http,
-        commands: new FakeCommandHandler(),
+        commands: new FakeCommandHandler(slackScript),
         logger: createCapturingLogger(),
       });
       return bot;

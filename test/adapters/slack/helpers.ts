@@ -1,24 +1,4 @@
-import type { KeyValueStore, Logger } from '../../../src/ports/index.js';
-
-/** A logger that keeps what it is given, so tests can assert on warnings without printing. */
-export function createCapturingLogger(lines: unknown[][] = []): Logger & { lines: unknown[][] } {
-  const log =
-    (level: string) =>
-    (...args: unknown[]): void => {
-      lines.push([level, ...args]);
-    };
-  const logger: Logger & { lines: unknown[][] } = {
-    lines,
-    trace: log('trace'),
-    debug: log('debug'),
-    info: log('info'),
-    warn: log('warn'),
-    error: log('error'),
-    fatal: log('fatal'),
-    child: () => logger,
-  };
-  return logger;
-}
+import type { KeyValueStore } from '../../../src/ports/index.js';
 
 /** The KeyValueStore port over a Map (TTLs ignored: tests never outlive them). */
 export function createMemoryStore(): KeyValueStore & { data: Map<string, unknown> } {

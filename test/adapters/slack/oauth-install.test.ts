@@ -4,8 +4,10 @@ import type { ChatAdapter } from '../../../src/ports/index.js';
 import { FakeSlackApi } from '../../fakes/slack/fake-slack-api.js';
 import { type MountServer, startMountServer } from '../../fakes/slack/mount-server.js';
 import { signedHeaders } from '../../fakes/slack/signing.js';
-import { FakeCommandHandler } from './fake-command-handler.js';
-import { createCapturingLogger, createMemoryStore } from './helpers.js';
+import { createCapturingLogger } from '../../support/capturing-logger.js';
+import { FakeCommandHandler } from '../../support/fake-command-handler.js';
+import { slackScript } from './command-script.js';
+import { createMemoryStore } from './helpers.js';
 
 const SECRET = 'signing-secret';
 
@@ -27,7 +29,7 @@ describe('Slack multi-workspace install', () => {
       userId: 'UINSTALLER',
     });
     server = await startMountServer();
-    handler = new FakeCommandHandler();
+    handler = new FakeCommandHandler(slackScript);
     adapter = createSlackAdapter({
       signingSecret: SECRET,
       apiUrl: slack.apiUrl,

@@ -4,8 +4,9 @@ import type { ChatAdapter, Message } from '../../../src/ports/index.js';
 import { FakeSlackApi } from '../../fakes/slack/fake-slack-api.js';
 import { type MountServer, startMountServer } from '../../fakes/slack/mount-server.js';
 import { signedHeaders } from '../../fakes/slack/signing.js';
-import { FakeCommandHandler } from './fake-command-handler.js';
-import { createCapturingLogger } from './helpers.js';
+import { createCapturingLogger } from '../../support/capturing-logger.js';
+import { FakeCommandHandler } from '../../support/fake-command-handler.js';
+import { slackScript } from './command-script.js';
 
 const TOKEN = 'xoxb-test';
 const SECRET = 'signing-secret';
@@ -67,7 +68,7 @@ describe('Slack Web API calls that never get an answer', () => {
 
   it('starts when the start-up auth.test hangs, and still answers a command afterwards', async () => {
     slack.hangNext('auth.test');
-    const handler = new FakeCommandHandler();
+    const handler = new FakeCommandHandler(slackScript);
     await bot.start({ http: server.http, commands: handler, logger: createCapturingLogger() });
     expect(bot.health()).toEqual({ ready: true });
 

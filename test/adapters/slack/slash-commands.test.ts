@@ -4,8 +4,9 @@ import type { ChatAdapter } from '../../../src/ports/index.js';
 import { FakeSlackApi } from '../../fakes/slack/fake-slack-api.js';
 import { type MountServer, startMountServer } from '../../fakes/slack/mount-server.js';
 import { signedHeaders } from '../../fakes/slack/signing.js';
-import { FakeCommandHandler } from './fake-command-handler.js';
-import { createCapturingLogger } from './helpers.js';
+import { createCapturingLogger } from '../../support/capturing-logger.js';
+import { FakeCommandHandler } from '../../support/fake-command-handler.js';
+import { slackScript } from './command-script.js';
 
 const SECRET = '8f742231b10e8888abcd99yyyzzz85a5';
 const TOKEN = 'xoxb-test';
@@ -25,7 +26,7 @@ describe('Slack /directory over the HTTP receiver', () => {
     slack.addUser('UADMIN', { is_admin: true });
     slack.addUser('UOWNER', { is_owner: true });
     server = await startMountServer();
-    handler = new FakeCommandHandler();
+    handler = new FakeCommandHandler(slackScript);
     events = [];
     adapter = createSlackAdapter({
       botToken: TOKEN,

@@ -3,8 +3,9 @@ import { createSlackAdapter } from '../../../adapters/slack/index.js';
 import type { ChatAdapter } from '../../../src/ports/index.js';
 import { FakeSlackApi } from '../../fakes/slack/fake-slack-api.js';
 import { type MountServer, startMountServer } from '../../fakes/slack/mount-server.js';
-import { FakeCommandHandler } from './fake-command-handler.js';
-import { createCapturingLogger } from './helpers.js';
+import { createCapturingLogger } from '../../support/capturing-logger.js';
+import { FakeCommandHandler } from '../../support/fake-command-handler.js';
+import { slackScript } from './command-script.js';
 
 describe('Slack Socket Mode', () => {
   let slack: FakeSlackApi;
@@ -17,7 +18,7 @@ describe('Slack Socket Mode', () => {
     slack.addToken('xoxb-test', 'T1');
     slack.enableSocketMode('xapp-test');
     server = await startMountServer();
-    handler = new FakeCommandHandler();
+    handler = new FakeCommandHandler(slackScript);
     adapter = createSlackAdapter({
       botToken: 'xoxb-test',
       signingSecret: 'unused-in-socket-mode',
@@ -71,7 +72,7 @@ describe('Slack Socket Mode without a connection', () => {
     try {
       await adapter.start({
         http: server.http,
-        commands: new FakeCommandHandler(),
+        commands: new FakeCommandHandler(slackScript),
         logger: createCapturingLogger(),
       });
       expect(adapter.health()).toMatchObject({

@@ -1,10 +1,5 @@
-import type {
-  CommandDefinition,
-  CommandHandler,
-  CommandInvocation,
-  CommandReply,
-  Message,
-} from '../../../src/ports/index.js';
+import type { CommandDefinition, Message } from '../../../src/ports/index.js';
+import type { CommandScript } from '../../support/fake-command-handler.js';
 
 const DEFINITIONS: CommandDefinition[] = [
   {
@@ -50,34 +45,17 @@ export const POST_RESULT: Message = {
 };
 
 /**
- * A small, real implementation of the core's CommandHandler port for adapter tests: `post 1`
- * finds one post, `slow` waits until the test releases it, `bad` fails with usage, and
- * `subscribe` (a channel-managing command) echoes whether the actor may manage the channel.
+ * The Slack suites' stand-in for the core (see FakeCommandHandler): `post 1` finds one post,
+ * `slow` answers once released, `bad` fails with usage, and `subscribe` (a channel-managing
+ * command) echoes whether the actor may manage the channel.
  */
-export class FakeCommandHandler implements CommandHandler {
-  readonly invocations: CommandInvocation[] = [];
-  private release: (() => void) | undefined;
-  private readonly gate = new Promise<void>((resolve) => {
-    this.release = resolve;
-  });
-
-  /** Lets a pending `slow` command answer. */
-  releaseSlow(): void {
-    this.release?.();
-  }
-
-  definitions(): readonly CommandDefinition[] {
-    return DEFINITIONS;
-  }
-
-  async handle(invocation: CommandInvocation): Promise<CommandReply> {
-    this.invocations.push(invocation);
-    const [name] = invocation.text.split(/\s+/);
+export const slackScript: CommandScript = {
+  definitions: DEFINITIONS,
+  answer(invocation, name) {
     switch (name) {
       case 'post':
         return { visibility: 'ephemeral', text: 'Found 1 post', messages: [POST_RESULT], shareable: true };
       case 'slow':
-        await this.gate;
         return { visibility: 'ephemeral', text: 'Slow answer', messages: [POST_RESULT], shareable: true };
       case 'subscribe':
         return {
@@ -95,5 +73,5 @@ export class FakeCommandHandler implements CommandHandler {
           error: { code: 'command_usage', usage: '/directory post <id>' },
         };
     }
-  }
-}
+  },
+};
