@@ -1,9 +1,9 @@
-import { generateKeyPairSync, type KeyObject, sign } from 'node:crypto';
 import { type RunningEmulator, startEmulator } from '../../src/emulator/index.js';
 import { APP_ID, commandInteraction } from '../adapters/discord/support.js';
 import { FakeDiscordRest } from '../fakes/discord/fake-discord-rest.js';
+import { discordKeyPair, signedInteractionHeaders } from '../fakes/discord/signing.js';
 import { FakeSlackApi } from '../fakes/slack/fake-slack-api.js';
-import { signedHeaders } from '../fakes/slack/signing.js';
+import { postSlashCommand } from '../fakes/slack/slash-command.js';
 
 export const SLACK_TOKEN = 'xoxb-start-up-test-token';
 export const SLACK_SECRET = 'start-up-signing-secret';
@@ -25,12 +25,6 @@ export interface LivePlatforms {
   /** POSTs a signed `/directory <subcommand>` Discord interaction as user `userId`. */
   discordInteraction(baseUrl: string, subcommand: string, userId: string): Promise<Response>;
   close(): Promise<void>;
-}
-
-function discordKeyPair(): { publicHex: string; privateKey: KeyObject } {
-  const { publicKey, privateKey } = generateKeyPairSync('ed25519');
-  const der = publicKey.export({ format: 'der', type: 'spki' });
-  return { publicHex: der.subarray(-32).toString('hex'), privateKey };
 }
 
 export async function startLivePlatforms(): Promise<LivePlatforms> {
@@ -59,36 +53,20 @@ export async function startLivePlatforms(): Promise<LivePlatforms> {
       DISCORD_GATEWAY: 'false',
     }),
     slashCommand(baseUrl, text, userId) {
-      const body = new URLSearchParams({
-        team_id: 'T1',
-        channel_id: 'C1',
-        user_id: userId,
-        user_name: userId.toLowerCase(),
-        command: '/directory',
+      return postSlashCommand(baseUrl, SLACK_SECRET, {
         text,
-        api_app_id: 'A1',
-        response_url: slack.responseUrl(),
-        trigger_id: '1.2.3',
-      }).toString();
-      return fetch(`${baseUrl}/slack/events`, {
-        method: 'POST',
-        body,
-        headers: signedHeaders(SLACK_SECRET, body, Math.floor(Date.now() / 1000)),
+        userId,
+        userName: userId.toLowerCase(),
+        responseUrl: slack.responseUrl(),
       });
     },
     discordInteraction(baseUrl, subcommand, userId) {
       const interaction = commandInteraction(subcommand);
       (interaction['member'] as { user: { id: string } }).user.id = userId;
       const raw = JSON.stringify(interaction);
-      const timestamp = String(Math.floor(Date.now() / 1000));
-      const signature = sign(null, Buffer.from(timestamp + raw), keys.privateKey).toString('hex');
       return fetch(`${baseUrl}/discord/interactions`, {
         method: 'POST',
-        headers: {
-          'content-type': 'application/json',
-          'x-signature-timestamp': timestamp,
-          'x-signature-ed25519': signature,
-        },
+        headers: signedInteractionHeaders(keys.privateKey, raw),
         body: raw,
       });
     },

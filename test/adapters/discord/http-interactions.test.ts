@@ -1,8 +1,8 @@
-import { generateKeyPairSync, type KeyObject, sign } from 'node:crypto';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createDiscordAdapter } from '../../../adapters/discord/index.js';
 import type { ChatAdapter } from '../../../src/ports/index.js';
 import { FakeDiscordRest } from '../../fakes/discord/fake-discord-rest.js';
+import { discordKeyPair, discordSignature } from '../../fakes/discord/signing.js';
 import { createCapturingLogger } from '../../support/capturing-logger.js';
 import { FakeCommandHandler } from '../../support/fake-command-handler.js';
 import {
@@ -14,18 +14,12 @@ import {
   startHttpMount,
 } from './support.js';
 
-function keyPair(): { publicHex: string; privateKey: KeyObject } {
-  const { publicKey, privateKey } = generateKeyPairSync('ed25519');
-  const der = publicKey.export({ format: 'der', type: 'spki' });
-  return { publicHex: der.subarray(-32).toString('hex'), privateKey };
-}
-
 describe('Discord HTTP interactions endpoint', () => {
   let rest: FakeDiscordRest;
   let server: Awaited<ReturnType<typeof startHttpMount>>;
   let adapter: ChatAdapter;
   let commands: FakeCommandHandler;
-  let keys: ReturnType<typeof keyPair>;
+  let keys: ReturnType<typeof discordKeyPair>;
 
   /** The adapter's clock; requests are signed at this time unless a test says otherwise. */
   let now = 1_750_000_000_000;
@@ -36,7 +30,7 @@ describe('Discord HTTP interactions endpoint', () => {
     timestamp = String(Math.floor(now / 1000)),
   ): Promise<Response> {
     const raw = JSON.stringify(body);
-    const signature = sign(null, Buffer.from(timestamp + raw), keys.privateKey).toString('hex');
+    const signature = discordSignature(keys.privateKey, timestamp, raw);
     const headers: Record<string, string> = { 'content-type': 'application/json' };
     if (tamper !== 'missing') {
       headers['x-signature-timestamp'] = timestamp;
@@ -52,7 +46,7 @@ describe('Discord HTTP interactions endpoint', () => {
     rest = new FakeDiscordRest();
     await rest.listen();
     server = await startHttpMount();
-    keys = keyPair();
+    keys = discordKeyPair();
     commands = new FakeCommandHandler(discordScript);
     adapter = createDiscordAdapter({
       applicationId: APP_ID,

@@ -3,7 +3,7 @@ import { createSlackAdapter } from '../../../adapters/slack/index.js';
 import type { ChatAdapter, Message } from '../../../src/ports/index.js';
 import { FakeSlackApi } from '../../fakes/slack/fake-slack-api.js';
 import { type MountServer, startMountServer } from '../../fakes/slack/mount-server.js';
-import { signedHeaders } from '../../fakes/slack/signing.js';
+import { postSlashCommand } from '../../fakes/slack/slash-command.js';
 import { createCapturingLogger } from '../../support/capturing-logger.js';
 import { FakeCommandHandler } from '../../support/fake-command-handler.js';
 import { slackScript } from './command-script.js';
@@ -72,21 +72,9 @@ describe('Slack Web API calls that never get an answer', () => {
     await bot.start({ http: server.http, commands: handler, logger: createCapturingLogger() });
     expect(bot.health()).toEqual({ ready: true });
 
-    const body = new URLSearchParams({
-      team_id: 'T1',
-      channel_id: 'C1',
-      user_id: 'U1',
-      user_name: 'alice',
-      command: '/directory',
+    const res = await postSlashCommand(server.url, SECRET, {
       text: 'help',
-      api_app_id: 'A1',
-      response_url: slack.responseUrl(),
-      trigger_id: '1.2.3',
-    }).toString();
-    const res = await fetch(`${server.url}/slack/events`, {
-      method: 'POST',
-      body,
-      headers: signedHeaders(SECRET, body, Math.floor(Date.now() / 1000)),
+      responseUrl: slack.responseUrl(),
     });
     expect(res.status).toBe(200);
     expect(handler.invocations.map((i) => i.text)).toEqual(['help']);

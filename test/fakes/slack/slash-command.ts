@@ -1,0 +1,25 @@
+import { signedHeaders } from './signing.js';
+
+/** A `/directory <text>` slash command as Slack POSTs it, signed with `signingSecret` now. */
+export function postSlashCommand(
+  baseUrl: string,
+  signingSecret: string,
+  command: { text: string; responseUrl: string; userId?: string; userName?: string },
+): Promise<Response> {
+  const body = new URLSearchParams({
+    team_id: 'T1',
+    channel_id: 'C1',
+    user_id: command.userId ?? 'U1',
+    user_name: command.userName ?? 'alice',
+    command: '/directory',
+    text: command.text,
+    api_app_id: 'A1',
+    response_url: command.responseUrl,
+    trigger_id: '1.2.3',
+  }).toString();
+  return fetch(`${baseUrl}/slack/events`, {
+    method: 'POST',
+    body,
+    headers: signedHeaders(signingSecret, body, Math.floor(Date.now() / 1000)),
+  });
+}
