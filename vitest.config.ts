@@ -1,12 +1,60 @@
-import { defineConfig } from 'vitest/config';
+import { configDefaults, defineConfig } from 'vitest/config';
+
+/**
+ * The e2e project: tests that run the bot or a tool as a child process (spawned CLI, SIGKILL,
+ * a private redis-server restarted under it, tmux terminals), the end-to-end platform
+ * pipelines, and the few in-process whole-system runs that take many seconds. Each costs
+ * seconds to minutes of process start-up and real waiting; everything else runs in-process in
+ * the unit project, the inner loop (`npm run test:unit`, under 20 s on two cores). A new test
+ * that spawns a process, drives a terminal or runs the whole app belongs on this list.
+ */
+const E2E = [
+  'test/e2e/**/*.test.ts', // whole-platform pipelines (emulator → engine → fake Slack/Discord) and the newcomer's tmux session
+  'test/cli/cli.test.ts', // the CLI as a child process
+  'test/cli/prestart.test.ts', // runs scripts/build-if-stale.mjs and tsc in a scratch copy
+  'test/cli/sandbox-guard.test.ts', // the bot as a child process, refused or killed
+  'test/cli/start-up-errors.test.ts', // the bot as a child process, exit codes and SIGKILL
+  'test/cli/terminal.test.ts', // the bot in a tmux terminal with job control
+  'test/engine/redis-restart.test.ts', // a private redis-server restarted under a running bot
+  'test/store/store-contract.test.ts', // every store backend, on real Redis and PostgreSQL servers
+  'test/engine/sigkill.test.ts', // SIGKILL at random moments, 20 restarts
+  'test/real-processes.test.ts', // every process launch, killed and reaped
+  'test/docs/docs.test.ts', // runs every CLI command the docs show
+  'test/emulator/cli.test.ts', // the emulator CLI as a child process
+  'test/bench/ceiling.test.ts', // a benchmark's ceiling, measured for real
+  // In-process, but whole-system runs on the real clock, each many seconds: the composed app
+  // (sandbox prompt, state across restarts, readiness with the bot as a child process), a
+  // simulated directory's activity delivered end to end, two instances and two versions
+  // sharing a store (lease TTLs that must run out), and a scan of every file in the repo.
+  'test/app/**/*.test.ts',
+  'test/engine/activity.test.ts',
+  'test/engine/two-instances.test.ts',
+  'test/engine/upgrade.test.ts',
+  'test/self-contained.test.ts',
+];
 
 export default defineConfig({
   test: {
-    include: ['test/**/*.test.ts'],
     testTimeout: 30_000,
     hookTimeout: 30_000,
     // Two cores on CI: a few forks keep servers-per-test from starving each other.
     pool: 'forks',
     maxWorkers: 2,
+    // `npm test` runs both projects; `npm run test:unit` only the first.
+    projects: [
+      {
+        extends: true,
+        test: {
+          name: 'unit',
+          include: ['test/**/*.test.ts'],
+          exclude: [...configDefaults.exclude, ...E2E],
+          // One module graph per worker instead of per file: importing the app anew for each
+          // of ~70 files cost about three times the CPU of the tests themselves. Unit tests
+          // share no mutable module state (fake clocks are injected, not installed globally).
+          isolate: false,
+        },
+      },
+      { extends: true, test: { name: 'e2e', include: E2E } },
+    ],
   },
 });
