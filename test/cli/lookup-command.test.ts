@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { LookupPlatform } from '../../src/app/lookup-session.js';
 import { REPLY_RENDERERS } from '../../src/app/platforms.js';
 import { createLookupCommand } from '../../src/cli/lookup-command.js';
-import { type Harness, startHarness } from '../commands/harness.js';
+import { type Harness, startHarness } from '../support/command-harness.js';
 
 describe('directory-bot lookup', () => {
   const harnesses: Harness[] = [];

@@ -6,7 +6,7 @@ import {
   rawV1LiveEvent,
   rawV1Notification,
   rawV2Post,
-} from '../messages/raw-fixtures.js';
+} from '../fixtures/render-cli-records.js';
 
 describe('guessRecordKind', () => {
   it.each([

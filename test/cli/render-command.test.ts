@@ -6,7 +6,7 @@ import { renderConsoleMessage } from '../../adapters/console/index.js';
 import type { CliIo } from '../../src/cli/io.js';
 import { createRenderCommand, type MessageRenderers } from '../../src/cli/render-command.js';
 import type { Message } from '../../src/ports/index.js';
-import { rawV1Collection, rawV1Comment, rawV1LiveEvent, rawV2Post } from '../messages/raw-fixtures.js';
+import { rawV1Collection, rawV1Comment, rawV1LiveEvent, rawV2Post } from '../fixtures/render-cli-records.js';
 import { makeTempDir } from '../support/temp-dir.js';
 
 const temp = makeTempDir('render-command-');

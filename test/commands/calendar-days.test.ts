@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { AWKWARD_INSTANTS, SERVICE_OFFSETS } from '../support/awkward-instants.js';
-import { type Harness, startHarness } from './harness.js';
+import { type Harness, startHarness } from '../support/command-harness.js';
 
 const MINUTE = 60_000;
 const MANAGER = { canManageChannel: true };

@@ -9,7 +9,7 @@ import {
 } from '../../src/commands/index.js';
 import { infoReply, lookupReply } from '../../src/commands/replies.js';
 import { BOT_VERSION } from '../../src/version.js';
-import { ADMIN_ID, type Harness, startHarness } from './harness.js';
+import { ADMIN_ID, type Harness, startHarness } from '../support/command-harness.js';
 
 // The example of docs/adding-a-command.md, as that page shows it.
 const version: ActionCommand = {

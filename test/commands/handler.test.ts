@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import type { StatusReport } from '../../src/commands/index.js';
-import { CHANNEL, type Harness, startHarness } from './harness.js';
+import { CHANNEL, type Harness, startHarness } from '../support/command-harness.js';
 
 describe('the command handler', () => {
   let h: Harness | undefined;

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { renderSlackReply } from '../../adapters/slack/render-reply.js';
 import { COMMAND_SPECS } from '../../src/commands/index.js';
 import type { DirectoryPost } from '../../src/directory/index.js';
-import { type Harness, startHarness } from './harness.js';
+import { type Harness, startHarness } from '../support/command-harness.js';
 
 const usageOf = (name: string) => COMMAND_SPECS.find((s) => s.name === name)?.usage;
 const DAY_MS = 86_400_000;

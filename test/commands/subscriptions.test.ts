@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { COMMAND_SPECS } from '../../src/commands/index.js';
-import { ADMIN_ID, CHANNEL, type Harness, startHarness } from './harness.js';
+import { ADMIN_ID, CHANNEL, type Harness, startHarness } from '../support/command-harness.js';
 
 const SUBSCRIBE_USAGE = COMMAND_SPECS.find((s) => s.name === 'subscribe')?.usage;
 const MANAGER = { canManageChannel: true };

@@ -8,7 +8,7 @@ import {
   v1NotificationSchema,
   v1UserSchema,
 } from '../../src/directory/v1-records.js';
-import { redactedV1User, v1Collection, v1Comment, v1LiveEvent, v1User } from './fixtures.js';
+import { redactedV1User, v1Collection, v1Comment, v1LiveEvent, v1User } from '../fixtures/api-records.js';
 
 describe('V1 user schema', () => {
   it('normalises a full user and picks a mid-sized avatar from the image map', () => {

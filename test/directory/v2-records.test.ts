@@ -7,7 +7,7 @@ import {
   v2UserProfileSchema,
   v2UserSchema,
 } from '../../src/directory/v2-records.js';
-import { v2PostNode } from './fixtures.js';
+import { v2PostNode } from '../fixtures/api-records.js';
 
 describe('V2 post schema', () => {
   it('normalises a post node with string id, Z dates, topics and a redacted hunter', () => {

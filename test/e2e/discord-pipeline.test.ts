@@ -6,7 +6,7 @@ import type { ChatAdapter } from '../../src/ports/index.js';
 import { FakeDiscordGateway } from '../fakes/discord/fake-discord-gateway.js';
 import { FakeDiscordRest, type RecordedCall } from '../fakes/discord/fake-discord-rest.js';
 import { startInstance, startWorld } from '../support/engine-harness.js';
-import { Cleanup, commandsFor, silentLogger, startBotHttp } from './support.js';
+import { Cleanup, commandsFor, silentLogger, startBotHttp } from '../support/pipeline-harness.js';
 
 const TOKEN = 'discord-e2e-token';
 const APP_ID = '100000000000000001';

@@ -4,7 +4,7 @@ import type { FeedName } from '../../src/feeds/feed-names.js';
 import { FakeSlackApi, type RecordedCall } from '../fakes/slack/fake-slack-api.js';
 import { signedHeaders } from '../fakes/slack/signing.js';
 import { startInstance, startWorld } from '../support/engine-harness.js';
-import { Cleanup, commandsFor, silentLogger, startBotHttp } from './support.js';
+import { Cleanup, commandsFor, silentLogger, startBotHttp } from '../support/pipeline-harness.js';
 
 const TOKEN = 'xoxb-e2e-token';
 const TEAM = 'T0E2E';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { startHarness } from './helpers.js';
+import { startHarness } from '../support/emulator-harness.js';
 
 describe('activity simulator', () => {
   it('makes new records appear as the manual clock advances, without sleeping', async () => {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { startEmulator } from '../../src/emulator/index.js';
-import { startHarness } from './helpers.js';
+import { startHarness } from '../support/emulator-harness.js';
 
 describe('admin API under /__admin/', () => {
   it('adds a comment that the next V1 read returns first', async () => {

@@ -1,6 +1,6 @@
 import { request } from 'undici';
 import { describe, expect, it } from 'vitest';
-import { startHarness } from './helpers.js';
+import { startHarness } from '../support/emulator-harness.js';
 
 describe('injected faults', () => {
   it('answers an injected status on the next N requests of a route, then recovers', async () => {

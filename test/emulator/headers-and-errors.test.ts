@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { startHarness } from './helpers.js';
+import { startHarness } from '../support/emulator-harness.js';
 
 const STANDARD = {
   'x-frame-options': 'SAMEORIGIN',

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { startHarness } from './helpers.js';
+import { startHarness } from '../support/emulator-harness.js';
 
 type V1Comment = Record<string, unknown> & { id: number; user?: Record<string, unknown> };
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { startHarness } from './helpers.js';
+import { startHarness } from '../support/emulator-harness.js';
 
 describe('quotas', () => {
   it('counts V1 requests down and refuses with 429 rate_limit_reached until the window resets', async () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { startHarness } from './helpers.js';
+import { startHarness } from '../support/emulator-harness.js';
 
 const everything = async (h: Awaited<ReturnType<typeof startHarness>>) => [
   (await h.get('/v1/comments?per_page=50')).text,

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { startHarness } from './helpers.js';
+import { startHarness } from '../support/emulator-harness.js';
 
 describe('GET /v1/collections', () => {
   it('renders every spec field with a tracking collection_url and the creator nested', async () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { startHarness } from './helpers.js';
+import { startHarness } from '../support/emulator-harness.js';
 
 const ids = (body: { comments: { id: number }[] }) => body.comments.map((c) => c.id);
 const V1_TS = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}[+-]\d{2}:\d{2}$/;

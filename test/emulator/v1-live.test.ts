@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { createManualClock } from '../../src/emulator/index.js';
-import { startHarness } from './helpers.js';
+import { startHarness } from '../support/emulator-harness.js';
 
 type Live = { id: number; starts_at: string | null; live_video: boolean; url: string };
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { startHarness } from './helpers.js';
+import { startHarness } from '../support/emulator-harness.js';
 
 describe('/v1/notifications', () => {
   it("lists the token user's Post notifications by default and every type with search[type]=all", async () => {

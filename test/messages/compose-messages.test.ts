@@ -21,7 +21,7 @@ import {
   post,
   profile,
   redacted,
-} from './records.js';
+} from '../fixtures/parsed-records.js';
 
 /** Every string anywhere in a message, to assert nothing reads "undefined" or links junk. */
 function allText(message: Message): string {

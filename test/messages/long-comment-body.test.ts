@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { renderDiscordMessage } from '../../adapters/discord/index.js';
 import { renderSlackMessage } from '../../adapters/slack/index.js';
 import { composeCommentMessage } from '../../src/messages/index.js';
-import { comment } from './records.js';
+import { comment } from '../fixtures/parsed-records.js';
 
 /**
  * A comment whose body is `length` characters: a greeting, then a flood of invisible characters

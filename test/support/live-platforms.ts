@@ -1,9 +1,9 @@
 import { type RunningEmulator, startEmulator } from '../../src/emulator/index.js';
-import { APP_ID, commandInteraction } from '../adapters/discord/support.js';
 import { FakeDiscordRest } from '../fakes/discord/fake-discord-rest.js';
 import { discordKeyPair, signedInteractionHeaders } from '../fakes/discord/signing.js';
 import { FakeSlackApi } from '../fakes/slack/fake-slack-api.js';
 import { postSlashCommand } from '../fakes/slack/slash-command.js';
+import { APP_ID, commandInteraction } from './discord-interactions.js';
 
 export const SLACK_TOKEN = 'xoxb-start-up-test-token';
 export const SLACK_SECRET = 'start-up-signing-secret';

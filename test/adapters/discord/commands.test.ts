@@ -7,7 +7,7 @@ import {
   validateAgainstSpec,
 } from '../../fakes/discord/discord-spec.js';
 import { FakeDiscordRest } from '../../fakes/discord/fake-discord-rest.js';
-import { APP_ID, DEFINITIONS, GUILD_ID } from './support.js';
+import { APP_ID, DEFINITIONS, GUILD_ID } from '../../support/discord-interactions.js';
 
 interface OptionJson {
   name: string;

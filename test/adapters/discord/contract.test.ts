@@ -1,10 +1,10 @@
 import { createDiscordAdapter } from '../../../adapters/discord/index.js';
 import { FakeDiscordRest } from '../../fakes/discord/fake-discord-rest.js';
 import { discordKeyPair, signedInteractionHeaders } from '../../fakes/discord/signing.js';
-import { startMountServer } from '../../fakes/slack/mount-server.js';
 import { createCapturingLogger } from '../../support/capturing-logger.js';
+import { APP_ID, CHANNEL_ID, commandInteraction } from '../../support/discord-interactions.js';
+import { startMountServer } from '../../support/mount-server.js';
 import { describeChatAdapterContract } from '../chat-adapter-contract.js';
-import { APP_ID, CHANNEL_ID, commandInteraction } from './support.js';
 
 const TOKEN = 'discord-contract-token';
 

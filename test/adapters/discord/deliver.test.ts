@@ -3,8 +3,14 @@ import { createDiscordAdapter, type DiscordRestEvent, nonceFor } from '../../../
 import type { ChatAdapter, Destination } from '../../../src/ports/index.js';
 import { FakeDiscordRest } from '../../fakes/discord/fake-discord-rest.js';
 import { createCapturingLogger } from '../../support/capturing-logger.js';
+import {
+  APP_ID,
+  CHANNEL_ID,
+  discordScript,
+  OTHER_CHANNEL_ID,
+  sampleMessage,
+} from '../../support/discord-interactions.js';
 import { FakeCommandHandler } from '../../support/fake-command-handler.js';
-import { APP_ID, CHANNEL_ID, discordScript, OTHER_CHANNEL_ID, sampleMessage } from './support.js';
 
 const TOKEN = 'fake-bot-token';
 const to = (channelId: string): Destination => ({ platform: 'discord', channelId });

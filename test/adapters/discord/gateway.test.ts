@@ -4,8 +4,8 @@ import type { ChatAdapter } from '../../../src/ports/index.js';
 import { FakeDiscordGateway } from '../../fakes/discord/fake-discord-gateway.js';
 import { FakeDiscordRest } from '../../fakes/discord/fake-discord-rest.js';
 import { createCapturingLogger } from '../../support/capturing-logger.js';
+import { APP_ID, commandInteraction, discordScript } from '../../support/discord-interactions.js';
 import { FakeCommandHandler } from '../../support/fake-command-handler.js';
-import { APP_ID, commandInteraction, discordScript } from './support.js';
 
 const TOKEN = 'gateway-bot-token';
 

@@ -4,19 +4,19 @@ import type { ChatAdapter } from '../../../src/ports/index.js';
 import { FakeDiscordRest } from '../../fakes/discord/fake-discord-rest.js';
 import { discordKeyPair, discordSignature } from '../../fakes/discord/signing.js';
 import { createCapturingLogger } from '../../support/capturing-logger.js';
-import { FakeCommandHandler } from '../../support/fake-command-handler.js';
 import {
   APP_ID,
   CHANNEL_ID,
   commandInteraction,
   discordScript,
   MANAGER_PERMISSIONS,
-  startHttpMount,
-} from './support.js';
+} from '../../support/discord-interactions.js';
+import { FakeCommandHandler } from '../../support/fake-command-handler.js';
+import { type MountServer, startMountServer } from '../../support/mount-server.js';
 
 describe('Discord HTTP interactions endpoint', () => {
   let rest: FakeDiscordRest;
-  let server: Awaited<ReturnType<typeof startHttpMount>>;
+  let server: MountServer;
   let adapter: ChatAdapter;
   let commands: FakeCommandHandler;
   let keys: ReturnType<typeof discordKeyPair>;
@@ -45,7 +45,7 @@ describe('Discord HTTP interactions endpoint', () => {
     now = 1_750_000_000_000;
     rest = new FakeDiscordRest();
     await rest.listen();
-    server = await startHttpMount();
+    server = await startMountServer();
     keys = discordKeyPair();
     commands = new FakeCommandHandler(discordScript);
     adapter = createDiscordAdapter({
@@ -56,7 +56,7 @@ describe('Discord HTTP interactions endpoint', () => {
       deferAfterMs: 100,
       now: () => now,
     });
-    await adapter.start({ http: server.mount, commands, logger: createCapturingLogger() });
+    await adapter.start({ http: server.http, commands, logger: createCapturingLogger() });
   });
 
   afterEach(async () => {

@@ -7,7 +7,7 @@ import {
 } from '../../../adapters/discord/index.js';
 import { REQUEST_SCHEMAS, validateAgainstSpec } from '../../fakes/discord/discord-spec.js';
 import { documentedLimitProblems } from '../../fakes/discord/fake-discord-rest.js';
-import { sampleMessage } from './support.js';
+import { sampleMessage } from '../../support/discord-interactions.js';
 
 const HOSTILE =
   '@everyone @here <@123456789012345678> <@&123456789012345678> <#123456789012345678> [click](https://evil.example) **bold** `code` ||spoiler|| > quote';

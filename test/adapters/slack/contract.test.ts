@@ -1,8 +1,8 @@
 import { createSlackAdapter } from '../../../adapters/slack/index.js';
 import { FakeSlackApi } from '../../fakes/slack/fake-slack-api.js';
-import { startMountServer } from '../../fakes/slack/mount-server.js';
 import { postSlashCommand } from '../../fakes/slack/slash-command.js';
 import { createCapturingLogger } from '../../support/capturing-logger.js';
+import { startMountServer } from '../../support/mount-server.js';
 import { describeChatAdapterContract } from '../chat-adapter-contract.js';
 
 const TOKEN = 'xoxb-contract';

@@ -2,11 +2,11 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createSlackAdapter, type SlackAdapterEvent } from '../../../adapters/slack/index.js';
 import type { ChatAdapter, Message } from '../../../src/ports/index.js';
 import { FakeSlackApi } from '../../fakes/slack/fake-slack-api.js';
-import { type MountServer, startMountServer } from '../../fakes/slack/mount-server.js';
 import { createCapturingLogger } from '../../support/capturing-logger.js';
 import { FakeCommandHandler } from '../../support/fake-command-handler.js';
-import { slackScript } from './command-script.js';
-import { createMemoryStore } from './helpers.js';
+import { createMemoryStore } from '../../support/memory-store.js';
+import { type MountServer, startMountServer } from '../../support/mount-server.js';
+import { slackScript } from '../../support/slack-command-script.js';
 
 const TOKEN = 'xoxb-test';
 const KEY = { idempotencyKey: 'k1' };

@@ -2,11 +2,11 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createSlackAdapter, type SlackAdapterEvent } from '../../../adapters/slack/index.js';
 import type { ChatAdapter } from '../../../src/ports/index.js';
 import { FakeSlackApi } from '../../fakes/slack/fake-slack-api.js';
-import { type MountServer, startMountServer } from '../../fakes/slack/mount-server.js';
 import { signedHeaders } from '../../fakes/slack/signing.js';
 import { createCapturingLogger } from '../../support/capturing-logger.js';
 import { FakeCommandHandler } from '../../support/fake-command-handler.js';
-import { slackScript } from './command-script.js';
+import { type MountServer, startMountServer } from '../../support/mount-server.js';
+import { slackScript } from '../../support/slack-command-script.js';
 
 const SECRET = '8f742231b10e8888abcd99yyyzzz85a5';
 const TOKEN = 'xoxb-test';

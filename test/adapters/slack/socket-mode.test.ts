@@ -2,10 +2,10 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createSlackAdapter } from '../../../adapters/slack/index.js';
 import type { ChatAdapter } from '../../../src/ports/index.js';
 import { FakeSlackApi } from '../../fakes/slack/fake-slack-api.js';
-import { type MountServer, startMountServer } from '../../fakes/slack/mount-server.js';
 import { createCapturingLogger } from '../../support/capturing-logger.js';
 import { FakeCommandHandler } from '../../support/fake-command-handler.js';
-import { slackScript } from './command-script.js';
+import { type MountServer, startMountServer } from '../../support/mount-server.js';
+import { slackScript } from '../../support/slack-command-script.js';
 
 describe('Slack Socket Mode', () => {
   let slack: FakeSlackApi;

@@ -17,7 +17,7 @@ import {
 } from '../../src/emulator/index.js';
 import type { Actor, CommandHandler, CommandReply } from '../../src/ports/index.js';
 import { type BotStore, createStore } from '../../src/store/create-store.js';
-import { makeTempDir } from '../support/temp-dir.js';
+import { makeTempDir } from './temp-dir.js';
 
 export const ADMIN_ID = 'UADMIN01';
 export const CHANNEL = 'C0123ABCD';

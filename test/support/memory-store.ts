@@ -1,4 +1,4 @@
-import type { KeyValueStore } from '../../../src/ports/index.js';
+import type { KeyValueStore } from '../../src/ports/index.js';
 
 /** The KeyValueStore port over a Map (TTLs ignored: tests never outlive them). */
 export function createMemoryStore(): KeyValueStore & { data: Map<string, unknown> } {

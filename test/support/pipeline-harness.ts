@@ -3,7 +3,7 @@ import { buildCommandHandler } from '../../src/app/wiring.js';
 import { createSilentLogger } from '../../src/observability/create-logger.js';
 import { createHttpServer } from '../../src/observability/http-server.js';
 import type { CommandHandler, Logger } from '../../src/ports/index.js';
-import type { startInstance } from '../support/engine-harness.js';
+import type { startInstance } from './engine-harness.js';
 
 type Instance = Awaited<ReturnType<typeof startInstance>>;
 

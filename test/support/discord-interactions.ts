@@ -1,13 +1,5 @@
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import type {
-  CommandDefinition,
-  CommandOptionDefinition,
-  HttpHandler,
-  HttpMount,
-  Message,
-} from '../../../src/ports/index.js';
-import type { CommandScript } from '../../support/fake-command-handler.js';
+import type { CommandDefinition, CommandOptionDefinition, Message } from '../../src/ports/index.js';
+import type { CommandScript } from './fake-command-handler.js';
 
 const opt = (
   name: string,
@@ -212,35 +204,6 @@ export const discordScript: CommandScript = {
     }
   },
 };
-
-/** The bot's own HTTP server in miniature: routes by path prefix to mounted handlers. */
-export async function startHttpMount(): Promise<{
-  mount: HttpMount;
-  url: string;
-  close: () => Promise<void>;
-}> {
-  const routes: { prefix: string; handler: HttpHandler }[] = [];
-  const server: Server = createServer((req, res) => {
-    const route = routes.find((r) => (req.url ?? '').startsWith(r.prefix));
-    if (!route) {
-      res.writeHead(404).end();
-      return;
-    }
-    void Promise.resolve(route.handler(req, res)).catch(() => {
-      if (!res.headersSent) res.writeHead(500).end();
-    });
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  return {
-    mount: { mount: (prefix, handler) => routes.push({ prefix, handler }) },
-    url: `http://127.0.0.1:${port}`,
-    close: async () => {
-      server.closeAllConnections();
-      await new Promise<void>((resolve) => server.close(() => resolve()));
-    },
-  };
-}
 
 export const APP_ID = '100000000000000001';
 export const GUILD_ID = '100000000000000002';

@@ -1,6 +1,6 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { HttpHandler, HttpMount } from '../../../src/ports/index.js';
+import type { HttpHandler, HttpMount } from '../../src/ports/index.js';
 
 /** A stand-in for the bot's own HTTP server: routes by path prefix exactly as `HttpMount` promises. */
 export interface MountServer {
@@ -18,7 +18,10 @@ export async function startMountServer(): Promise<MountServer> {
       res.writeHead(404).end();
       return;
     }
-    void mount.handler(req, res);
+    // A handler that throws answers 500, as the bot's own server does, instead of hanging.
+    void Promise.resolve(mount.handler(req, res)).catch(() => {
+      if (!res.headersSent) res.writeHead(500).end();
+    });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;

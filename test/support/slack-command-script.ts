@@ -1,5 +1,5 @@
-import type { CommandDefinition, Message } from '../../../src/ports/index.js';
-import type { CommandScript } from '../../support/fake-command-handler.js';
+import type { CommandDefinition, Message } from '../../src/ports/index.js';
+import type { CommandScript } from './fake-command-handler.js';
 
 const DEFINITIONS: CommandDefinition[] = [
   {
