@@ -1,5 +1,6 @@
 /**
- * Bot scopes the app asks for on install (kept in step with slack-manifest.yml):
+ * Bot scopes the app asks for on install (kept in step with slack-manifest.yml; why each one,
+ * with the Web API method that needs it: docs/slack.md, "Permissions and why each is needed"):
  * `commands` for /directory, `chat:write` (+ `.public` to post in public channels without an
  * invite), `channels:join` for the one join on `not_in_channel`, `users:read` for the admin check.
  */
