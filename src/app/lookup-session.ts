@@ -41,7 +41,8 @@ export async function openLookupSession(platform: LookupPlatform, logger: Logger
     adapters: [],
     clock: systemClock,
     compose: createItemComposer(systemClock),
-    settings: engineSettings(config),
+    // Never clears notifications, even if it were started by mistake: a lookup only reads.
+    settings: { ...engineSettings(config), clearNotifications: false },
   });
   return {
     handler: buildCommandHandler(config, { client, engine, store, directoryId: id, metrics }),

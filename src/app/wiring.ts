@@ -1,6 +1,5 @@
-import { publicDefinition } from '../commands/command-spec.js';
 import {
-  COMMAND_SPECS,
+  COMMAND_REGISTRY,
   type CommandDependencies,
   createCommandHandler,
   directoryLinks,
@@ -144,5 +143,5 @@ export function buildCommandHandler(
 
 /** The `/directory` command definitions, for registering them with Discord. */
 export function commandDefinitions() {
-  return COMMAND_SPECS.map(publicDefinition);
+  return COMMAND_REGISTRY.definitions;
 }

@@ -2,6 +2,7 @@ import { connect, createServer, type Server } from 'node:net';
 import { networkInterfaces } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { withDeadline } from '../../src/ports/deadline.js';
 import { type ChildBot, spawnBot } from '../support/child-bot.js';
 import { type LivePlatforms, SLACK_TOKEN, startLivePlatforms } from '../support/live-platforms.js';
 import { makeTempDir } from '../support/temp-dir.js';
@@ -24,12 +25,11 @@ function storeFile(): string {
 
 /** The exit code, or 'still running' when the bot has not exited within `ms` (it is then killed). */
 async function exitWithin(bot: ChildBot, ms = 20_000): Promise<number | null | 'still running'> {
-  let timer: NodeJS.Timeout | undefined;
-  const late = new Promise<'still running'>((resolve) => {
-    timer = setTimeout(() => resolve('still running'), ms);
-  });
-  const result = await Promise.race([bot.exited.then((exit) => exit.code), late]);
-  clearTimeout(timer);
+  const result = await withDeadline(
+    bot.exited.then((exit) => exit.code),
+    ms,
+    () => 'still running' as const,
+  );
   if (result === 'still running') {
     bot.child.kill('SIGKILL');
     await bot.exited;

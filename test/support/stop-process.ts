@@ -1,6 +1,7 @@
 import type { ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import { connect } from 'node:net';
+import { withDeadline } from '../../src/ports/deadline.js';
 
 export interface ProcessExit {
   code: number | null;
@@ -63,16 +64,9 @@ export async function stopProcess(
   const exited = once(child, 'exit') as Promise<[number | null, NodeJS.Signals | null]>;
   if (!child.kill(signal)) throw new Error(`could not send ${signal} to process ${pid}`);
   const timeoutMs = options.timeoutMs ?? 30_000;
-  let timer: NodeJS.Timeout | undefined;
-  const [code, exitSignal] = await Promise.race([
-    exited,
-    new Promise<never>((_, reject) => {
-      timer = setTimeout(
-        () => reject(new Error(`process ${pid} did not exit within ${timeoutMs} ms of ${signal}`)),
-        timeoutMs,
-      );
-    }),
-  ]).finally(() => clearTimeout(timer));
+  const [code, exitSignal] = await withDeadline(exited, timeoutMs, () => {
+    throw new Error(`process ${pid} did not exit within ${timeoutMs} ms of ${signal}`);
+  });
   if (processExists(pid)) throw new Error(`process ${pid} reported its exit but still exists`);
   if (options.port !== undefined && !(await refusesConnections(options.port))) {
     throw new Error(
