@@ -31,6 +31,13 @@ export interface BotStore {
    * Resolves with the number of keys removed.
    */
   deleteByPrefix(prefix: string): Promise<number>;
+  /**
+   * The keys (without the namespace) made of `parts` in order, each followed by any text:
+   * `['dir:', ':sent:slack:C1:']` finds every directory's ledger entries for one channel. Parts
+   * are literal (no wildcards of their own). Expired keys not yet swept are included: they are
+   * still on disk. For finding everything about one workspace (src/workspaces/).
+   */
+  keysMatching(parts: readonly string[]): Promise<string[]>;
   close(): Promise<void>;
 }
 
@@ -71,6 +78,7 @@ function wrap(
   closeAdapter: () => Promise<void>,
   sweep: (namespace: string, now: number) => Promise<number>,
   deleteByPrefix: (namespacedPrefix: string) => Promise<number>,
+  keysMatching: (namespacedParts: readonly string[]) => Promise<string[]>,
 ): BotStore {
   // throwOnErrors: a failed write must reach the caller (the outbox decides what to do),
   // never be swallowed into an `undefined` that looks like "not found".
@@ -102,6 +110,10 @@ function wrap(
     deleteByPrefix(prefix) {
       // The same `namespace:` prefix keyv puts in front of every key (useKeyPrefix).
       return deleteByPrefix(`${namespace}:${prefix}`);
+    },
+    async keysMatching([first = '', ...rest]) {
+      const keys = await keysMatching([`${namespace}:${first}`, ...rest]);
+      return keys.map((key) => key.slice(namespace.length + 1)).sort();
     },
     async close() {
       if (closed) return;
@@ -145,6 +157,12 @@ function sqliteStore(rawUrl: string, namespace: string, onError: (error: unknown
       await adapter.query(`DELETE FROM keyv WHERE key LIKE ? ESCAPE '\\'`, [pattern]);
       return Number(row?.n ?? 0);
     },
+    async (parts) => {
+      const rows = (await adapter.query(`SELECT key FROM keyv WHERE key LIKE ? ESCAPE '\\'`, [
+        likePattern(parts),
+      ])) as { key: string }[];
+      return rows.map((row) => row.key);
+    },
   );
 }
 
@@ -184,6 +202,17 @@ function redisStore(url: URL, namespace: string, onError: (error: unknown) => vo
         if (keys.length > 0) removed += await client.unlink(keys);
       }
       return removed;
+    },
+    async ([first = '', ...rest]) => {
+      const client = (await adapter.getClient()) as unknown as RedisLike;
+      // Keys come back with @keyv/redis's own prefix in front of keyv's; strip it.
+      const head = adapter.createKeyPrefix('', adapter.namespace);
+      const pattern = [escapeGlob(`${head}${first}`), ...rest.map(escapeGlob)].join('*') + '*';
+      const found: string[] = [];
+      for await (const keys of client.scanIterator({ MATCH: pattern, COUNT: 500 })) {
+        for (const key of keys) found.push(key.slice(head.length));
+      }
+      return found;
     },
   );
 }
@@ -229,6 +258,12 @@ function postgresStore(url: URL, namespace: string, onError: (error: unknown) =>
       )) as unknown[];
       return rows.length;
     },
+    async (parts) => {
+      const rows = (await adapter.query(`SELECT key FROM directory_bot_kv WHERE key LIKE $1 ESCAPE '\\'`, [
+        likePattern(parts),
+      ])) as { key: string }[];
+      return rows.map((row) => row.key);
+    },
   );
 }
 
@@ -245,6 +280,11 @@ export interface RedisLike {
 /** A literal prefix for SQL LIKE … ESCAPE '\': `%`, `_` and `\` match only themselves. */
 function escapeLike(text: string): string {
   return text.replace(/[\\%_]/g, (c) => `\\${c}`);
+}
+
+/** SQL LIKE for literal `parts` in order, each followed by any text. */
+function likePattern(parts: readonly string[]): string {
+  return `${parts.map(escapeLike).join('%')}%`;
 }
 
 /** A literal prefix for a Redis MATCH pattern. */

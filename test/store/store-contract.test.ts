@@ -87,6 +87,29 @@ describe.each(backends)('the $name store', (backend) => {
     }
   });
 
+  it('lists the keys made of literal parts in order, in its own namespace only', async () => {
+    await store.keyv.set('dir:a:sent:slack:C1:live:new:1', 1, 60_000);
+    await store.keyv.set('dir:b:sent:slack:C1:post:9', 1, 60_000);
+    await store.keyv.set('dir:a:sent:slack:C12:post:9', 1, 60_000);
+    await store.keyv.set('dir:a:sent:slack:C_1:post:9', 1, 60_000);
+    await store.keyv.set('sent:slack:C1:post:9', 1);
+    const other = createStore({ url: backend.url, namespace: `contract-other-${randomUUID()}` });
+    try {
+      await other.keyv.set('dir:a:sent:slack:C1:post:1', 1);
+      expect(await store.keysMatching(['dir:', ':sent:slack:C1:'])).toEqual([
+        'dir:a:sent:slack:C1:live:new:1',
+        'dir:b:sent:slack:C1:post:9',
+      ]);
+      // `_`, `%` and `*` match only themselves.
+      expect(await store.keysMatching(['dir:', ':sent:slack:C_'])).toEqual(['dir:a:sent:slack:C_1:post:9']);
+      expect(await store.keysMatching(['dir:*'])).toEqual([]);
+      expect(await store.keysMatching(['sent:'])).toEqual(['sent:slack:C1:post:9']);
+    } finally {
+      await other.keyv.clear().catch(() => {});
+      await other.close();
+    }
+  });
+
   it('deletes a key and reports whether it existed', async () => {
     await store.keyv.set('gone', 1);
     expect(await store.keyv.delete('gone')).toBe(true);
