@@ -1,7 +1,7 @@
 import type { Installation, InstallationQuery, InstallationStore } from '@slack/bolt';
-import type { KeyValueStore } from '../../src/ports/index.js';
+import { type KeyValueStore, SLACK_INSTALLATION_KEYS } from '../../src/ports/index.js';
 
-const PREFIX = 'slack:installation:';
+const PREFIX = SLACK_INSTALLATION_KEYS.prefix;
 
 /** Org-wide (Enterprise Grid) installs are keyed by enterprise, all others by team. */
 function keyFor(
@@ -9,8 +9,9 @@ function keyFor(
   enterpriseId: string | undefined,
   teamId: string | undefined,
 ): string {
-  if (isEnterpriseInstall && enterpriseId !== undefined) return `${PREFIX}enterprise:${enterpriseId}`;
-  if (teamId !== undefined) return `${PREFIX}team:${teamId}`;
+  if (isEnterpriseInstall && enterpriseId !== undefined)
+    return SLACK_INSTALLATION_KEYS.enterprise(enterpriseId);
+  if (teamId !== undefined) return SLACK_INSTALLATION_KEYS.team(teamId);
   throw new Error('Slack installation has neither a team nor an enterprise id');
 }
 
