@@ -93,6 +93,17 @@ export class SubscriptionRepository {
     });
   }
 
+  /**
+   * Removes every subscription of one workspace (Slack team, Discord server) and returns them.
+   * Routes from SUBSCRIPTIONS name no workspace and stay: they are the operator's configuration.
+   */
+  async removeWorkspace(platform: string, workspaceId: string): Promise<Subscription[]> {
+    return this.#update((all) => {
+      const removed = all.filter((s) => s.platform === platform && s.workspaceId === workspaceId);
+      return { next: all.filter((s) => !removed.includes(s)), result: removed };
+    });
+  }
+
   /** Pauses every subscription of a destination that failed permanently, recording why. */
   async pauseDestination(platform: string, channelId: string, code: string, reason: string): Promise<number> {
     return this.#update((all) => {

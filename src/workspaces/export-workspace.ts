@@ -1,0 +1,33 @@
+import type { Clock } from '../ports/clock.js';
+import { systemClock } from '../ports/clock.js';
+import type { BotStore } from '../store/create-store.js';
+import { withoutSecrets } from './without-secrets.js';
+import { findWorkspaceData } from './workspace-data.js';
+import { formatWorkspaceRef, type WorkspaceRef } from './workspace-ref.js';
+
+export interface WorkspaceDeps {
+  store: BotStore;
+  clock?: Clock;
+}
+
+/**
+ * Everything the store holds about one workspace, as plain JSON-ready data: its subscriptions
+ * (with their filters, the only per-channel settings there are), queued deliveries, the keys of
+ * its delivery ledger, and its installation without the tokens.
+ */
+export async function exportWorkspace(deps: WorkspaceDeps, ref: WorkspaceRef) {
+  const data = await findWorkspaceData(deps.store, ref);
+  return {
+    workspace: formatWorkspaceRef(ref),
+    exportedAt: new Date((deps.clock ?? systemClock).now()).toISOString(),
+    store: deps.store.description,
+    subscriptions: data.subscriptions,
+    channels: data.channels,
+    sharedChannels: data.sharedChannels,
+    queuedDeliveries: data.queues,
+    deliveryLedger: data.ledgerKeys,
+    installations: data.installations.map(({ key, value }) => ({ key, installation: withoutSecrets(value) })),
+  };
+}
+
+export type WorkspaceExport = Awaited<ReturnType<typeof exportWorkspace>>;

@@ -1,0 +1,72 @@
+import { SubscriptionRepository } from '../delivery/subscriptions.js';
+import { systemClock } from '../ports/clock.js';
+import type { WorkspaceDeps } from './export-workspace.js';
+import { findWorkspaceData } from './workspace-data.js';
+import { formatWorkspaceRef, type WorkspaceRef } from './workspace-ref.js';
+
+export interface ForgetReport {
+  workspace: string;
+  dryRun: boolean;
+  /** How many of each kind were deleted (or, in a dry run, would be). */
+  counts: { subscriptions: number; queuedDeliveries: number; deliveryLedger: number; installations: number };
+  /** Every store key deleted, plus the documents changed (subscriptions, outbox indexes). */
+  keys: string[];
+  /** Channels another workspace or a SUBSCRIPTIONS route still names: their queues and ledger stay. */
+  sharedChannels: string[];
+}
+
+/** Keys per delete, well under every backend's limit on one statement. */
+const BATCH = 500;
+
+/**
+ * Deletes everything the store holds about one workspace (what `exportWorkspace` shows); with
+ * `dryRun`, only says what would go. Deleted, not paused: a reinstall starts clean.
+ *
+ * A running poller keeps its outbox in memory: run this with the bot stopped, or (in process,
+ * on uninstall) drop the channels from the live outbox as well.
+ */
+export async function forgetWorkspace(
+  deps: WorkspaceDeps,
+  ref: WorkspaceRef,
+  options: { dryRun: boolean },
+): Promise<ForgetReport> {
+  const { store } = deps;
+  const data = await findWorkspaceData(store, ref);
+  const queueKeys = data.queues.map((q) => q.key);
+  const installationKeys = data.installations.map((i) => i.key);
+  const report: ForgetReport = {
+    workspace: formatWorkspaceRef(ref),
+    dryRun: options.dryRun,
+    counts: {
+      subscriptions: data.subscriptions.length,
+      queuedDeliveries: data.queues.reduce((sum, q) => sum + q.entries.length, 0),
+      deliveryLedger: data.ledgerKeys.length,
+      installations: installationKeys.length,
+    },
+    keys: [
+      ...(data.subscriptions.length > 0 ? ['subscriptions'] : []),
+      ...data.queueIndexes.map((i) => i.key),
+      ...queueKeys,
+      ...data.ledgerKeys,
+      ...installationKeys,
+    ],
+    sharedChannels: data.sharedChannels,
+  };
+  if (options.dryRun) return report;
+
+  const clock = deps.clock ?? systemClock;
+  const repository = new SubscriptionRepository({ keyv: store.keyv, leases: store.leases, clock });
+  // Under the subscriptions' write lock: the count is what was actually removed.
+  report.counts.subscriptions = (await repository.removeWorkspace(ref.platform, ref.id)).length;
+  // The indexes first: should this stop half-way, a queue no index names is never loaded
+  // again, so nothing of the workspace's is posted after all.
+  for (const index of data.queueIndexes) {
+    const kept = index.destinations.filter((d) => !data.channels.includes(d));
+    if (kept.length > 0) await store.keyv.set(index.key, kept);
+    else await store.keyv.delete(index.key);
+  }
+  const doomed = [...queueKeys, ...data.ledgerKeys, ...installationKeys];
+  for (let start = 0; start < doomed.length; start += BATCH)
+    await store.keyv.deleteMany(doomed.slice(start, start + BATCH));
+  return report;
+}

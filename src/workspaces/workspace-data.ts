@@ -1,0 +1,111 @@
+import type { OutboxEntry } from '../delivery/outbox.js';
+import { type Subscription, SubscriptionRepository } from '../delivery/subscriptions.js';
+import { systemClock } from '../ports/clock.js';
+import { SLACK_INSTALLATION_KEYS } from '../ports/installation-keys.js';
+import type { BotStore } from '../store/create-store.js';
+import { UNPREFIXED_KEYS } from '../store/directory-keys.js';
+import type { WorkspaceRef } from './workspace-ref.js';
+
+/** Everything the store holds about one workspace, found by `findWorkspaceData`. */
+export interface WorkspaceData {
+  subscriptions: Subscription[];
+  /** The workspace's channels (`platform:channelId`) whose queues and delivery ledger belong to it. */
+  channels: string[];
+  /**
+   * Channels of the workspace that another workspace's subscription or a SUBSCRIPTIONS route
+   * also names (a Slack Connect channel): their queues and ledger are kept for the other.
+   */
+  sharedChannels: string[];
+  /** Outbox queue documents of those channels, every directory's and the pre-directory one. */
+  queues: { key: string; entries: OutboxEntry[] }[];
+  /** Outbox index documents naming one of the channels, with every destination they name. */
+  queueIndexes: { key: string; destinations: string[] }[];
+  /** Delivered-ledger keys of those channels (one per message posted, each with a TTL). */
+  ledgerKeys: string[];
+  /** Slack OAuth installations stored for the workspace, as stored (secrets included). */
+  installations: { key: string; value: unknown }[];
+}
+
+/** A directory id never holds a colon (src/store/directory-keys.ts), so `[^:]+` is exactly one. */
+const IN_ANY_DIRECTORY = 'dir:[^:]+:';
+
+/**
+ * Finds one workspace's data. Subscriptions record their workspace (the Slack team or Discord
+ * guild of the command that created them); queued deliveries record it in their destination.
+ * Ledger and queue keys name only a channel, so they are found through those channels.
+ */
+export async function findWorkspaceData(store: BotStore, ref: WorkspaceRef): Promise<WorkspaceData> {
+  const repository = new SubscriptionRepository({
+    keyv: store.keyv,
+    leases: store.leases,
+    clock: systemClock,
+  });
+  const all = await repository.list();
+  const isMine = (s: Subscription) => s.platform === ref.platform && s.workspaceId === ref.id;
+  const subscriptions = all.filter(isMine);
+  const claimedByOthers = new Set(
+    all.filter((s) => s.platform === ref.platform && !isMine(s)).map((s) => `${s.platform}:${s.channelId}`),
+  );
+
+  const queueKeys = [
+    ...(await matching(
+      store,
+      ['dir:', `:outbox:queue:${ref.platform}:`],
+      `^${IN_ANY_DIRECTORY}outbox:queue:`,
+    )),
+    ...(await store.keysMatching([UNPREFIXED_KEYS.outboxQueue(`${ref.platform}:`)])),
+  ];
+  const queueValues = await store.keyv.getMany<OutboxEntry[]>(queueKeys);
+  const allQueues = queueKeys.map((key, i) => ({ key, entries: queueValues[i] ?? [] }));
+
+  const mine = new Set(subscriptions.map((s) => `${s.platform}:${s.channelId}`));
+  for (const queue of allQueues)
+    for (const entry of queue.entries)
+      if (entry.destination.workspaceId === ref.id) mine.add(entry.destinationKey);
+  const sharedChannels = [...mine].filter((c) => claimedByOthers.has(c)).sort();
+  const channels = [...mine].filter((c) => !claimedByOthers.has(c)).sort();
+  const ownQueue = (key: string) => channels.some((c) => key.endsWith(`outbox:queue:${c}`));
+
+  const ledgerKeys: string[] = [];
+  for (const channel of channels) {
+    ledgerKeys.push(
+      ...(await matching(store, ['dir:', `:sent:${channel}:`], `^${IN_ANY_DIRECTORY}sent:`)),
+      ...(await store.keysMatching([UNPREFIXED_KEYS.delivered(channel, '')])),
+    );
+  }
+
+  return {
+    subscriptions,
+    channels,
+    sharedChannels,
+    queues: allQueues.filter((q) => ownQueue(q.key)),
+    queueIndexes: await indexesNaming(store, channels),
+    ledgerKeys,
+    installations: ref.platform === 'slack' ? await slackInstallations(store, ref.id) : [],
+  };
+}
+
+/** `keysMatching`, keeping only keys that match `shape` too (the parts' gaps are any text). */
+async function matching(store: BotStore, parts: readonly string[], shape: string): Promise<string[]> {
+  const pattern = new RegExp(shape);
+  return (await store.keysMatching(parts)).filter((key) => pattern.test(key));
+}
+
+async function indexesNaming(store: BotStore, channels: readonly string[]) {
+  const keys = [
+    ...(await matching(store, ['dir:', ':outbox:destinations'], `^${IN_ANY_DIRECTORY}outbox:destinations$`)),
+    UNPREFIXED_KEYS.outboxIndex,
+  ];
+  const values = await store.keyv.getMany<string[]>(keys);
+  return keys
+    .map((key, i) => ({ key, destinations: values[i] ?? [] }))
+    .filter((index) => index.destinations.some((d) => channels.includes(d)));
+}
+
+async function slackInstallations(store: BotStore, id: string) {
+  const keys = [SLACK_INSTALLATION_KEYS.team(id), SLACK_INSTALLATION_KEYS.enterprise(id)];
+  const values = await store.keyv.getMany<unknown>(keys);
+  return keys.flatMap((key, i) =>
+    values[i] === undefined || values[i] === null ? [] : [{ key, value: values[i] }],
+  );
+}
