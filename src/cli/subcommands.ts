@@ -9,6 +9,7 @@ import { createLookupCommand } from './lookup-command.js';
 import { createRenderCommand } from './render-command.js';
 import { startCommand } from './start-command.js';
 import type { Subcommand } from './subcommand.js';
+import { workspaceExportCommand, workspaceForgetCommand } from './workspace-command.js';
 
 /** Every CLI subcommand, listed explicitly (no file-glob loading). */
 export const SUBCOMMANDS: readonly Subcommand[] = [
@@ -18,4 +19,6 @@ export const SUBCOMMANDS: readonly Subcommand[] = [
   createLookupCommand((platform) => openLookupSession(platform, createSilentLogger())),
   doctorCommand,
   createDiscordRegisterCommand(registerDiscordCommands, commandDefinitions),
+  workspaceExportCommand,
+  workspaceForgetCommand,
 ];
