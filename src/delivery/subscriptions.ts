@@ -25,8 +25,10 @@ export interface Subscription {
 
 export type NewSubscription = Omit<Subscription, 'id' | 'createdAt' | 'paused'>;
 
-const KEY = 'subscriptions';
-const WRITE_LOCK = 'subscriptions-write';
+/** The one store document holding every subscription (docs/privacy.md lists it). */
+export const SUBSCRIPTIONS_KEY = 'subscriptions';
+/** The lease name serialising changes to it. */
+export const SUBSCRIPTIONS_WRITE_LOCK = 'subscriptions-write';
 
 /**
  * Subscriptions live in one store document. They change rarely (a slash command) and are
@@ -46,7 +48,7 @@ export class SubscriptionRepository {
   }
 
   async list(): Promise<Subscription[]> {
-    return ((await this.#keyv.get<Subscription[]>(KEY)) ?? []).map((s) => ({ ...s }));
+    return ((await this.#keyv.get<Subscription[]>(SUBSCRIPTIONS_KEY)) ?? []).map((s) => ({ ...s }));
   }
 
   async forChannel(platform: string, channelId: string): Promise<Subscription[]> {
@@ -144,16 +146,16 @@ export class SubscriptionRepository {
     await this.#lock();
     try {
       const { next, result } = change(await this.list());
-      await this.#keyv.set(KEY, next);
+      await this.#keyv.set(SUBSCRIPTIONS_KEY, next);
       return result;
     } finally {
-      await this.#leases.release(WRITE_LOCK, this.#owner).catch(() => {});
+      await this.#leases.release(SUBSCRIPTIONS_WRITE_LOCK, this.#owner).catch(() => {});
     }
   }
 
   async #lock(): Promise<void> {
     for (let attempt = 0; attempt < 100; attempt += 1) {
-      if (await this.#leases.acquire(WRITE_LOCK, this.#owner, 5000)) return;
+      if (await this.#leases.acquire(SUBSCRIPTIONS_WRITE_LOCK, this.#owner, 5000)) return;
       await sleep(20 + Math.random() * 30);
     }
     throw new Error('could not lock the subscriptions for writing within 3 seconds');

@@ -1,4 +1,4 @@
-import { SubscriptionRepository } from '../delivery/subscriptions.js';
+import { SUBSCRIPTIONS_KEY, SubscriptionRepository } from '../delivery/subscriptions.js';
 import { systemClock } from '../ports/clock.js';
 import type { WorkspaceDeps } from './export-workspace.js';
 import { findWorkspaceData } from './workspace-data.js';
@@ -44,7 +44,7 @@ export async function forgetWorkspace(
       installations: installationKeys.length,
     },
     keys: [
-      ...(data.subscriptions.length > 0 ? ['subscriptions'] : []),
+      ...(data.subscriptions.length > 0 ? [SUBSCRIPTIONS_KEY] : []),
       ...data.queueIndexes.map((i) => i.key),
       ...queueKeys,
       ...data.ledgerKeys,
