@@ -17,6 +17,8 @@ const E2E = [
   'test/cli/terminal.test.ts', // the bot in a tmux terminal with job control
   'test/engine/redis-restart.test.ts', // a private redis-server restarted under a running bot
   'test/store/store-contract.test.ts', // every store backend, on real Redis and PostgreSQL servers
+  'test/workspaces/workspace-data.test.ts', // one workspace's data on real Redis and PostgreSQL servers
+  'test/cli/workspace-command.test.ts', // directory-bot workspace as a child process, on every store
   'test/engine/sigkill.test.ts', // SIGKILL at random moments, 20 restarts
   'test/real-processes.test.ts', // every process launch, killed and reaped
   'test/docs/docs.test.ts', // runs every CLI command the docs show
