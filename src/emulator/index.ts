@@ -10,7 +10,7 @@ import { createSeededStore } from './seed-data.js';
 import { createRequestHandler } from './server.js';
 import { RequestStats } from './stats.js';
 import { isValidV1Offset, V1_OFFSET_MINUTES } from './time-format.js';
-import { createV2Schema } from './v2-resolvers.js';
+import { sharedV2Schema } from './v2-resolvers.js';
 
 export type { EmulatorAdmin, RecordCounts, V1Record } from './admin.js';
 export { type Clock, createManualClock, isManualClock, type ManualClock, systemClock } from './clock.js';
@@ -111,7 +111,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
     stats,
     activity,
     admin,
-    schema: createV2Schema(),
+    schema: sharedV2Schema(),
     tokens: new Set(tokens),
     quirks: options.quirks ?? false,
     maxComplexity,

@@ -48,8 +48,20 @@ function configureDateTime(scalar: GraphQLScalarType): void {
   };
 }
 
+let shared: GraphQLSchema | undefined;
+
+/**
+ * The executable V2 schema, built once per process: resolvers read the store from the request's
+ * context, so every emulator can share it, and building it (parse, then graphql-js validating
+ * the schema on its first query) cost about as much as seeding a whole emulator's store.
+ */
+export function sharedV2Schema(): GraphQLSchema {
+  shared ??= createV2Schema();
+  return shared;
+}
+
 /** Builds the executable V2 schema (SDL plus resolvers). */
-export function createV2Schema(): GraphQLSchema {
+function createV2Schema(): GraphQLSchema {
   const schema = buildSchema(V2_SCHEMA_SDL);
   const dateTime = schema.getType('DateTime');
   if (dateTime instanceof GraphQLScalarType) configureDateTime(dateTime);
