@@ -7,6 +7,10 @@ export type BotErrorCode =
   /** The HTTP port is held by another process. */
   | 'port_in_use'
   | 'store_unavailable'
+  /** A sealed secret in the store was written under neither STORE_ENCRYPTION_KEY nor _PREVIOUS. */
+  | 'store_key_mismatch'
+  /** A sealed secret failed authentication: tampered with, truncated, or not ours. */
+  | 'store_secret_corrupt'
   | 'upstream_unauthorized'
   | 'upstream_not_found'
   | 'upstream_bad_request'

@@ -37,4 +37,5 @@ export { stripInvisibleFormatting } from './invisible-text.js';
 export type { KeyValueStore } from './key-value-store.js';
 export type { LogFn, Logger } from './logger.js';
 export type { ItemKind, Message, MessageAuthor, MessageField } from './message.js';
+export type { OpenedSecret, SecretSealer } from './secret-sealer.js';
 export { precut, sanitizeUrl, truncate } from './text-safety.js';

@@ -1,0 +1,91 @@
+import type Keyv from 'keyv';
+import { BotError } from '../errors.js';
+import type { StoreSealer } from './sealed-values.js';
+
+/**
+ * A known plaintext sealed under the store's key at the first start with a key. Opening it at
+ * every start tells a wrong STORE_ENCRYPTION_KEY apart at once (a clear error naming the
+ * variable), instead of at the first delivery to a workspace.
+ */
+export const KEY_CHECK_KEY = 'secrets:key-check';
+const KEY_CHECK_PLAINTEXT = 'directory-bot store key check';
+
+/**
+ * Checks STORE_ENCRYPTION_KEY against the store; throws `store_key_mismatch` when the store's
+ * secrets were sealed under another key. Re-seals the check under the current key after a rotation.
+ */
+export async function verifyStoreKey(
+  keyv: Keyv,
+  sealer: StoreSealer,
+): Promise<'created' | 'current' | 'rotated'> {
+  const stored = await keyv.get<string>(KEY_CHECK_KEY);
+  if (typeof stored !== 'string') {
+    await keyv.set(KEY_CHECK_KEY, sealer.seal(KEY_CHECK_PLAINTEXT));
+    return 'created';
+  }
+  const opened = sealer.open(stored);
+  if (opened.plaintext !== KEY_CHECK_PLAINTEXT) {
+    throw new BotError(
+      'store_secret_corrupt',
+      `The store's key check (${KEY_CHECK_KEY}) does not hold what STORE_ENCRYPTION_KEY sealed there`,
+    );
+  }
+  if (!opened.stale) return 'current';
+  await keyv.set(KEY_CHECK_KEY, sealer.seal(KEY_CHECK_PLAINTEXT));
+  return 'rotated';
+}
+
+export interface RotationReport {
+  /** Keys read. */
+  scanned: number;
+  /** Keys that held at least one sealed secret. */
+  keysWithSecrets: number;
+  /** Sealed secrets re-encrypted under the current key (they were under the previous one). */
+  resealed: number;
+  /** Sealed secrets already under the current key. */
+  alreadyCurrent: number;
+}
+
+/**
+ * `directory-bot store rotate-key`: re-encrypts every sealed secret in the store (in any value,
+ * at any depth) under the current key now, instead of on its next read. A value sealed under
+ * an unknown key stops the run with `store_key_mismatch`, before anything else is written.
+ */
+export async function resealStoredSecrets(keyv: Keyv, sealer: StoreSealer): Promise<RotationReport> {
+  const report: RotationReport = { scanned: 0, keysWithSecrets: 0, resealed: 0, alreadyCurrent: 0 };
+  const iterate = keyv.iterator?.bind(keyv);
+  if (iterate === undefined) throw new BotError('internal', 'this store cannot list its keys');
+  const rewrites: [string, unknown][] = [];
+  for await (const [key, value] of iterate(undefined) as AsyncIterable<[string, unknown]>) {
+    report.scanned += 1;
+    const counts = { sealed: 0, stale: 0 };
+    const resealed = reseal(value, sealer, counts);
+    if (counts.sealed > 0) report.keysWithSecrets += 1;
+    report.alreadyCurrent += counts.sealed - counts.stale;
+    report.resealed += counts.stale;
+    if (counts.stale > 0) rewrites.push([key, resealed]);
+  }
+  for (const [key, value] of rewrites) {
+    const raw = await keyv.getRaw(key);
+    const ttl = typeof raw?.expires === 'number' ? Math.max(1, raw.expires - Date.now()) : undefined;
+    await keyv.set(key, value, ttl);
+  }
+  return report;
+}
+
+/** A copy of `value` with every sealed string not under the current key sealed again. */
+function reseal(value: unknown, sealer: StoreSealer, counts: { sealed: number; stale: number }): unknown {
+  if (typeof value === 'string') {
+    if (!sealer.isSealed(value)) return value;
+    counts.sealed += 1;
+    if (sealer.isCurrent(value)) return value;
+    const opened = sealer.open(value);
+    counts.stale += 1;
+    return sealer.seal(opened.plaintext);
+  }
+  if (Array.isArray(value)) return value.map((item) => reseal(item, sealer, counts));
+  if (value !== null && typeof value === 'object') {
+    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, reseal(v, sealer, counts)]));
+  }
+  return value;
+}
