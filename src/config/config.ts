@@ -16,6 +16,11 @@ export interface Config {
     url: string;
     /** Which variable the URL came from, for start-up and doctor reports. */
     source: 'STORE_URL' | 'REDIS_URL' | 'DATABASE_URL' | 'default';
+    /**
+     * STORE_ENCRYPTION_KEY (and _PREVIOUS while rotating), decoded: seals the tokens kept in the
+     * store. undefined when unset, which only a bot without multi-workspace install may be.
+     */
+    encryption: { current: Buffer; previous: Buffer | undefined } | undefined;
   };
   directory: {
     /** undefined exactly when `sandbox.enabled`: the embedded emulator is the directory. */

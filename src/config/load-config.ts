@@ -2,6 +2,7 @@ import { resolve } from 'node:path';
 import { parseSubscriptionSpec } from '../delivery/subscription-spec.js';
 import { ConfigError } from '../errors.js';
 import { type Config, DEFAULT_SANDBOX_STORE_URL, DEFAULT_STORE_URL } from './config.js';
+import { decodeEncryptionKey } from './encryption-key.js';
 import { mergeEnvFile } from './env-file.js';
 import { validateVariables } from './validate-variables.js';
 import { VARIABLES } from './variables.js';
@@ -59,6 +60,7 @@ export function loadConfig(options: LoadConfigOptions = {}): Config {
     );
   }
   const discord = discordConfig(read, problems);
+  const encryption = encryptionKeys(read, slack?.oauth !== undefined, problems);
   const sandbox = sandboxMode(
     { requested: env['SANDBOX'] as boolean | undefined, given: isSet('SANDBOX') },
     isSet('DIRECTORY_BASE_URL'),
@@ -67,7 +69,7 @@ export function loadConfig(options: LoadConfigOptions = {}): Config {
   );
   if (problems.length > 0) throw new ConfigError(problems);
 
-  const store = storeConfig(str, sandbox);
+  const store = { ...storeConfig(str, sandbox), encryption };
   const secrets = VARIABLES.filter((v) => v.secret)
     .map((v) => str(v.name))
     .filter((value): value is string => typeof value === 'string' && value.length >= 6);
@@ -151,7 +153,36 @@ function sandboxMode(
   return requested === undefined && !hasPlatform;
 }
 
-function storeConfig(str: (name: string) => string | undefined, sandbox: boolean): Config['store'] {
+/** The decoded store keys; a key is required once the store holds workspaces' tokens (OAuth install). */
+function encryptionKeys(
+  { str, isSet }: Reader,
+  multiWorkspace: boolean,
+  problems: string[],
+): Config['store']['encryption'] {
+  if (!isSet('STORE_ENCRYPTION_KEY')) {
+    if (multiWorkspace) {
+      problems.push(
+        "STORE_ENCRYPTION_KEY: required with multi-workspace Slack install (SLACK_CLIENT_ID/SECRET/STATE_SECRET), to encrypt the workspaces' tokens in the store; generate one with openssl rand -base64 32",
+      );
+    }
+    if (isSet('STORE_ENCRYPTION_KEY_PREVIOUS')) {
+      problems.push(
+        'STORE_ENCRYPTION_KEY_PREVIOUS: only read beside STORE_ENCRYPTION_KEY (the key rotated to)',
+      );
+    }
+    return undefined;
+  }
+  const current = decodeEncryptionKey(str('STORE_ENCRYPTION_KEY') ?? '');
+  const previousText = str('STORE_ENCRYPTION_KEY_PREVIOUS');
+  const previous = previousText === undefined ? undefined : decodeEncryptionKey(previousText);
+  // A malformed value already has its own line from the variable's check.
+  return current === undefined ? undefined : { current, previous };
+}
+
+function storeConfig(
+  str: (name: string) => string | undefined,
+  sandbox: boolean,
+): Omit<Config['store'], 'encryption'> {
   const storeUrl = str('STORE_URL');
   if (storeUrl) return { url: storeUrl, source: 'STORE_URL' };
   const redisUrl = str('REDIS_URL');

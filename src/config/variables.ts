@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { decodeEncryptionKey, ENCRYPTION_KEY_EXPECTED } from './encryption-key.js';
 
 /**
  * Every environment variable the bot reads, in one table. The zod schema, `.env.example`
@@ -93,6 +94,14 @@ function storeUrl() {
     .optional();
 }
 
+function encryptionKey() {
+  return z
+    .string()
+    .trim()
+    .refine((value) => decodeEncryptionKey(value) !== undefined, { error: ENCRYPTION_KEY_EXPECTED })
+    .optional();
+}
+
 const commaList = z
   .string()
   .optional()
@@ -162,6 +171,22 @@ export const VARIABLES: readonly VariableSpec[] = [
     secret: true,
     example: 'postgres://postgres@127.0.0.1:5432/directory_bot',
     schema: storeUrl(),
+  },
+  {
+    name: 'STORE_ENCRYPTION_KEY',
+    group: 'Store',
+    description:
+      'Encrypts the tokens kept in the store (AES-256-GCM): 32 random bytes, base64 (openssl rand -base64 32) or 64 hex characters (app.json generates one). Required with multi-workspace Slack install; keep it, or the stored installs cannot be read.',
+    secret: true,
+    schema: encryptionKey(),
+  },
+  {
+    name: 'STORE_ENCRYPTION_KEY_PREVIOUS',
+    group: 'Store',
+    description:
+      'The key being rotated away from: still opens stored tokens, each re-encrypted under STORE_ENCRYPTION_KEY when read (or all at once: directory-bot store rotate-key). Unset it once rotated.',
+    secret: true,
+    schema: encryptionKey(),
   },
   {
     name: 'DIRECTORY_BASE_URL',

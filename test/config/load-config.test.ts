@@ -173,6 +173,7 @@ describe('loading the configuration', () => {
       SLACK_CLIENT_ID: '123.456',
       SLACK_CLIENT_SECRET: 'client-secret',
       SLACK_STATE_SECRET: 'state-secret',
+      STORE_ENCRYPTION_KEY: 'A'.repeat(43) + '=',
     });
     expect(problems).toEqual([
       expect.stringMatching(/^SLACK_BOT_TOKEN: leave it unset with multi-workspace OAuth/),
