@@ -1,5 +1,5 @@
 import type { Installation, InstallationQuery, InstallationStore } from '@slack/bolt';
-import { type KeyValueStore, SLACK_INSTALLATION_KEYS } from '../../src/ports/index.js';
+import { type KeyValueStore, type SecretSealer, SLACK_INSTALLATION_KEYS } from '../../src/ports/index.js';
 
 const PREFIX = SLACK_INSTALLATION_KEYS.prefix;
 
@@ -16,10 +16,31 @@ function keyFor(
 }
 
 /**
- * Bolt's installation store on the bot's own key-value store, so installs survive restarts and
- * are shared by every instance (a file store would be wiped by a dyno restart).
+ * A copy of the installation with each credential in it passed through `change`: the bot and
+ * user tokens, their refresh tokens, and an incoming webhook's URL (which is its own credential).
+ * The rest (team, scopes, installer, expiry) stays readable, so an export can show it.
  */
-export function createKeyValueInstallationStore(store: KeyValueStore): InstallationStore {
+function mapSecrets(installation: Installation, change: (secret: string) => string): Installation {
+  const copy = structuredClone(installation);
+  for (const holder of [copy.bot, copy.user] as ({ token?: string; refreshToken?: string } | undefined)[]) {
+    if (holder === undefined) continue;
+    if (holder.token !== undefined) holder.token = change(holder.token);
+    if (holder.refreshToken !== undefined) holder.refreshToken = change(holder.refreshToken);
+  }
+  if (copy.incomingWebhook?.url !== undefined) copy.incomingWebhook.url = change(copy.incomingWebhook.url);
+  return copy;
+}
+
+/**
+ * Bolt's installation store on the bot's own key-value store, so installs survive restarts and
+ * are shared by every instance (a file store would be wiped by a dyno restart). Tokens are
+ * sealed (encrypted at rest) before they are written; a read of one sealed under the previous
+ * key, or written before encryption, writes it back sealed under the current key.
+ */
+export function createKeyValueInstallationStore(
+  store: KeyValueStore,
+  sealer: SecretSealer,
+): InstallationStore {
   return {
     async storeInstallation(installation: Installation): Promise<void> {
       const key = keyFor(
@@ -27,14 +48,27 @@ export function createKeyValueInstallationStore(store: KeyValueStore): Installat
         installation.enterprise?.id,
         installation.team?.id,
       );
-      await store.set(key, installation);
+      await store.set(
+        key,
+        mapSecrets(installation, (secret) => sealer.seal(secret)),
+      );
     },
     async fetchInstallation(query: InstallationQuery<boolean>): Promise<Installation> {
       const key = keyFor(query.isEnterpriseInstall, query.enterpriseId, query.teamId);
-      const installation = await store.get<Installation>(key);
+      const stored = await store.get<Installation>(key);
       // Bolt turns this throw into an AuthorizationError for the request at hand.
-      if (installation === undefined)
-        throw new Error(`No Slack installation for ${key.slice(PREFIX.length)}`);
+      if (stored === undefined) throw new Error(`No Slack installation for ${key.slice(PREFIX.length)}`);
+      let stale = false;
+      const installation = mapSecrets(stored, (secret) => {
+        const opened = sealer.open(secret);
+        stale ||= opened.stale;
+        return opened.plaintext;
+      });
+      if (stale)
+        await store.set(
+          key,
+          mapSecrets(installation, (secret) => sealer.seal(secret)),
+        );
       return installation;
     },
     async deleteInstallation(query: InstallationQuery<boolean>): Promise<void> {

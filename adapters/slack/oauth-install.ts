@@ -1,5 +1,5 @@
 import type { HTTPReceiverOptions, InstallationStore, webApi } from '@slack/bolt';
-import type { KeyValueStore } from '../../src/ports/index.js';
+import type { KeyValueStore, SecretSealer } from '../../src/ports/index.js';
 import { SLACK_BOT_SCOPES } from './scopes.js';
 
 export interface SlackOAuthOptions {
@@ -9,6 +9,8 @@ export interface SlackOAuthOptions {
   stateSecret: string;
   /** The bot's durable store; installs are kept under `slack:installation:*`. */
   installationStore: KeyValueStore;
+  /** Seals the installs' tokens before they are stored (STORE_ENCRYPTION_KEY). */
+  secrets: SecretSealer;
 }
 
 type OAuthReceiverOptions = Pick<

@@ -112,7 +112,7 @@ export function createSlackAdapter(options: SlackAdapterOptions): ChatAdapter {
   const installationStore =
     options.oauth === undefined
       ? undefined
-      : createKeyValueInstallationStore(options.oauth.installationStore);
+      : createKeyValueInstallationStore(options.oauth.installationStore, options.oauth.secrets);
 
   async function tokenFor(destination: Destination): Promise<string | undefined> {
     if (options.botToken !== undefined) return options.botToken;

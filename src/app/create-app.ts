@@ -12,6 +12,8 @@ import { systemClock } from '../ports/clock.js';
 import { withDeadline } from '../ports/deadline.js';
 import type { Logger } from '../ports/logger.js';
 import { createStore } from '../store/create-store.js';
+import { createSecretSealer } from '../store/sealed-values.js';
+import { verifyStoreKey } from '../store/secret-keys.js';
 import { type ConsoleOptions, createAdapters } from './platforms.js';
 import { isSandbox, SANDBOX_STORE_NAMESPACE, storeNamespace, subscriptionSeeds } from './sandbox.js';
 import { buildCommandHandler, engineSettings, openDirectory } from './wiring.js';
@@ -53,6 +55,7 @@ export function createApp(config: Config, options: AppOptions): App {
       logger.error({ err: error, store: config.store.source }, 'store error');
     },
   });
+  const sealer = config.store.encryption ? createSecretSealer(config.store.encryption) : undefined;
   http.addReadinessCheck({
     name: 'store',
     async check() {
@@ -79,7 +82,7 @@ export function createApp(config: Config, options: AppOptions): App {
 
     // The console's banner names the port, known once it is bound (before adapters start).
     let boundPort = 0;
-    adapters.push(...createAdapters(config, options, store, () => boundPort));
+    adapters.push(...createAdapters(config, options, store, () => boundPort, sealer));
 
     const activeEngine = createEngine({
       store,
@@ -135,6 +138,11 @@ export function createApp(config: Config, options: AppOptions): App {
     }
     await store.ping();
     logger.info({ store: store.description }, `store ready (${store.kind})`);
+    if (sealer) {
+      // A wrong STORE_ENCRYPTION_KEY stops the start here, with the error naming it.
+      const check = await verifyStoreKey(store.keyv, sealer);
+      logger.info({ keyId: sealer.keyId, check }, 'store encryption key verified');
+    }
     if (sandbox && config.store.source !== 'default') {
       logger.warn(
         { store: store.description, source: config.store.source },

@@ -20,10 +20,12 @@ import {
 } from '../../adapters/discord/index.js';
 import { createSlackAdapter, renderSlackMessage, renderSlackReply } from '../../adapters/slack/index.js';
 import type { Config } from '../config/config.js';
+import { ConfigError } from '../errors.js';
 import type { ChatAdapter } from '../ports/chat-adapter.js';
 import type { CommandReply } from '../ports/commands.js';
 import type { Logger } from '../ports/logger.js';
 import type { Message } from '../ports/message.js';
+import type { SecretSealer } from '../ports/secret-sealer.js';
 import type { BotStore } from '../store/create-store.js';
 import { isSandbox, SANDBOX_CHANNEL, wantsConsole } from './sandbox.js';
 
@@ -56,6 +58,8 @@ export function createAdapters(
   options: ConsoleOptions & { logger: Logger },
   store: BotStore,
   port: () => number,
+  /** Seals the tokens adapters keep in the store; undefined without STORE_ENCRYPTION_KEY. */
+  secrets: SecretSealer | undefined,
 ): ChatAdapter[] {
   const { logger } = options;
   const sandbox = isSandbox(config);
@@ -77,13 +81,20 @@ export function createAdapters(
     );
   }
   if (config.slack) {
+    // loadConfig already refuses this; never store a workspace's tokens in plain text.
+    if (config.slack.oauth && secrets === undefined)
+      throw new ConfigError('STORE_ENCRYPTION_KEY: required with multi-workspace Slack install');
+    const oauth =
+      config.slack.oauth && secrets
+        ? { ...config.slack.oauth, installationStore: store.keyv, secrets }
+        : undefined;
     adapters.push(
       createSlackAdapter({
         ...(config.slack.botToken ? { botToken: config.slack.botToken } : {}),
         signingSecret: config.slack.signingSecret,
         ...(config.slack.appToken ? { appToken: config.slack.appToken } : {}),
         apiUrl: config.slack.apiUrl,
-        ...(config.slack.oauth ? { oauth: { ...config.slack.oauth, installationStore: store.keyv } } : {}),
+        ...(oauth ? { oauth } : {}),
         logger,
       }),
     );

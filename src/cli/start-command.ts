@@ -119,6 +119,8 @@ export const startCommand: Subcommand = {
       const problems = configProblems(error);
       if (problems !== undefined) {
         reportConfigProblems(io, problems);
+      } else if (isBotError(error, 'store_key_mismatch') || isBotError(error, 'store_secret_corrupt')) {
+        io.stderr(`directory-bot cannot start: ${error.message}.`);
       } else if (isBotError(error, 'port_in_use')) {
         io.stderr(
           `directory-bot cannot start: PORT ${config.server.port} is in use; set PORT to a free port or stop the program listening on it.`,
@@ -127,7 +129,9 @@ export const startCommand: Subcommand = {
         logger.fatal({ err: error }, 'start-up failed');
       }
       await app.stop().catch(() => {});
-      return isBotError(error, 'config_invalid') ? CONFIG_ERROR_EXIT_CODE : 1;
+      // A wrong STORE_ENCRYPTION_KEY is fixed in the configuration like any bad value.
+      const isConfiguration = isBotError(error, 'config_invalid') || isBotError(error, 'store_key_mismatch');
+      return isConfiguration ? CONFIG_ERROR_EXIT_CODE : 1;
     }
     await stopped;
     const code = typeof process.exitCode === 'number' ? process.exitCode : 0;

@@ -6,6 +6,7 @@ import { SubscriptionRepository } from '../../src/delivery/subscriptions.js';
 import { systemClock } from '../../src/ports/clock.js';
 import type { BotStore } from '../../src/store/create-store.js';
 import { UNPREFIXED_KEYS } from '../../src/store/directory-keys.js';
+import { createTestSealer } from './slack-oauth.js';
 
 export const TEAM_A = 'T0AAAAAAA';
 export const TEAM_B = 'T0BBBBBBB';
@@ -84,7 +85,7 @@ export async function seedWorkspaces(store: BotStore): Promise<void> {
   }
   await store.keyv.set(UNPREFIXED_KEYS.delivered('slack:C0A1', 'post:8'), 1, 3_600_000);
 
-  const installations = createKeyValueInstallationStore(store.keyv);
+  const installations = createKeyValueInstallationStore(store.keyv, createTestSealer());
   await installations.storeInstallation(
     installation(TEAM_A, 'xoxb-team-a-bot', {
       user: { id: 'U0INSTALLER', token: 'xoxp-team-a-user', scopes: ['identify'] },

@@ -7,6 +7,7 @@ import { FakeCommandHandler } from '../../support/fake-command-handler.js';
 import { createMemoryStore } from '../../support/memory-store.js';
 import { type MountServer, startMountServer } from '../../support/mount-server.js';
 import { slackScript } from '../../support/slack-command-script.js';
+import { createOAuthSlackAdapter, createTestSealer } from '../../support/slack-oauth.js';
 
 const TOKEN = 'xoxb-test';
 const KEY = { idempotencyKey: 'k1' };
@@ -251,14 +252,7 @@ describe('Slack delivery', () => {
           bot: { token, scopes: ['chat:write'], id: `B${team}`, userId: `U${team}` },
         });
       }
-      const bot = await started(
-        createSlackAdapter({
-          signingSecret: 'secret',
-          apiUrl: slack.apiUrl,
-          logger: createCapturingLogger(),
-          oauth: { clientId: 'id', clientSecret: 'cs', stateSecret: 'ss', installationStore: store },
-        }),
-      );
+      const bot = await started(createOAuthSlackAdapter(slack.apiUrl, store, createTestSealer()));
       slack.revokeToken('xoxb-two');
       expect(
         await bot.deliver({ platform: 'slack', channelId: 'C1', workspaceId: 'T2' }, message, KEY),
@@ -302,16 +296,14 @@ describe('Slack delivery', () => {
       isEnterpriseInstall: false,
       bot: { token: 'xoxb-team2', scopes: ['chat:write'], id: 'B2', userId: 'U2' },
     });
-    const bot = createSlackAdapter({
-      signingSecret: 'secret',
-      apiUrl: slack.apiUrl,
-      logger: createCapturingLogger(),
-      oauth: { clientId: 'id', clientSecret: 'cs', stateSecret: 'ss', installationStore: store },
-    });
+    const bot = createOAuthSlackAdapter(slack.apiUrl, store, createTestSealer());
     expect(
       (await bot.deliver({ platform: 'slack', channelId: 'C1', workspaceId: 'T2' }, message, KEY)).status,
     ).toBe('delivered');
     expect(slack.callsTo('chat.postMessage')[0]?.token).toBe('xoxb-team2');
+    // Written in plain text (as before encryption): sealed once read.
+    expect(JSON.stringify(store.data.get('slack:installation:team:T2'))).toMatch(/"token":"v1:/);
+    expect(JSON.stringify(store.data.get('slack:installation:team:T2'))).not.toContain('xoxb-team2');
     expect(
       await bot.deliver({ platform: 'slack', channelId: 'C1', workspaceId: 'T9' }, message, KEY),
     ).toMatchObject({

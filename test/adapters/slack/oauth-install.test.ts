@@ -1,5 +1,4 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { createSlackAdapter } from '../../../adapters/slack/index.js';
 import type { ChatAdapter } from '../../../src/ports/index.js';
 import { FakeSlackApi } from '../../fakes/slack/fake-slack-api.js';
 import { signedHeaders } from '../../fakes/slack/signing.js';
@@ -8,6 +7,7 @@ import { FakeCommandHandler } from '../../support/fake-command-handler.js';
 import { createMemoryStore } from '../../support/memory-store.js';
 import { type MountServer, startMountServer } from '../../support/mount-server.js';
 import { slackScript } from '../../support/slack-command-script.js';
+import { createOAuthSlackAdapter, createTestSealer } from '../../support/slack-oauth.js';
 
 const SECRET = 'signing-secret';
 
@@ -17,6 +17,7 @@ describe('Slack multi-workspace install', () => {
   let adapter: ChatAdapter;
   let handler: FakeCommandHandler;
   const store = createMemoryStore();
+  const sealer = createTestSealer();
 
   beforeEach(async () => {
     store.data.clear();
@@ -30,17 +31,7 @@ describe('Slack multi-workspace install', () => {
     });
     server = await startMountServer();
     handler = new FakeCommandHandler(slackScript);
-    adapter = createSlackAdapter({
-      signingSecret: SECRET,
-      apiUrl: slack.apiUrl,
-      logger: createCapturingLogger(),
-      oauth: {
-        clientId: 'client-id',
-        clientSecret: 'client-secret',
-        stateSecret: 'state-secret',
-        installationStore: store,
-      },
-    });
+    adapter = createOAuthSlackAdapter(slack.apiUrl, store, sealer, SECRET);
     await adapter.start({ http: server.http, commands: handler, logger: createCapturingLogger() });
   });
 
@@ -67,12 +58,17 @@ describe('Slack multi-workspace install', () => {
     });
   }
 
-  it('installs through /slack/install and /slack/oauth_redirect and keeps the install in the store', async () => {
+  it('installs through /slack/install and /slack/oauth_redirect and keeps the install in the store, its token sealed', async () => {
     const done = await install();
     expect(done.status).toBe(200);
     expect(slack.callsTo('oauth.v2.access')).toHaveLength(1);
-    const saved = store.data.get('slack:installation:team:T2') as { bot?: { token?: string } } | undefined;
-    expect(saved?.bot?.token).toBe('xoxb-two');
+    const saved = store.data.get('slack:installation:team:T2') as
+      | { team?: { id?: string }; bot?: { token?: string } }
+      | undefined;
+    expect(saved?.team?.id).toBe('T2');
+    expect(saved?.bot?.token).toMatch(new RegExp(`^v1:${sealer.keyId}:`));
+    expect(JSON.stringify(saved)).not.toContain('xoxb-two');
+    expect(sealer.open(saved?.bot?.token ?? '').plaintext).toBe('xoxb-two');
   });
 
   it('delivers to an installed workspace with its own token', async () => {
