@@ -1,7 +1,8 @@
 import { parseArgs } from 'node:util';
-import { CONFIG_ERROR_EXIT_CODE, configProblems, loadConfig } from '../config/load-config.js';
+import { CONFIG_ERROR_EXIT_CODE } from '../config/load-config.js';
 import { messageOf } from '../errors.js';
 import type { CommandDefinition } from '../ports/commands.js';
+import { loadConfigOrReport } from './cli-config.js';
 import { type CliIo, USAGE_EXIT_CODE } from './io.js';
 import type { Subcommand } from './subcommand.js';
 
@@ -61,15 +62,8 @@ export function createDiscordRegisterCommand(
         io.stderr(`--guild expects a Discord server id (17 to 20 digits), got "${values.guild}"`);
         return USAGE_EXIT_CODE;
       }
-      let config: ReturnType<typeof loadConfig>;
-      try {
-        config = loadConfig();
-      } catch (error) {
-        const problems = configProblems(error);
-        if (problems === undefined) throw error;
-        for (const problem of problems) io.stderr(problem);
-        return CONFIG_ERROR_EXIT_CODE;
-      }
+      const config = loadConfigOrReport(io);
+      if (typeof config === 'number') return config;
       if (!config.discord?.token) {
         if (values['if-configured']) {
           io.stdout('Discord is not configured (DISCORD_TOKEN unset); nothing to register.');
