@@ -14,6 +14,7 @@ const E2E = [
   'test/cli/prestart.test.ts', // runs scripts/build-if-stale.mjs and tsc in a scratch copy
   'test/cli/sandbox-guard.test.ts', // the bot as a child process, refused or killed
   'test/cli/start-up-errors.test.ts', // the bot as a child process, exit codes and SIGKILL
+  'test/cli/store-encryption.test.ts', // the bot and store rotate-key as child processes: exit codes for the store key
   'test/cli/terminal.test.ts', // the bot in a tmux terminal with job control
   'test/engine/redis-restart.test.ts', // a private redis-server restarted under a running bot
   'test/store/store-contract.test.ts', // every store backend, on real Redis and PostgreSQL servers
