@@ -9,6 +9,7 @@ import {
   LEGACY_POLLER_LEASE,
   UNPREFIXED_KEYS,
 } from '../../src/store/directory-keys.js';
+import { KEY_CHECK_KEY } from '../../src/store/secret-keys.js';
 
 const DOC = readFileSync(join(import.meta.dirname, '../../docs/privacy.md'), 'utf8');
 /** Stands for any argument of a key-building function; the family is the text before it. */
@@ -31,6 +32,7 @@ function keyFamilies(): string[] {
     ACTIVE_DIRECTORY_KEY,
     SUBSCRIPTIONS_KEY,
     SUBSCRIPTIONS_WRITE_LOCK,
+    KEY_CHECK_KEY,
   ];
 }
 
