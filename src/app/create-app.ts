@@ -17,6 +17,7 @@ import { verifyStoreKey } from '../store/secret-keys.js';
 import { type ConsoleOptions, createAdapters } from './platforms.js';
 import { isSandbox, SANDBOX_STORE_NAMESPACE, storeNamespace, subscriptionSeeds } from './sandbox.js';
 import { buildCommandHandler, engineSettings, openDirectory } from './wiring.js';
+import { createWorkspaceRemoval } from './workspace-removal.js';
 
 export interface App {
   /**
@@ -110,10 +111,11 @@ export function createApp(config: Config, options: AppOptions): App {
       directoryId: directory.id,
       metrics,
     });
+    const workspaceRemoved = createWorkspaceRemoval({ store, outbox: activeEngine.outbox, logger, metrics });
     const contexts = new Map(
       adapters.map((adapter) => [
         adapter,
-        { http, commands, logger: logger.child({ adapter: adapter.platform }) },
+        { http, commands, logger: logger.child({ adapter: adapter.platform }), workspaceRemoved },
       ]),
     );
     for (const [adapter, context] of contexts) {

@@ -70,6 +70,12 @@ export function createMetrics() {
       labelNames: ['platform', 'command', 'result'] as const,
       registers: [registry],
     }),
+    workspacesRemoved: new Counter({
+      name: 'directory_bot_workspaces_removed_total',
+      help: 'Workspaces (Slack) and servers (Discord) that uninstalled or removed the bot, whose data was deleted, by platform and reason.',
+      labelNames: ['platform', 'reason'] as const,
+      registers: [registry],
+    }),
   };
 }
 

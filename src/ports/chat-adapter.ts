@@ -50,10 +50,28 @@ export interface HttpMount {
   mount(prefix: string, handler: HttpHandler): void;
 }
 
+/** A Slack workspace (team id, or enterprise id for an org-wide install) or a Discord server (guild id). */
+export interface RemovedWorkspace {
+  platform: 'slack' | 'discord';
+  id: string;
+}
+
+/**
+ * Why a workspace is gone: Slack's `app_uninstalled` or `tokens_revoked` (the bot token), or
+ * Discord's `guildDelete` for a server that removed the bot (not one that is merely unavailable).
+ */
+export type WorkspaceRemovalReason = 'app_uninstalled' | 'tokens_revoked' | 'guild_removed';
+
 export interface AdapterContext {
   http: HttpMount;
   commands: CommandHandler;
   logger: Logger;
+  /**
+   * The platform says the bot was uninstalled from (or removed by) a workspace: the core
+   * deletes everything it holds about it. Resolves once that is done; never rejects (failures
+   * are logged). Absent where nothing is stored (the CLI's lookups, some tests).
+   */
+  workspaceRemoved?(workspace: RemovedWorkspace, reason: WorkspaceRemovalReason): Promise<void>;
 }
 
 export interface AdapterHealth {

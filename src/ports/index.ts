@@ -22,6 +22,8 @@ export type {
   HttpHandler,
   HttpMount,
   RateLimit,
+  RemovedWorkspace,
+  WorkspaceRemovalReason,
 } from './chat-adapter.js';
 export type {
   Actor,

@@ -11,6 +11,8 @@ export interface ForgetReport {
   counts: { subscriptions: number; queuedDeliveries: number; deliveryLedger: number; installations: number };
   /** Every store key deleted, plus the documents changed (subscriptions, outbox indexes). */
   keys: string[];
+  /** The workspace's own channels (`platform:channelId`), whose queues and ledger went with it. */
+  channels: string[];
   /** Channels another workspace or a SUBSCRIPTIONS route still names: their queues and ledger stay. */
   sharedChannels: string[];
 }
@@ -50,6 +52,7 @@ export async function forgetWorkspace(
       ...data.ledgerKeys,
       ...installationKeys,
     ],
+    channels: data.channels,
     sharedChannels: data.sharedChannels,
   };
   if (options.dryRun) return report;

@@ -1,0 +1,83 @@
+import { join } from 'node:path';
+import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import { createWorkspaceRemoval } from '../../src/app/workspace-removal.js';
+import { Outbox } from '../../src/delivery/outbox.js';
+import { createMetrics } from '../../src/observability/metrics.js';
+import { type BotStore, createStore } from '../../src/store/create-store.js';
+import { exportWorkspace } from '../../src/workspaces/index.js';
+import { createCapturingLogger } from '../support/capturing-logger.js';
+import { makeTempDir } from '../support/temp-dir.js';
+import { seedWorkspaces, TEAM_A, TEAM_B } from '../support/workspace-seed.js';
+
+const temp = makeTempDir();
+afterAll(() => temp.cleanup());
+let store: BotStore | undefined;
+afterEach(async () => {
+  await store?.close();
+  store = undefined;
+});
+
+/** A seeded store and a running outbox that has loaded the seed's queues, as a poller would. */
+async function removalOnSeed(name: string) {
+  store = createStore({ url: `sqlite://${join(temp.path, `${name}.sqlite`)}` });
+  await seedWorkspaces(store);
+  const outbox = new Outbox({ keyv: store.keyv, directoryId: 'dir0aaa' });
+  await outbox.load();
+  const logger = createCapturingLogger();
+  const metrics = createMetrics();
+  const remove = createWorkspaceRemoval({ store, outbox, logger, metrics });
+  return { store, outbox, logger, metrics, remove };
+}
+
+describe('a workspace that removed the bot', () => {
+  it('is deleted from the store and from the running outbox, with one log line and a metric', async () => {
+    const { store, outbox, logger, metrics, remove } = await removalOnSeed('removed');
+    expect(outbox.depth('slack:C0A1')).toBe(2);
+
+    await remove({ platform: 'slack', id: TEAM_A }, 'app_uninstalled');
+
+    const left = await exportWorkspace({ store }, { platform: 'slack', id: TEAM_A });
+    expect(left.subscriptions).toEqual([]);
+    expect(left.queuedDeliveries).toEqual([]);
+    expect(left.installations).toEqual([]);
+    expect(outbox.depth('slack:C0A1')).toBe(0);
+    expect(outbox.depth('slack:C0B1')).toBe(1);
+    // The outbox writes its index back after dropping: the removed channel must not be in it.
+    expect(await store.keyv.get('dir:dir0aaa:outbox:destinations')).not.toContain('slack:C0A1');
+    expect((await exportWorkspace({ store }, { platform: 'slack', id: TEAM_B })).subscriptions).toHaveLength(
+      2,
+    );
+
+    const lines = logger.lines.filter((line) => line.level === 'info');
+    expect(lines).toHaveLength(1);
+    expect(lines[0]?.fields).toMatchObject({
+      platform: 'slack',
+      workspace: TEAM_A,
+      reason: 'app_uninstalled',
+      subscriptions: 3,
+      queuedDeliveries: 2,
+      installations: 1,
+      droppedFromOutbox: 2,
+    });
+    const counted = await metrics.workspacesRemoved.get();
+    expect(counted.values).toEqual([{ labels: { platform: 'slack', reason: 'app_uninstalled' }, value: 1 }]);
+  });
+
+  it('a second signal for the same workspace finds nothing left and still resolves', async () => {
+    const { logger, remove } = await removalOnSeed('twice');
+    await Promise.all([
+      remove({ platform: 'slack', id: TEAM_A }, 'app_uninstalled'),
+      remove({ platform: 'slack', id: TEAM_A }, 'tokens_revoked'),
+    ]);
+    const [first, second] = logger.lines.filter((line) => line.level === 'info');
+    expect(first?.fields).toMatchObject({ subscriptions: 3, installations: 1 });
+    expect(second?.fields).toMatchObject({ subscriptions: 0, queuedDeliveries: 0, installations: 0 });
+  });
+
+  it('logs an error instead of rejecting when the store fails', async () => {
+    const { store, logger, remove } = await removalOnSeed('failing');
+    await store.close();
+    await expect(remove({ platform: 'slack', id: TEAM_A }, 'app_uninstalled')).resolves.toBeUndefined();
+    expect(logger.lines.map((line) => line.level)).toContain('error');
+  });
+});
