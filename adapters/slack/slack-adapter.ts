@@ -19,6 +19,7 @@ import { createKeyValueInstallationStore } from './installation-store.js';
 import { installedBotToken, oauthInstallOptions, type SlackOAuthOptions } from './oauth-install.js';
 import { connectSlackSocketMode, createSlackSocketModeReceiver } from './socket-mode.js';
 import { createTokenHealth } from './token-health.js';
+import { bindUninstallEvents } from './uninstall-events.js';
 
 export interface SlackAdapterOptions {
   /** Single-workspace bot token (`xoxb-…`). Either this or `oauth`. */
@@ -189,6 +190,8 @@ export function createSlackAdapter(options: SlackAdapterOptions): ChatAdapter {
       commandName: options.commandName ?? '/directory',
       ackBudgetMs: options.ackBudgetMs ?? 2000,
     });
+    if (context.workspaceRemoved !== undefined)
+      bindUninstallEvents(created, context.workspaceRemoved, logger);
     if (http !== undefined) mountSlackHttpReceiver(context.http, http, { logger, isStopped: () => stopped });
     attached = {
       app: created,
