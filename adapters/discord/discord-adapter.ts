@@ -12,6 +12,7 @@ import type {
 } from '../../src/ports/index.js';
 import { BotError } from '../../src/ports/index.js';
 import { deliverMessage } from './deliver.js';
+import { removedGuildOf, watchGuildRemoval } from './guild-removal.js';
 import { createHttpInteractionsHandler } from './http-interactions.js';
 import { createInteractionFlow } from './interaction-flow.js';
 import { interactionSchema } from './interaction-payload.js';
@@ -98,6 +99,7 @@ export function createDiscordAdapter(options: DiscordAdapterOptions): ChatAdapte
         }),
       );
     });
+    if (context.workspaceRemoved !== undefined) watchGuildRemoval(gatewayClient.ws, context.workspaceRemoved);
     gatewayClient.on('error', (error) => logger.error({ err: error }, 'discord gateway error'));
     const ready = new Promise<void>((resolve) => gatewayClient.once('clientReady', () => resolve()));
     await gatewayClient.login(options.token);
@@ -106,10 +108,12 @@ export function createDiscordAdapter(options: DiscordAdapterOptions): ChatAdapte
   }
 
   let flow: ReturnType<typeof createInteractionFlow> | undefined;
+  let workspaceRemoved: AdapterContext['workspaceRemoved'];
 
   /** Mounts the HTTP interactions endpoint: no call to Discord, so it can run before the port is bound. */
   function attach(context: AdapterContext): ReturnType<typeof createInteractionFlow> {
     if (flow !== undefined) return flow;
+    workspaceRemoved = context.workspaceRemoved;
     const created = createInteractionFlow({
       commands: context.commands,
       logger,
@@ -155,6 +159,10 @@ export function createDiscordAdapter(options: DiscordAdapterOptions): ChatAdapte
         return { status: 'failed', code: 'not_configured', reason: 'DISCORD_TOKEN is not set' };
       }
       const outcome = await deliverMessage({ rest, logger }, destination, message, delivery.idempotencyKey);
+      const removedGuild = removedGuildOf(destination, outcome);
+      // Not awaited: the removal drops this destination's queue, which the dispatcher is handling.
+      if (removedGuild !== undefined)
+        void workspaceRemoved?.({ platform: 'discord', id: removedGuild }, 'guild_removed');
       if (outcome.status === 'delivered') tokenRefused = undefined;
       else if (outcome.status === 'failed' && outcome.code === 'unauthorized') {
         tokenRefused = 'Discord rejected the bot token (401 Unauthorized)';
