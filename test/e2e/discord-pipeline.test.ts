@@ -3,10 +3,13 @@ import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { createDiscordAdapter } from '../../adapters/discord/index.js';
 import type { FeedName } from '../../src/feeds/feed-names.js';
 import type { ChatAdapter } from '../../src/ports/index.js';
+import { exportWorkspace } from '../../src/workspaces/index.js';
 import { FakeDiscordGateway } from '../fakes/discord/fake-discord-gateway.js';
 import { FakeDiscordRest, type RecordedCall } from '../fakes/discord/fake-discord-rest.js';
 import { startInstance, startWorld } from '../support/engine-harness.js';
 import { Cleanup, commandsFor, silentLogger, startBotHttp } from '../support/pipeline-harness.js';
+import { eventually } from '../support/polling.js';
+import { workspaceRemovalFor } from '../support/workspace-removal.js';
 
 const TOKEN = 'discord-e2e-token';
 const APP_ID = '100000000000000001';
@@ -56,7 +59,8 @@ async function discordBot(options: { gateway?: FakeDiscordGateway } = {}) {
   cleanup.add(() => bot.close());
   const server = await startBotHttp(logger);
   cleanup.add(() => server.close());
-  await adapter.start({ http: server.http, commands: commandsFor(bot), logger });
+  const { log: removalLog, workspaceRemoved } = workspaceRemovalFor(bot);
+  await adapter.start({ http: server.http, commands: commandsFor(bot), logger, workspaceRemoved });
   cleanup.add(() => adapter.stop());
 
   return {
@@ -65,12 +69,13 @@ async function discordBot(options: { gateway?: FakeDiscordGateway } = {}) {
     adapter,
     url: server.url,
     keys,
-    async subscribe(channelId: string, feed: FeedName) {
+    removalLog,
+    async subscribe(channelId: string, feed: FeedName, workspaceId = GUILD_ID) {
       rest.addChannel(channelId);
       await bot.engine.subscriptions.add({
         platform: 'discord',
         channelId,
-        workspaceId: GUILD_ID,
+        workspaceId,
         feed,
         filters: {},
         createdBy: 'e2e',
@@ -386,5 +391,74 @@ describe('Discord /directory end to end', () => {
     const answer = await answerOf(e2e.rest, callback.body as { type?: number });
     expect(shown(answer)).toContain('Gateway lookup');
     expect(e2e.rest.problems).toEqual([]);
+  });
+  it('forgets a server that removes the bot (GUILD_DELETE): its subscriptions, queued deliveries and ledger go, nothing more is posted there, another server keeps everything, and re-adding starts clean', async () => {
+    const gateway = new FakeDiscordGateway({ applicationId: APP_ID });
+    cleanup.add(() => gateway.close());
+    const e2e = await discordBot({ gateway });
+    await gateway.whenIdentified();
+    const otherGuild = '100000000000000003';
+    const [gone, stays] = [nextId(), nextId()];
+    await e2e.subscribe(gone, 'comments');
+    await e2e.subscribe(stays, 'comments', otherGuild);
+    await e2e.bot.engine.pollAllOnce();
+    world.emulator.admin.addComment({ body: 'before removal' });
+    await e2e.pollAndDeliver();
+    expect(e2e.posted(gone)).toHaveLength(1);
+    await e2e.bot.engine.dispatcher.stop();
+    world.emulator.admin.addComment({ body: 'queued at removal' });
+    await e2e.bot.engine.pollAllOnce();
+    expect(e2e.bot.engine.outbox.depth(`discord:${gone}`)).toBe(1);
+
+    // An outage is not a removal: nothing is forgotten.
+    gateway.guildOutage(GUILD_ID);
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(e2e.removalLog.lines).toEqual([]);
+    gateway.removeFromGuild(GUILD_ID);
+    await eventually(() => e2e.removalLog.lines.length > 0, 10_000, 'the removal logged');
+    expect(e2e.removalLog.lines).toHaveLength(1);
+    expect(e2e.removalLog.lines[0]?.fields).toMatchObject({
+      platform: 'discord',
+      workspace: GUILD_ID,
+      reason: 'guild_removed',
+      subscriptions: 1,
+      queuedDeliveries: 1,
+      deliveryLedger: 1,
+    });
+    const left = await exportWorkspace({ store: e2e.bot.store }, { platform: 'discord', id: GUILD_ID });
+    expect(left.subscriptions).toEqual([]);
+    expect(left.queuedDeliveries).toEqual([]);
+    expect(left.deliveryLedger).toEqual([]);
+    const other = await exportWorkspace({ store: e2e.bot.store }, { platform: 'discord', id: otherGuild });
+    expect(other.subscriptions).toHaveLength(1);
+    expect(other.deliveryLedger).toHaveLength(1);
+
+    await e2e.pollAndDeliver();
+    expect(e2e.attempts(gone)).toHaveLength(1);
+    expect(e2e.posted(stays)).toHaveLength(2);
+
+    // Added back: only what is new is posted.
+    await e2e.subscribe(gone, 'comments');
+    await e2e.pollAndDeliver();
+    expect(e2e.attempts(gone)).toHaveLength(1);
+    world.emulator.admin.addComment({ body: 'after re-adding' });
+    await e2e.pollAndDeliver();
+    expect(e2e.attempts(gone)).toHaveLength(2);
+    expect(JSON.stringify(e2e.posted(gone)[1])).toContain('after re-adding');
+  });
+
+  it('without the gateway, forgets the server when a post answers Unknown Guild', async () => {
+    const e2e = await discordBot();
+    const channel = nextId();
+    await e2e.subscribe(channel, 'comments');
+    await e2e.bot.engine.pollAllOnce();
+    e2e.rest.failNextMessage(channel, { status: 404, code: 10004, message: 'Unknown Guild' });
+    world.emulator.admin.addComment({ body: 'to a server that is gone' });
+    await e2e.pollAndDeliver();
+    await eventually(() => e2e.removalLog.lines.length > 0, 10_000, 'the removal logged');
+    expect(e2e.removalLog.lines[0]?.fields).toMatchObject({ workspace: GUILD_ID, reason: 'guild_removed' });
+    const left = await exportWorkspace({ store: e2e.bot.store }, { platform: 'discord', id: GUILD_ID });
+    expect(left.subscriptions).toEqual([]);
+    expect(left.queuedDeliveries).toEqual([]);
   });
 });

@@ -1,10 +1,18 @@
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { createSlackAdapter } from '../../adapters/slack/index.js';
+import { createKeyValueInstallationStore } from '../../adapters/slack/installation-store.js';
 import type { FeedName } from '../../src/feeds/feed-names.js';
+import type { KeyValueStore } from '../../src/ports/index.js';
+import { exportWorkspace } from '../../src/workspaces/index.js';
+import { postEvent, tokensRevoked } from '../fakes/slack/events-api.js';
 import { FakeSlackApi, type RecordedCall } from '../fakes/slack/fake-slack-api.js';
 import { signedHeaders } from '../fakes/slack/signing.js';
 import { startInstance, startWorld } from '../support/engine-harness.js';
 import { Cleanup, commandsFor, silentLogger, startBotHttp } from '../support/pipeline-harness.js';
+import { eventually } from '../support/polling.js';
+import { createOAuthSlackAdapter, createTestSealer } from '../support/slack-oauth.js';
+import { workspaceRemovalFor } from '../support/workspace-removal.js';
+import { installation } from '../support/workspace-seed.js';
 
 const TOKEN = 'xoxb-e2e-token';
 const TEAM = 'T0E2E';
@@ -15,19 +23,27 @@ afterAll(() => world.close());
 const cleanup = new Cleanup();
 afterEach(() => cleanup.run());
 
-/** Emulator → engine → the real Slack adapter (Bolt + WebClient) → a fake Slack, plus the bot's HTTP server. */
-async function slackBot(options: { burst?: number } = {}) {
+/**
+ * Emulator → engine → the real Slack adapter (Bolt + WebClient) → a fake Slack, plus the bot's
+ * HTTP server. `multiWorkspace`: installed by OAuth, each workspace's token kept in the bot's store.
+ */
+async function slackBot(options: { burst?: number; multiWorkspace?: boolean } = {}) {
   const logger = silentLogger();
   // Slack allows short bursts per channel; the fake allows as many as the adapter's pacing claims.
   const slack = await new FakeSlackApi({ burst: options.burst ?? 3 }).start();
   cleanup.add(() => slack.close());
   slack.addToken(TOKEN, TEAM);
-  const adapter = createSlackAdapter({
-    botToken: TOKEN,
-    signingSecret: SIGNING_SECRET,
-    apiUrl: slack.apiUrl,
-    logger,
-  });
+  // The bot's store exists once the instance starts, after the adapter is created.
+  let botStore: KeyValueStore | undefined;
+  const installationStore: KeyValueStore = {
+    get: async (key) => botStore?.get(key),
+    set: async (key, value, ttlMs) => botStore?.set(key, value, ttlMs),
+    delete: async (key) => (await botStore?.delete(key)) ?? false,
+  };
+  const sealer = createTestSealer();
+  const adapter = options.multiWorkspace
+    ? createOAuthSlackAdapter(slack.apiUrl, installationStore, sealer, SIGNING_SECRET)
+    : createSlackAdapter({ botToken: TOKEN, signingSecret: SIGNING_SECRET, apiUrl: slack.apiUrl, logger });
   const bot = await startInstance({
     emulator: world.emulator,
     storeUrl: world.sqliteUrl(),
@@ -35,20 +51,37 @@ async function slackBot(options: { burst?: number } = {}) {
     adapters: [adapter],
   });
   cleanup.add(() => bot.close());
+  botStore = bot.store.keyv;
   const server = await startBotHttp(logger);
   cleanup.add(() => server.close());
-  await adapter.start({ http: server.http, commands: commandsFor(bot), logger });
+  const removal = workspaceRemovalFor(bot);
+  await adapter.start({
+    http: server.http,
+    commands: commandsFor(bot),
+    logger,
+    workspaceRemoved: removal.workspaceRemoved,
+  });
   cleanup.add(() => adapter.stop());
 
   return {
     slack,
     bot,
     url: server.url,
-    async subscribe(channelId: string, feed: FeedName) {
+    removalLog: removal.log,
+    removalMetrics: removal.metrics,
+    /** A workspace installs the app by OAuth: Slack grants it `token`, the bot stores the installation. */
+    async install(teamId: string, token: string) {
+      slack.addToken(token, teamId);
+      await createKeyValueInstallationStore(installationStore, sealer).storeInstallation(
+        installation(teamId, token),
+      );
+    },
+    async subscribe(channelId: string, feed: FeedName, workspaceId?: string) {
       slack.addChannel(channelId);
       await bot.engine.subscriptions.add({
         platform: 'slack',
         channelId,
+        ...(workspaceId === undefined ? {} : { workspaceId }),
         feed,
         filters: {},
         createdBy: 'e2e',
@@ -319,5 +352,90 @@ describe('Slack /directory end to end', () => {
     expect(res.status).toBe(401);
     expect(e2e.slack.responses).toEqual([]);
     expect(world.emulator.admin.stats().requests.total).toBe(upstreamBefore);
+  });
+  it('forgets a workspace that uninstalls the app: its installation, subscriptions, queued deliveries and ledger go, nothing more is posted there, another workspace keeps everything, and a reinstall starts clean', async () => {
+    const e2e = await slackBot({ multiWorkspace: true });
+    const [gone, stays] = ['T0GONE', 'T0STAYS'];
+    await e2e.install(gone, 'xoxb-gone');
+    await e2e.install(stays, 'xoxb-stays');
+    await e2e.subscribe('C0GONE', 'comments', gone);
+    await e2e.subscribe('C0STAYS', 'comments', stays);
+    await e2e.bot.engine.pollAllOnce();
+    world.emulator.admin.addComment({ body: 'before uninstall' });
+    await e2e.pollAndDeliver();
+    expect(e2e.posted('C0GONE')).toHaveLength(1);
+    // Queued and not yet posted when the workspace leaves: the dispatcher is stopped.
+    await e2e.bot.engine.dispatcher.stop();
+    world.emulator.admin.addComment({ body: 'queued at uninstall' });
+    await e2e.bot.engine.pollAllOnce();
+    expect(e2e.bot.engine.outbox.depth('slack:C0GONE')).toBe(1);
+    const ledger = (await exportWorkspace({ store: e2e.bot.store }, { platform: 'slack', id: gone }))
+      .deliveryLedger;
+    expect(ledger).toHaveLength(1);
+
+    const answers = await e2e.slack.uninstallApp(e2e.url, SIGNING_SECRET, gone);
+    expect(answers.map((answer) => answer.status)).toEqual([200, 200]);
+    await eventually(() => e2e.removalLog.lines.length === 2, 10_000, 'both removals logged');
+
+    const left = await exportWorkspace({ store: e2e.bot.store }, { platform: 'slack', id: gone });
+    expect(left.subscriptions).toEqual([]);
+    expect(left.queuedDeliveries).toEqual([]);
+    expect(left.deliveryLedger).toEqual([]);
+    expect(left.installations).toEqual([]);
+    expect(e2e.bot.engine.outbox.depth('slack:C0GONE')).toBe(0);
+    const [uninstalled] = e2e.removalLog.lines;
+    expect(uninstalled).toMatchObject({
+      level: 'info',
+      fields: {
+        platform: 'slack',
+        workspace: gone,
+        reason: 'app_uninstalled',
+        subscriptions: 1,
+        installations: 1,
+      },
+    });
+    expect(uninstalled?.fields['queuedDeliveries']).toBe(1);
+    expect(
+      (await e2e.removalMetrics.workspacesRemoved.get()).values.map((v) => v.labels.reason).sort(),
+    ).toEqual(['app_uninstalled', 'tokens_revoked']);
+
+    // The other workspace keeps its installation, subscription, queued delivery and ledger.
+    const other = await exportWorkspace({ store: e2e.bot.store }, { platform: 'slack', id: stays });
+    expect(other.subscriptions).toHaveLength(1);
+    expect(other.installations).toHaveLength(1);
+    expect(other.deliveryLedger).toHaveLength(1);
+    expect(other.queuedDeliveries.flatMap((q) => q.entries)).toHaveLength(1);
+    await e2e.pollAndDeliver();
+    expect(e2e.attempts('C0GONE')).toHaveLength(1);
+    expect(e2e.posted('C0STAYS').map(shown).join()).toContain('queued at uninstall');
+
+    // Reinstalled: nothing of before comes back; only what is new is posted.
+    await e2e.install(gone, 'xoxb-gone-again');
+    await e2e.subscribe('C0GONE', 'comments', gone);
+    await e2e.pollAndDeliver();
+    expect(e2e.attempts('C0GONE')).toHaveLength(1);
+    world.emulator.admin.addComment({ body: 'after reinstall' });
+    await e2e.pollAndDeliver();
+    const after = e2e.attempts('C0GONE').slice(1);
+    expect(after.map(shown)).toHaveLength(1);
+    expect(shown(after[0] as RecordedCall)).toContain('after reinstall');
+  });
+
+  it('keeps a workspace whose user token is revoked while the bot token stays', async () => {
+    const e2e = await slackBot({ multiWorkspace: true });
+    await e2e.install('T0USER', 'xoxb-user-team');
+    await e2e.subscribe('C0USER', 'comments', 'T0USER');
+    const answer = await postEvent(
+      e2e.url,
+      SIGNING_SECRET,
+      'T0USER',
+      tokensRevoked({ oauth: ['U0SOMEONE'] }),
+    );
+    expect(answer.status).toBe(200);
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    expect(e2e.removalLog.lines).toEqual([]);
+    const kept = await exportWorkspace({ store: e2e.bot.store }, { platform: 'slack', id: 'T0USER' });
+    expect(kept.subscriptions).toHaveLength(1);
+    expect(kept.installations).toHaveLength(1);
   });
 });

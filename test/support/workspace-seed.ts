@@ -15,7 +15,12 @@ export const DISCORD_CHANNEL = '222222222222222222';
 /** The secrets the seeded installations hold: none may appear in an export. */
 export const SECRETS = ['xoxb-team-a-bot', 'xoxe-team-a-refresh', 'xoxp-team-a-user', 'xoxb-team-b-bot'];
 
-function installation(teamId: string, botToken: string, extra: Partial<Installation> = {}): Installation {
+/** A Slack installation of `teamId` with `botToken`, as Bolt stores it after OAuth. */
+export function installation(
+  teamId: string,
+  botToken: string,
+  extra: Partial<Installation> = {},
+): Installation {
   return {
     team: { id: teamId, name: `Team ${teamId}` },
     enterprise: undefined,

@@ -52,6 +52,16 @@ export class FakeDiscordGateway {
     for (const socket of this.#sessions) socket.send(frame);
   }
 
+  /** The bot is removed from a server (kicked, or the server deleted): GUILD_DELETE without `unavailable`. */
+  removeFromGuild(guildId: string): void {
+    this.dispatch('GUILD_DELETE', { id: guildId });
+  }
+
+  /** A server's outage: GUILD_DELETE with `unavailable: true`; the bot is still in it. */
+  guildOutage(guildId: string): void {
+    this.dispatch('GUILD_DELETE', { id: guildId, unavailable: true });
+  }
+
   async close(): Promise<void> {
     for (const client of this.#server.clients) client.terminate();
     await new Promise<void>((resolve) => this.#server.close(() => resolve()));

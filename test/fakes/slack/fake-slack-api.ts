@@ -3,6 +3,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net';
 import { type WebSocket, WebSocketServer } from 'ws';
 import { blockKitViolations } from './block-kit-limits.js';
+import { APP_UNINSTALLED, postEvent, tokensRevoked } from './events-api.js';
 import { operationParameters } from './slack-spec.js';
 
 /** One Web API call as the fake saw it. */
@@ -175,6 +176,18 @@ export class FakeSlackApi {
   revokeToken(token: string): void {
     const known = this.tokens.get(token);
     if (known !== undefined) known.revoked = true;
+  }
+
+  /**
+   * A workspace removes the app: every token of `teamId` stops working, and Slack posts
+   * `app_uninstalled` and `tokens_revoked` (the bot's token) to the app's request URL.
+   */
+  async uninstallApp(botUrl: string, signingSecret: string, teamId: string): Promise<Response[]> {
+    for (const known of this.tokens.values()) if (known.teamId === teamId) known.revoked = true;
+    return [
+      await postEvent(botUrl, signingSecret, teamId, APP_UNINSTALLED),
+      await postEvent(botUrl, signingSecret, teamId, tokensRevoked({ bot: [`U${teamId}BOT`] })),
+    ];
   }
 
   /** Makes a revoked token work again (a glitch on Slack's side that cleared up). */

@@ -1,0 +1,39 @@
+import { signedHeaders } from './signing.js';
+
+/** What Slack's Events API posts: an `event_callback` envelope around one event of one workspace. */
+export function eventCallback(teamId: string, event: Record<string, unknown>): Record<string, unknown> {
+  return {
+    token: 'deprecated-verification-token',
+    team_id: teamId,
+    api_app_id: 'A0FAKE',
+    event: { ...event, event_ts: `${Date.now() / 1000}` },
+    type: 'event_callback',
+    event_id: `Ev${Math.random().toString(36).slice(2, 12).toUpperCase()}`,
+    event_time: Math.floor(Date.now() / 1000),
+    authorizations: [],
+    is_ext_shared_channel: false,
+  };
+}
+
+/** Posts one Events API request to the bot's `/slack/events`, JSON and signed with `signingSecret` now. */
+export function postEvent(
+  botUrl: string,
+  signingSecret: string,
+  teamId: string,
+  event: Record<string, unknown>,
+): Promise<Response> {
+  const body = JSON.stringify(eventCallback(teamId, event));
+  return fetch(`${botUrl}/slack/events`, {
+    method: 'POST',
+    body,
+    headers: signedHeaders(signingSecret, body, Math.floor(Date.now() / 1000), 'application/json'),
+  });
+}
+
+/** `app_uninstalled`, as Slack sends it when a workspace removes the app. */
+export const APP_UNINSTALLED = { type: 'app_uninstalled' } as const;
+
+/** `tokens_revoked` naming the bot user's token (`bot`) and/or users' tokens (`oauth`). */
+export function tokensRevoked(tokens: { bot?: string[]; oauth?: string[] }): Record<string, unknown> {
+  return { type: 'tokens_revoked', tokens };
+}
