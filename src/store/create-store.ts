@@ -6,7 +6,9 @@ import KeyvSqlite from '@keyv/sqlite';
 import Keyv, { type KeyvStoreAdapter } from 'keyv';
 import { BotError, messageOf } from '../errors.js';
 import { withDeadline } from '../ports/deadline.js';
+import { escapeGlob, escapeLike, likePattern } from './key-patterns.js';
 import { type LeaseBackend, postgresLeases, redisLeases, sqliteLeases } from './leases.js';
+import { releaseConnectTimer } from './redis-connect-timer.js';
 
 export type StoreKind = 'sqlite' | 'redis' | 'postgres';
 
@@ -181,6 +183,7 @@ function redisStore(url: URL, namespace: string, onError: (error: unknown) => vo
     { throwOnConnectError: true, connectionTimeout: 5000 },
   );
   adapter.on('error', onError);
+  releaseConnectTimer(adapter);
   return wrap(
     'redis',
     mask(url),
@@ -275,21 +278,6 @@ export interface RedisLike {
   eval(script: string, options: { keys: string[]; arguments: string[] }): Promise<unknown>;
   scanIterator(options: { MATCH: string; COUNT: number }): AsyncIterable<string[]>;
   unlink(keys: string[]): Promise<number>;
-}
-
-/** A literal prefix for SQL LIKE … ESCAPE '\': `%`, `_` and `\` match only themselves. */
-function escapeLike(text: string): string {
-  return text.replace(/[\\%_]/g, (c) => `\\${c}`);
-}
-
-/** SQL LIKE for literal `parts` in order, each followed by any text. */
-function likePattern(parts: readonly string[]): string {
-  return `${parts.map(escapeLike).join('%')}%`;
-}
-
-/** A literal prefix for a Redis MATCH pattern. */
-function escapeGlob(text: string): string {
-  return text.replace(/[\\*?[\]^]/g, (c) => `\\${c}`);
 }
 
 function mask(url: URL): string {
