@@ -61,7 +61,11 @@ export default defineConfig({
           isolate: false,
         },
       },
-      { extends: true, test: { name: 'e2e', include: E2E } },
+      {
+        extends: true,
+        // Child processes run the compiled CLI (test/support/built-cli.ts): build it first.
+        test: { name: 'e2e', include: E2E, globalSetup: ['test/support/build-before-tests.ts'] },
+      },
     ],
   },
 });

@@ -2,6 +2,7 @@ import { spawn } from 'node:child_process';
 import { createInterface } from 'node:readline';
 import { describe, expect, it } from 'vitest';
 import { runEmulatorCli } from '../../src/emulator/cli.js';
+import { BUILT_EMULATOR_CLI } from '../support/built-cli.js';
 import { stopProcess } from '../support/stop-process.js';
 
 function capture() {
@@ -65,8 +66,7 @@ describe('directory-bot emulator CLI', () => {
   });
 
   it('runs as a child process: prints its URL, accepts dev-token, and exits 0 on SIGTERM', async () => {
-    const child = spawn(process.execPath, ['--import', 'tsx', 'src/emulator/cli-main.ts', '--port', '0'], {
-      cwd: new URL('../../', import.meta.url),
+    const child = spawn(process.execPath, [BUILT_EMULATOR_CLI, '--port', '0'], {
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     const lines = createInterface({ input: child.stdout! });

@@ -1,5 +1,5 @@
 import { type ChildProcess, spawn } from 'node:child_process';
-import { resolve } from 'node:path';
+import { BUILT_BOT_CLI } from './built-cli.js';
 import { type ProcessExit, stopProcess } from './stop-process.js';
 
 export interface ChildBot {
@@ -17,8 +17,6 @@ export interface ChildBot {
    */
   stop(signal: NodeJS.Signals, timeoutMs?: number): Promise<ProcessExit>;
 }
-
-const CLI = resolve('src/cli/main.ts');
 
 /**
  * The test's clock and zone, for the child: `TZ`, and libfaketime's variables when the time
@@ -43,13 +41,13 @@ function timeEnvironment(): Record<string, string> {
 }
 
 /**
- * Runs the real CLI in a child process (through tsx, so no build is needed). The child is node
- * itself with tsx loaded in-process by `--import`, so `child` is the process that runs the bot:
- * no `npx`, `sh -c` or `tsx` CLI in between, which would fork the bot into a second process that
- * outlives a signal sent to the first.
+ * Runs the real CLI, compiled (see built-cli.ts), in a child process. The child is node itself
+ * running dist/, so `child` is the process that runs the bot: no `npx`, `sh -c` or `tsx` CLI in
+ * between, which would fork the bot into a second process that outlives a signal sent to the
+ * first.
  */
 export function spawnBot(args: string[], env: Record<string, string> = {}): ChildBot {
-  const child = spawn(process.execPath, ['--import', 'tsx', CLI, ...args], {
+  const child = spawn(process.execPath, [BUILT_BOT_CLI, ...args], {
     env: {
       PATH: process.env['PATH'] ?? '',
       HOME: process.env['HOME'] ?? '',

@@ -1,6 +1,7 @@
 import { execFileSync } from 'node:child_process';
 import { chmodSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
+import { BUILT_BOT_CLI } from './built-cli.js';
 import { eventually } from './polling.js';
 
 /**
@@ -24,17 +25,14 @@ export interface TmuxTerminal {
   close(): void;
 }
 
-const TSX_LOADER = resolve('node_modules/tsx/dist/loader.mjs');
-const CLI = resolve('src/cli/main.ts');
-
 /**
- * Puts a `directory-bot` command on the terminal's PATH: it execs the real CLI (through tsx, so no
- * build is needed), so `$!` and the bot's pid are one and the same process.
+ * Puts a `directory-bot` command on the terminal's PATH: it execs the real CLI, compiled (see
+ * built-cli.ts), so `$!` and the bot's pid are one and the same process.
  */
 function installCli(binDir: string): void {
   mkdirSync(binDir, { recursive: true });
   const path = join(binDir, 'directory-bot');
-  writeFileSync(path, `#!/bin/sh\nexec "${process.execPath}" --import "${TSX_LOADER}" "${CLI}" "$@"\n`);
+  writeFileSync(path, `#!/bin/sh\nexec "${process.execPath}" "${BUILT_BOT_CLI}" "$@"\n`);
   chmodSync(path, 0o755);
 }
 
