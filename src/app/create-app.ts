@@ -83,7 +83,7 @@ export function createApp(config: Config, options: AppOptions): App {
 
     // The console's banner names the port, known once it is bound (before adapters start).
     let boundPort = 0;
-    adapters.push(...createAdapters(config, options, store, () => boundPort, sealer));
+    adapters.push(...(await createAdapters(config, options, store, () => boundPort, sealer)));
 
     const activeEngine = createEngine({
       store,

@@ -6,7 +6,7 @@ import { systemClock } from '../ports/clock.js';
 import type { CommandHandler, CommandReply } from '../ports/commands.js';
 import type { Logger } from '../ports/logger.js';
 import { createStore } from '../store/create-store.js';
-import { REPLY_RENDERERS } from './platforms.js';
+import { replyRenderer } from './platforms.js';
 import { storeNamespace } from './sandbox.js';
 import { buildCommandHandler, engineSettings, openDirectory } from './wiring.js';
 
@@ -46,7 +46,7 @@ export async function openLookupSession(platform: LookupPlatform, logger: Logger
   });
   return {
     handler: buildCommandHandler(config, { client, engine, store, directoryId: id, metrics }),
-    render: REPLY_RENDERERS[platform],
+    render: await replyRenderer(platform),
     async close() {
       await client.close();
       await emulator?.close();

@@ -12,13 +12,8 @@ import {
   renderConsoleMessage,
   renderConsoleReply,
 } from '../../adapters/console/index.js';
-import {
-  createDiscordAdapter,
-  registerDiscordCommands,
-  renderDiscordMessage,
-  renderDiscordReply,
-} from '../../adapters/discord/index.js';
-import { createSlackAdapter, renderSlackMessage, renderSlackReply } from '../../adapters/slack/index.js';
+import type * as DiscordAdapter from '../../adapters/discord/index.js';
+import type * as SlackAdapter from '../../adapters/slack/index.js';
 import type { Config } from '../config/config.js';
 import { ConfigError } from '../errors.js';
 import type { ChatAdapter } from '../ports/chat-adapter.js';
@@ -30,7 +25,22 @@ import type { BotStore } from '../store/create-store.js';
 import { isSandbox, SANDBOX_CHANNEL, wantsConsole } from './sandbox.js';
 
 export type { ConsoleScreen, JobControl };
-export { createConsoleScreen, isForegroundTerminal, processJobControl, registerDiscordCommands };
+export { createConsoleScreen, isForegroundTerminal, processJobControl };
+
+/**
+ * Slack's and Discord's adapters load on first use. Their libraries (Bolt, discord.js) take about
+ * a second of CPU to import, which every CLI command and every sandbox start would otherwise pay
+ * without using them.
+ */
+const loadSlack = (): Promise<typeof SlackAdapter> => import('../../adapters/slack/index.js');
+const loadDiscord = (): Promise<typeof DiscordAdapter> => import('../../adapters/discord/index.js');
+
+/** Registers the slash commands with Discord (`directory-bot discord register`). */
+export async function registerDiscordCommands(
+  options: Parameters<typeof DiscordAdapter.registerDiscordCommands>[0],
+): ReturnType<typeof DiscordAdapter.registerDiscordCommands> {
+  return (await loadDiscord()).registerDiscordCommands(options);
+}
 
 /** How the console adapter meets the terminal; the CLI decides, the app passes it on. */
 export interface ConsoleOptions {
@@ -53,14 +63,14 @@ export interface ConsoleOptions {
  * Slack and Discord when their credentials are set. `port` is read when the console's banner
  * is shown, after the HTTP server is bound.
  */
-export function createAdapters(
+export async function createAdapters(
   config: Config,
   options: ConsoleOptions & { logger: Logger },
   store: BotStore,
   port: () => number,
   /** Seals the tokens adapters keep in the store; undefined without STORE_ENCRYPTION_KEY. */
   secrets: SecretSealer | undefined,
-): ChatAdapter[] {
+): Promise<ChatAdapter[]> {
   const { logger } = options;
   const sandbox = isSandbox(config);
   const adapters: ChatAdapter[] = [];
@@ -88,6 +98,7 @@ export function createAdapters(
       config.slack.oauth && secrets
         ? { ...config.slack.oauth, installationStore: store.keyv, secrets }
         : undefined;
+    const { createSlackAdapter } = await loadSlack();
     adapters.push(
       createSlackAdapter({
         ...(config.slack.botToken ? { botToken: config.slack.botToken } : {}),
@@ -100,6 +111,7 @@ export function createAdapters(
     );
   }
   if (config.discord) {
+    const { createDiscordAdapter } = await loadDiscord();
     adapters.push(
       createDiscordAdapter({
         ...(config.discord.token ? { token: config.discord.token } : {}),
@@ -135,9 +147,9 @@ function consoleBanner(config: Config, sandbox: boolean, port: number, logFile: 
 
 /** Each platform's message renderer, for `directory-bot render`. */
 export const MESSAGE_RENDERERS = {
-  console: (message: Message) => renderConsoleMessage(message),
-  slack: (message: Message) => renderSlackMessage(message),
-  discord: (message: Message) => renderDiscordMessage(message),
+  console: async (message: Message) => renderConsoleMessage(message),
+  slack: async (message: Message) => (await loadSlack()).renderSlackMessage(message),
+  discord: async (message: Message) => (await loadDiscord()).renderDiscordMessage(message),
 };
 
 /**
@@ -145,8 +157,16 @@ export const MESSAGE_RENDERERS = {
  * it for a slash command, with the command text, so the payload carries the same "Share in
  * channel" button.
  */
-export const REPLY_RENDERERS = {
-  console: (reply: CommandReply, _commandText: string) => renderConsoleReply(reply),
-  slack: (reply: CommandReply, commandText: string) => renderSlackReply(reply, { shareValue: commandText }),
-  discord: (reply: CommandReply, commandText: string) => renderDiscordReply(reply, { commandText }),
-};
+export async function replyRenderer(
+  platform: keyof typeof MESSAGE_RENDERERS,
+): Promise<(reply: CommandReply, commandText: string) => unknown> {
+  if (platform === 'slack') {
+    const { renderSlackReply } = await loadSlack();
+    return (reply, commandText) => renderSlackReply(reply, { shareValue: commandText });
+  }
+  if (platform === 'discord') {
+    const { renderDiscordReply } = await loadDiscord();
+    return (reply, commandText) => renderDiscordReply(reply, { commandText });
+  }
+  return (reply) => renderConsoleReply(reply);
+}

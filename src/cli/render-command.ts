@@ -15,8 +15,8 @@ import type { Subcommand } from './subcommand.js';
 export const RENDER_PLATFORMS = ['console', 'slack', 'discord'] as const;
 export type RenderPlatform = (typeof RENDER_PLATFORMS)[number];
 
-/** Each platform's message renderer; undefined when that adapter is not wired in. */
-export type MessageRenderers = Record<RenderPlatform, ((message: Message) => unknown) | undefined>;
+/** Each platform's message renderer (loaded on first use); undefined when that adapter is not wired in. */
+export type MessageRenderers = Record<RenderPlatform, ((message: Message) => Promise<unknown>) | undefined>;
 
 export interface RenderCommandOptions {
   /** Read when the file is `-` or absent; default `process.stdin`. */
@@ -174,7 +174,7 @@ export function createRenderCommand(
         continue;
       }
       try {
-        payloads.push(render(result.message));
+        payloads.push(await render(result.message));
       } catch (error) {
         io.stderr(`The ${args.platform} renderer failed: ${messageOf(error)}`);
         return 1;

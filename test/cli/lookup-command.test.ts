@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import type { LookupPlatform } from '../../src/app/lookup-session.js';
-import { REPLY_RENDERERS } from '../../src/app/platforms.js';
+import { replyRenderer } from '../../src/app/platforms.js';
 import { createLookupCommand } from '../../src/cli/lookup-command.js';
 import { type Harness, startHarness } from '../support/command-harness.js';
 
@@ -21,7 +21,7 @@ describe('directory-bot lookup', () => {
     built.push(platform);
     return {
       handler: h.handler,
-      render: REPLY_RENDERERS[platform],
+      render: await replyRenderer(platform),
       close: async () => {
         closed += 1;
       },

@@ -19,8 +19,8 @@ function captureIo(): CliIo & { out: string[]; err: string[] } {
 }
 
 const renderers: MessageRenderers = {
-  console: renderConsoleMessage,
-  slack: (message: Message) => ({
+  console: async (message: Message) => renderConsoleMessage(message),
+  slack: async (message: Message) => ({
     text: message.fallback,
     blocks: [{ type: 'header', title: message.title }],
   }),
