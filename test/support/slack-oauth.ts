@@ -1,5 +1,5 @@
 import { createSlackAdapter } from '../../adapters/slack/index.js';
-import type { ChatAdapter, KeyValueStore, SecretSealer } from '../../src/ports/index.js';
+import type { ChatAdapter, KeyValueStore, Logger, SecretSealer } from '../../src/ports/index.js';
 import { createSecretSealer, type StoreSealer } from '../../src/store/sealed-values.js';
 import { createCapturingLogger } from './capturing-logger.js';
 
@@ -14,11 +14,13 @@ export function createOAuthSlackAdapter(
   installationStore: KeyValueStore,
   secrets: SecretSealer,
   signingSecret = 'signing-secret',
+  extra: { now?: () => number; logger?: Logger } = {},
 ): ChatAdapter {
   return createSlackAdapter({
     signingSecret,
     apiUrl,
-    logger: createCapturingLogger(),
+    logger: extra.logger ?? createCapturingLogger(),
+    ...(extra.now === undefined ? {} : { now: extra.now }),
     oauth: {
       clientId: 'client-id',
       clientSecret: 'client-secret',
@@ -26,5 +28,19 @@ export function createOAuthSlackAdapter(
       installationStore,
       secrets,
     },
+  });
+}
+
+/**
+ * Goes through /slack/install and /slack/oauth_redirect on the bot's server as a browser would,
+ * with `code` as the fake consent page's answer; resolves with the redirect's response.
+ */
+export async function completeOAuthInstall(serverUrl: string, code = 'code-1'): Promise<Response> {
+  const start = await fetch(`${serverUrl}/slack/install`, { redirect: 'manual' });
+  const state = new URL(start.headers.get('location') ?? '').searchParams.get('state') ?? '';
+  const cookie = (start.headers.get('set-cookie') ?? '').split(';')[0] ?? '';
+  return fetch(`${serverUrl}/slack/oauth_redirect?code=${code}&state=${encodeURIComponent(state)}`, {
+    headers: { cookie },
+    redirect: 'manual',
   });
 }

@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { ChatAdapter } from '../../../src/ports/index.js';
 import { FakeSlackApi } from '../../fakes/slack/fake-slack-api.js';
-import { signedHeaders } from '../../fakes/slack/signing.js';
+import { postSlashCommand } from '../../fakes/slack/slash-command.js';
 import { createCapturingLogger } from '../../support/capturing-logger.js';
 import { FakeCommandHandler } from '../../support/fake-command-handler.js';
 import { createMemoryStore } from '../../support/memory-store.js';
@@ -93,21 +93,12 @@ describe('Slack multi-workspace install', () => {
 
   it('answers commands from an installed workspace with that workspace as the invocation workspace', async () => {
     await install();
-    const body = new URLSearchParams({
-      team_id: 'T2',
-      channel_id: 'C1',
-      user_id: 'U5',
-      user_name: 'eve',
-      command: '/directory',
+    const res = await postSlashCommand(server.url, SECRET, {
+      teamId: 'T2',
+      userId: 'U5',
+      userName: 'eve',
       text: 'post 1',
-      api_app_id: 'A1',
-      response_url: slack.responseUrl(),
-      trigger_id: '1',
-    }).toString();
-    const res = await fetch(`${server.url}/slack/events`, {
-      method: 'POST',
-      body,
-      headers: signedHeaders(SECRET, body, Math.floor(Date.now() / 1000)),
+      responseUrl: slack.responseUrl(),
     });
     expect(res.status).toBe(200);
     expect(handler.invocations[0]).toMatchObject({ workspaceId: 'T2', text: 'post 1' });

@@ -4,6 +4,7 @@ import type { AddressInfo } from 'node:net';
 import { type WebSocket, WebSocketServer } from 'ws';
 import { blockKitViolations } from './block-kit-limits.js';
 import { APP_UNINSTALLED, postEvent, tokensRevoked } from './events-api.js';
+import { FakeOAuth, type OAuthGrant } from './fake-oauth.js';
 import { operationParameters } from './slack-spec.js';
 
 /** One Web API call as the fake saw it. */
@@ -37,6 +38,8 @@ export interface FakeChannel {
 interface FakeToken {
   teamId: string;
   revoked: boolean;
+  /** On the fake's clock; from then on Slack answers `token_expired`. */
+  expiresAt?: number;
 }
 
 export interface FakeSlackOptions {
@@ -44,6 +47,11 @@ export interface FakeSlackOptions {
   now?: () => number;
   /** Messages a channel may take at once before the 1/s limit applies. Default 1. */
   burst?: number;
+  /** The app has `token_rotation_enabled`: installs get 12-hour access tokens and refresh tokens. */
+  tokenRotation?: boolean;
+  /** The app's credentials, checked when a refresh token is used. Default `client-id`/`client-secret`. */
+  clientId?: string;
+  clientSecret?: string;
 }
 
 /**
@@ -83,11 +91,42 @@ export class FakeSlackApi {
   private readonly sockets = new Set<WebSocket>();
   private wss: WebSocketServer | undefined;
   private envelopeSeq = 0;
-  oauthGrants = new Map<string, { teamId: string; teamName: string; botToken: string; userId: string }>();
+  private readonly oauth: FakeOAuth;
 
   constructor(options: FakeSlackOptions = {}) {
     this.now = options.now ?? Date.now;
     this.burst = options.burst ?? 1;
+    this.oauth = new FakeOAuth({
+      now: this.now,
+      issue: (token, teamId, expiresAt) => {
+        this.tokens.set(token, { teamId, revoked: false, ...(expiresAt === undefined ? {} : { expiresAt }) });
+      },
+      clientId: options.clientId ?? 'client-id',
+      clientSecret: options.clientSecret ?? 'client-secret',
+      rotation: options.tokenRotation ?? false,
+      lifetimeSeconds: 12 * 60 * 60,
+    });
+  }
+
+  /** Codes the consent page would hand out, each with the install it grants. */
+  get oauthGrants(): Map<string, OAuthGrant> {
+    return this.oauth.grants;
+  }
+
+  /** Every access token of `teamId` has expired on Slack's side, whatever either clock says. */
+  expireAccessTokens(teamId: string): void {
+    const now = this.now();
+    for (const known of this.tokens.values()) if (known.teamId === teamId) known.expiresAt = now;
+  }
+
+  /** Every refresh token of `teamId` is refused from now on (`invalid_refresh_token`). */
+  revokeRefreshTokens(teamId: string): void {
+    this.oauth.revokeRefreshTokens(teamId);
+  }
+
+  /** The token rotations (oauth.v2.access with grant_type=refresh_token) the fake answered. */
+  refreshCalls(): RecordedCall[] {
+    return this.callsTo('oauth.v2.access').filter((call) => call.params['grant_type'] === 'refresh_token');
   }
 
   async start(): Promise<this> {
@@ -380,7 +419,7 @@ export class FakeSlackApi {
       return { status: forced.status, body: { ok: false, error: forced.error ?? 'internal_error' } };
     }
 
-    if (method === 'oauth.v2.access') return this.oauthAccess(params);
+    if (method === 'oauth.v2.access') return this.oauth.access(params);
     if (method === 'apps.connections.open') {
       if (token === undefined || !this.appTokens.has(token))
         return { status: 200, body: { ok: false, error: 'invalid_auth' } };
@@ -398,6 +437,7 @@ export class FakeSlackApi {
     const known = this.tokens.get(token);
     if (known === undefined) return fail('invalid_auth');
     if (known.revoked) return fail('token_revoked');
+    if (known.expiresAt !== undefined && this.now() >= known.expiresAt) return fail('token_expired');
 
     switch (method) {
       case 'auth.test':
@@ -493,27 +533,6 @@ export class FakeSlackApi {
         channel: id,
         ts,
         message: { type: 'message', text: params['text'], ts, bot_id: `B${teamId}` },
-      },
-    };
-  }
-
-  private oauthAccess(params: Record<string, unknown>): { status: number; body: Record<string, unknown> } {
-    const grant = this.oauthGrants.get(String(params['code']));
-    if (grant === undefined) return { status: 200, body: { ok: false, error: 'invalid_code' } };
-    this.addToken(grant.botToken, grant.teamId);
-    return {
-      status: 200,
-      body: {
-        ok: true,
-        app_id: 'A0FAKE',
-        authed_user: { id: grant.userId },
-        scope: 'commands,chat:write,chat:write.public,channels:join,users:read',
-        token_type: 'bot',
-        access_token: grant.botToken,
-        bot_user_id: `U${grant.teamId}BOT`,
-        team: { id: grant.teamId, name: grant.teamName },
-        enterprise: null,
-        is_enterprise_install: false,
       },
     };
   }

@@ -4,10 +4,10 @@ import { signedHeaders } from './signing.js';
 export function postSlashCommand(
   baseUrl: string,
   signingSecret: string,
-  command: { text: string; responseUrl: string; userId?: string; userName?: string },
+  command: { text: string; responseUrl: string; userId?: string; userName?: string; teamId?: string },
 ): Promise<Response> {
   const body = new URLSearchParams({
-    team_id: 'T1',
+    team_id: command.teamId ?? 'T1',
     channel_id: 'C1',
     user_id: command.userId ?? 'U1',
     user_name: command.userName ?? 'alice',
