@@ -15,6 +15,11 @@ export interface SlackDeliveryDeps {
   client: webApi.WebClient;
   /** The bot token for the destination's workspace; undefined when that workspace has no install. */
   tokenFor(destination: Destination): Promise<string | undefined>;
+  /**
+   * Slack answered `token_expired` for `usedToken` (its clock ahead of ours): the refreshed
+   * token of the destination's workspace. Absent without token rotation.
+   */
+  refreshExpired?(destination: Destination, usedToken: string): Promise<string | undefined>;
   logger: Logger;
   emit(event: SlackAdapterEvent): void;
   /**
@@ -22,6 +27,12 @@ export interface SlackDeliveryDeps {
    * multi-workspace OAuth: one workspace's token says nothing about the bot as a whole.
    */
   tokenHealth?: TokenHealth;
+}
+
+/** Errors of the Web API client (a Slack answer, an HTTP status, a network failure). */
+function isSlackError(error: unknown): boolean {
+  const code = (error as { code?: unknown } | null)?.code;
+  return typeof code === 'string' && code.startsWith('slack_webapi_');
 }
 
 export type SlackDeliver = (destination: Destination, message: Message) => Promise<DeliveryOutcome>;
@@ -69,6 +80,8 @@ export function createSlackDelivery(deps: SlackDeliveryDeps): SlackDeliver {
     try {
       token = await deps.tokenFor(destination);
     } catch (error) {
+      // A refused or unreachable token refresh (token rotation) is Slack's answer, not the store's.
+      if (isSlackError(error)) return finish(outcomeOf(error));
       logger.warn(
         { err: error, workspaceId: destination.workspaceId },
         'could not read the Slack installation',
@@ -88,9 +101,11 @@ export function createSlackDelivery(deps: SlackDeliveryDeps): SlackDeliver {
       });
     }
 
+    /** Narrowed, and replaced once if Slack says it expired. */
+    let usable: string = token;
     const payload = renderSlackMessage(message);
     const post = async (): Promise<DeliveryOutcome> => {
-      const result = await client.chat.postMessage({ token, channel, ...payload });
+      const result = await client.chat.postMessage({ token: usable, channel, ...payload });
       return typeof result.ts === 'string'
         ? { status: 'delivered', platformMessageId: result.ts }
         : { status: 'delivered' };
@@ -100,12 +115,24 @@ export function createSlackDelivery(deps: SlackDeliveryDeps): SlackDeliver {
       return finish(await post());
     } catch (error) {
       observe('chat.postMessage', error);
-      if (slackErrorCode(error) !== 'not_in_channel') return finish(outcomeOf(error));
+      const code = slackErrorCode(error);
+      if (code === 'token_expired' && deps.refreshExpired !== undefined) {
+        // Expired on Slack's clock before ours: one refresh, one more post.
+        try {
+          usable = (await deps.refreshExpired(destination, usable)) ?? usable;
+          deps.emit({ type: 'retry', channelId: channel, reason: 'token_expired' });
+          return finish(await post());
+        } catch (retryError) {
+          observe('chat.postMessage', retryError);
+          return finish(outcomeOf(retryError));
+        }
+      }
+      if (code !== 'not_in_channel') return finish(outcomeOf(error));
     }
 
     // not_in_channel: join once (public channels only; a private one answers method_not_supported_for_channel_type).
     try {
-      await client.conversations.join({ token, channel });
+      await client.conversations.join({ token: usable, channel });
       deps.emit({ type: 'joined', channelId: channel });
     } catch (joinError) {
       observe('conversations.join', joinError);

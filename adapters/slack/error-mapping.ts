@@ -32,13 +32,15 @@ const TOKEN_ERRORS = new Set([
   'account_inactive',
   'token_revoked',
   'token_expired',
+  // Token rotation: the refresh token was refused, so no access token can be had any more.
+  'invalid_refresh_token',
 ]);
 
 /**
  * With multi-workspace OAuth each token belongs to one workspace: these mean that workspace
  * uninstalled the app or was deactivated, which concerns only its own channels.
  */
-const WORKSPACE_GONE_ERRORS = new Set(['token_revoked', 'account_inactive']);
+const WORKSPACE_GONE_ERRORS = new Set(['token_revoked', 'account_inactive', 'invalid_refresh_token']);
 
 /** True when `code` says the bot token itself was refused, not the channel or the payload. */
 export function isTokenError(code: string | undefined): boolean {

@@ -17,8 +17,8 @@ export type SlackAdapterEvent =
   | { type: 'rate_limited'; method: string; retryAfterMs: number }
   /** The bot joined a public channel after `not_in_channel`. */
   | { type: 'joined'; channelId: string }
-  /** A post was retried once (after joining the channel). */
-  | { type: 'retry'; channelId: string; reason: 'not_in_channel' }
+  /** A post was retried once: after joining the channel, or with a refreshed token. */
+  | { type: 'retry'; channelId: string; reason: 'not_in_channel' | 'token_expired' }
   /** A `/directory` invocation was answered; `deferred` when it went through response_url. */
   | { type: 'command'; deferred: boolean; failed: boolean }
   /** Someone pressed "Share in channel". */

@@ -19,6 +19,7 @@ import { createKeyValueInstallationStore } from './installation-store.js';
 import { installedBotToken, oauthInstallOptions, type SlackOAuthOptions } from './oauth-install.js';
 import { connectSlackSocketMode, createSlackSocketModeReceiver } from './socket-mode.js';
 import { createTokenHealth } from './token-health.js';
+import { createTokenRotation, type TokenRotation } from './token-rotation.js';
 import { bindUninstallEvents } from './uninstall-events.js';
 
 export interface SlackAdapterOptions {
@@ -75,6 +76,13 @@ function validate(options: SlackAdapterOptions): void {
   if (options.botToken !== undefined && options.oauth !== undefined) {
     throw new BotError('config_invalid', 'Set SLACK_BOT_TOKEN or the Slack OAuth settings, not both');
   }
+  if (options.botToken?.startsWith('xoxe.') === true) {
+    // A rotating token dies within 12 hours, and only an OAuth install keeps its refresh token.
+    throw new BotError(
+      'config_invalid',
+      'SLACK_BOT_TOKEN is a rotating token (xoxe.…), which expires within 12 hours: use the multi-workspace OAuth settings, or an app with token_rotation_enabled: false',
+    );
+  }
   if (options.appToken !== undefined && options.oauth !== undefined) {
     // Socket Mode has no request URLs of ours, and Bolt would open a second HTTP server for OAuth.
     throw new BotError(
@@ -110,10 +118,21 @@ export function createSlackAdapter(options: SlackAdapterOptions): ChatAdapter {
     timeout: options.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS,
     ...(options.apiUrl === undefined ? {} : { slackApiUrl: options.apiUrl }),
   };
-  const installationStore =
+  const webClient = new webApi.WebClient(undefined, clientOptions);
+  const rotation: TokenRotation | undefined =
     options.oauth === undefined
       ? undefined
-      : createKeyValueInstallationStore(options.oauth.installationStore, options.oauth.secrets);
+      : createTokenRotation({
+          store: createKeyValueInstallationStore(options.oauth.installationStore, options.oauth.secrets),
+          client: webClient,
+          clientId: options.oauth.clientId,
+          clientSecret: options.oauth.clientSecret,
+          logger,
+          ...(options.now === undefined ? {} : { now: options.now }),
+        });
+  // Bolt (commands, events) and deliveries both read installs through the rotation, so neither
+  // ever holds an expired token while a refresh token could renew it.
+  const installationStore = rotation?.store;
 
   async function tokenFor(destination: Destination): Promise<string | undefined> {
     if (options.botToken !== undefined) return options.botToken;
@@ -121,12 +140,18 @@ export function createSlackAdapter(options: SlackAdapterOptions): ChatAdapter {
     return installedBotToken(installationStore, destination.workspaceId);
   }
 
+  async function refreshExpired(destination: Destination, usedToken: string): Promise<string | undefined> {
+    if (rotation === undefined || destination.workspaceId === undefined) return undefined;
+    const query = { teamId: destination.workspaceId, enterpriseId: undefined, isEnterpriseInstall: false };
+    return (await rotation.refreshExpired(query, usedToken)).bot?.token;
+  }
+
   // Only the one configured token speaks for the whole bot; OAuth tokens speak for one workspace.
   const tokenHealth = options.botToken === undefined ? undefined : createTokenHealth();
-  const webClient = new webApi.WebClient(undefined, clientOptions);
   const deliver = createSlackDelivery({
     client: webClient,
     tokenFor,
+    ...(rotation === undefined ? {} : { refreshExpired }),
     logger,
     emit,
     ...(tokenHealth === undefined ? {} : { tokenHealth }),
