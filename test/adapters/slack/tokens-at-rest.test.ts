@@ -15,7 +15,11 @@ import { createCapturingLogger } from '../../support/capturing-logger.js';
 import { FakeCommandHandler } from '../../support/fake-command-handler.js';
 import { type MountServer, startMountServer } from '../../support/mount-server.js';
 import { slackScript } from '../../support/slack-command-script.js';
-import { createOAuthSlackAdapter, createTestSealer } from '../../support/slack-oauth.js';
+import {
+  completeOAuthInstall,
+  createOAuthSlackAdapter,
+  createTestSealer,
+} from '../../support/slack-oauth.js';
 import { makeTempDir } from '../../support/temp-dir.js';
 
 const temp = makeTempDir();
@@ -94,16 +98,7 @@ describe.each(backends)('Slack tokens at rest in the $name store', (backend) => 
       logger: createCapturingLogger(),
     });
     try {
-      const start = await fetch(`${server.url}/slack/install`, { redirect: 'manual' });
-      const state = new URL(start.headers.get('location') ?? '').searchParams.get('state') ?? '';
-      const cookie = (start.headers.get('set-cookie') ?? '').split(';')[0] ?? '';
-      const done = await fetch(
-        `${server.url}/slack/oauth_redirect?code=code-1&state=${encodeURIComponent(state)}`,
-        {
-          headers: { cookie },
-          redirect: 'manual',
-        },
-      );
+      const done = await completeOAuthInstall(server.url);
       expect(done.status).toBe(200);
     } finally {
       await adapter.stop();
@@ -148,6 +143,51 @@ describe.each(backends)('Slack tokens at rest in the $name store', (backend) => 
     expect(dump).toContain('Team Two');
     expect(dump).toContain(`v1:${sealer.keyId}:`);
     for (const token of TOKENS) expect(dump).not.toContain(token);
+  });
+
+  it('after Slack token rotation the refreshed access and refresh tokens are sealed too', async () => {
+    let clock = Date.now();
+    const rotating = await new FakeSlackApi({ now: () => clock, tokenRotation: true }).start();
+    rotating.addChannel('C1');
+    rotating.oauthGrants.set('code-1', {
+      teamId: 'T2',
+      teamName: 'Team Two',
+      botToken: 'xoxb-r',
+      userId: 'U1',
+    });
+    const sealer = createTestSealer();
+    const adapter = createOAuthSlackAdapter(rotating.apiUrl, store.keyv, sealer, 'signing-secret', {
+      now: () => clock,
+    });
+    await adapter.start({
+      http: server.http,
+      commands: new FakeCommandHandler(slackScript),
+      logger: createCapturingLogger(),
+    });
+    try {
+      expect((await completeOAuthInstall(server.url)).status).toBe(200);
+      clock += 13 * 60 * 60_000;
+      const outcome = await adapter.deliver(
+        { platform: 'slack', channelId: 'C1', workspaceId: 'T2' },
+        { kind: 'info', title: 'Hello', fallback: 'Hello' },
+        { idempotencyKey: 'k' },
+      );
+      expect(outcome.status).toBe('delivered');
+    } finally {
+      await adapter.stop();
+      await rotating.close();
+    }
+    const [refresh] = rotating.refreshCalls();
+    const issued = [
+      refresh?.params['refresh_token'],
+      refresh?.response['access_token'],
+      refresh?.response['refresh_token'],
+    ];
+    expect(issued.every((token) => typeof token === 'string' && token.startsWith('xoxe'))).toBe(true);
+
+    const dump = await rawDump(store, namespace, join(temp.path, 'at-rest.sqlite'));
+    expect(dump).toContain('slack:installation:team:T2');
+    for (const token of issued) expect(dump).not.toContain(String(token));
   });
 
   it('after a key rotation (one install re-sealed as it is read, the rest by rotate-key) nothing is under the old key', async () => {
