@@ -27,7 +27,11 @@ function validator() {
 type Manifest = {
   features: { slash_commands: { command: string; url: string }[] };
   oauth_config: { scopes: { bot: string[] }; redirect_urls: string[] };
-  settings: { interactivity: { is_enabled: boolean; request_url: string }; socket_mode_enabled: boolean };
+  settings: {
+    interactivity: { is_enabled: boolean; request_url: string };
+    socket_mode_enabled: boolean;
+    token_rotation_enabled: boolean;
+  };
 };
 
 describe('slack-manifest.yml', () => {
@@ -58,5 +62,15 @@ describe('slack-manifest.yml', () => {
     expect(manifest.settings.interactivity.request_url).toMatch(/\/slack\/events$/);
     expect(manifest.oauth_config.redirect_urls[0]).toMatch(/\/slack\/oauth_redirect$/);
     expect([...manifest.oauth_config.scopes.bot].sort()).toEqual([...SLACK_BOT_SCOPES].sort());
+  });
+
+  it('turns token rotation on, and still validates with it off (single-workspace SLACK_BOT_TOKEN)', () => {
+    expect(manifest.settings.token_rotation_enabled).toBe(true);
+    const single = structuredClone(manifest);
+    single.settings.token_rotation_enabled = false;
+    expect(validator()(single)).toBe(true);
+    expect(
+      validator()({ ...manifest, settings: { ...manifest.settings, token_rotation_enabled: 'yes' } }),
+    ).toBe(false);
   });
 });
