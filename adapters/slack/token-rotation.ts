@@ -123,6 +123,15 @@ export function createTokenRotation(deps: TokenRotationDeps): TokenRotation {
     throw error;
   }
 
+  /**
+   * The workspace may have uninstalled the app while Slack answered: writing then would bring
+   * its tokens back, so the write needs the installation still there (else "No Slack installation").
+   */
+  async function save(query: InstallationQuery<boolean>, installation: Installation): Promise<void> {
+    await deps.store.fetchInstallation(query);
+    await deps.store.storeInstallation(installation);
+  }
+
   async function refresh(query: InstallationQuery<boolean>, usedToken?: string): Promise<Installation> {
     const installation = await deps.store.fetchInstallation(query);
     const due = holders(installation).filter(
@@ -151,7 +160,7 @@ export function createTokenRotation(deps: TokenRotationDeps): TokenRotation {
           throw error;
         }
         // Whatever was refreshed already is single-use history: keep the new tokens first.
-        if (refreshed > 0) await deps.store.storeInstallation(installation);
+        if (refreshed > 0) await save(query, installation);
         if (!isBot) {
           // The bot never posts with a user token; a dead one must not stop its deliveries.
           await adoptOrFail(query, used, error).catch(() => undefined);
@@ -161,7 +170,7 @@ export function createTokenRotation(deps: TokenRotationDeps): TokenRotation {
       }
     }
     if (refreshed === 0) return installation;
-    await deps.store.storeInstallation(installation);
+    await save(query, installation);
     deps.logger.info({ workspace: keyOf(query), refreshed }, 'refreshed Slack access tokens');
     return installation;
   }
