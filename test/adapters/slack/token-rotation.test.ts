@@ -7,6 +7,7 @@ import { type CapturedLine, createCapturingLogger } from '../../support/capturin
 import { FakeCommandHandler } from '../../support/fake-command-handler.js';
 import { createMemoryStore } from '../../support/memory-store.js';
 import { type MountServer, startMountServer } from '../../support/mount-server.js';
+import { eventually } from '../../support/polling.js';
 import { slackScript } from '../../support/slack-command-script.js';
 import {
   completeOAuthInstall,
@@ -195,6 +196,28 @@ describe('Slack token rotation', () => {
     expect(slack.callsTo('chat.postMessage').map((c) => c.token)).toEqual([newToken, newToken]);
     expect(stored().bot.token).toBe(newToken);
     expect(postsWith(FIRST_TOKEN)).toEqual([]);
+  });
+
+  it('an uninstall while Slack answers the refresh is not undone by the refreshed tokens', async () => {
+    slack.slowDown('oauth.v2.access', 2000);
+    const reads: string[] = [];
+    const get = store.get;
+    store.get = async (key) => {
+      reads.push(key);
+      return get(key);
+    };
+    try {
+      clock += 13 * HOUR;
+      const outcome = deliver();
+      // The refresh has read the installation and is waiting for Slack when the workspace leaves.
+      await eventually(() => reads.length >= 2, 5000, 'the refresh read the installation');
+      store.data.delete('slack:installation:team:T2');
+      expect(await outcome).toMatchObject({ status: 'rejected', code: 'not_installed' });
+      expect(slack.refreshCalls().map((c) => c.response['ok'])).toEqual([true]);
+      expect(store.data.has('slack:installation:team:T2')).toBe(false);
+    } finally {
+      store.get = get;
+    }
   });
 
   it('a /directory command after expiry checks the admin with the refreshed token', async () => {
