@@ -267,7 +267,8 @@ export const VARIABLES: readonly VariableSpec[] = [
   {
     name: 'SLACK_BOT_TOKEN',
     group: 'Slack',
-    description: 'Bot token (xoxb-…) of a single-workspace install. Enables the Slack adapter.',
+    description:
+      'Bot token (xoxb-…) of a single-workspace install. Enables the Slack adapter. A rotating token (xoxe.…) is refused: token rotation needs the multi-workspace install.',
     secret: true,
     schema: optionalString,
   },
