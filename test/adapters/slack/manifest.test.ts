@@ -64,11 +64,11 @@ describe('slack-manifest.yml', () => {
     expect([...manifest.oauth_config.scopes.bot].sort()).toEqual([...SLACK_BOT_SCOPES].sort());
   });
 
-  it('turns token rotation on, and still validates with it off (single-workspace SLACK_BOT_TOKEN)', () => {
-    expect(manifest.settings.token_rotation_enabled).toBe(true);
-    const single = structuredClone(manifest);
-    single.settings.token_rotation_enabled = false;
-    expect(validator()(single)).toBe(true);
+  it('leaves token rotation off (Slack cannot undo it; SLACK_BOT_TOKEN must not expire), and validates with it on', () => {
+    expect(manifest.settings.token_rotation_enabled).toBe(false);
+    const rotating = structuredClone(manifest);
+    rotating.settings.token_rotation_enabled = true;
+    expect(validator()(rotating)).toBe(true);
     expect(
       validator()({ ...manifest, settings: { ...manifest.settings, token_rotation_enabled: 'yes' } }),
     ).toBe(false);
