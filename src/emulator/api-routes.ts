@@ -37,8 +37,8 @@ export interface ApiExchange {
   reply(outgoing: Outgoing): void;
   /** Sends an error answer. */
   fail(error: ApiError): void;
-  /** Sends a JSON value, broken as the request's faults say. */
-  finish(status: number, value: unknown, etag?: string): void;
+  /** Sends a JSON value, broken as the request's faults say, with an ETag of that strength over what is sent. */
+  finish(status: number, value: unknown, etag?: 'strong' | 'weak'): void;
 }
 
 /** One API endpoint: an exact method and path, and what answers it. */
@@ -131,7 +131,7 @@ function createV1Serving(deps: ApiRouteDeps): (handler: V1Handler) => ApiRoute['
         return;
       }
       const result = run(handler, url, viewerId, shaping.quirks);
-      exchange.finish(200, result.body, etagFor(JSON.stringify(result.body), result.etag));
+      exchange.finish(200, result.body, result.etag);
     } catch (error) {
       if (error instanceof ApiError) exchange.fail(error);
       else throw error;

@@ -20,7 +20,7 @@ import {
   type Shaping,
 } from './api-routes.js';
 import { breakFirstRecord, type FaultQueue, HTML_ERROR_PAGE } from './faults.js';
-import { type Outgoing, send } from './http-send.js';
+import { etagFor, type Outgoing, send } from './http-send.js';
 import type { RequestStats } from './stats.js';
 
 export interface ServerDeps extends ApiRouteDeps {
@@ -131,7 +131,11 @@ export function createRequestHandler(deps: ServerDeps): (req: IncomingMessage, r
         if (shaping.badRecord) breakFirstRecord(value);
         let text = JSON.stringify(value);
         if (shaping.malformed) text = text.slice(0, Math.max(1, Math.floor(text.length / 2)));
-        reply(etag === undefined ? { status, body: text } : { status, body: text, etag });
+        // Tagged after the faults: the ETag names the bytes sent, so a client that caches a
+        // broken answer never gets a 304 for the intact one.
+        reply(
+          etag === undefined ? { status, body: text } : { status, body: text, etag: etagFor(text, etag) },
+        );
       },
     };
     await route.handle(exchange);

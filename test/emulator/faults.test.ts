@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { request } from 'undici';
 import { describe, expect, it } from 'vitest';
 import { startHarness } from '../support/emulator-harness.js';
@@ -50,6 +51,23 @@ describe('injected faults', () => {
     const v2 = (await h.graphql('{ posts(first: 2) { edges { node { id name } } } }')).json().data.posts
       .edges;
     expect(v2[0].node).toEqual({ id: 'not-an-id', name: 12345 });
+  });
+
+  it('tags a bad-record answer with its own ETag, so a client caching it still gets the intact page', async () => {
+    const h = await startHarness();
+    const intact = await h.get('/v1/comments?per_page=3');
+    h.emulator.admin.injectFault({ route: '/v1/comments', count: 1, kind: 'bad-record' });
+    const broken = await h.get('/v1/comments?per_page=3');
+    expect(broken.json().comments[0].id).toBe('not-an-id');
+    expect(broken.headers['etag']).toBe(`"${createHash('sha1').update(broken.text).digest('hex')}"`);
+    expect(broken.headers['etag']).not.toBe(intact.headers['etag']);
+    // Revalidating the broken copy must not be told it is current.
+    const next = await h.get('/v1/comments?per_page=3', {
+      headers: { 'if-none-match': broken.headers['etag'] ?? '' },
+    });
+    expect(next.status).toBe(200);
+    expect(next.text).toBe(intact.text);
+    expect(next.headers['etag']).toBe(intact.headers['etag']);
   });
 
   it('drops the connection without an answer', async () => {
