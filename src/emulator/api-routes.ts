@@ -12,7 +12,10 @@ import { listLiveEvents } from './v1-live.js';
 import { clearNotifications, listNotifications } from './v1-notifications.js';
 import { V1Params } from './v1-params.js';
 import type { V1Handler } from './v1-route.js';
+import type { V2Context } from './v2-context.js';
+import { createQueryPreparer } from './v2-documents.js';
 import { runGraphql } from './v2-graphql.js';
+import { VersionedCache } from './versioned-cache.js';
 
 const GRAPHQL_PATH = '/v2/api/graphql';
 const TOKEN_PATH = '/v2/oauth/token';
@@ -90,8 +93,10 @@ export function findApiRoute(
 /** V1 endpoints: one request of the V1 budget each, GET answers cached with ETags and 304s. */
 function createV1Serving(deps: ApiRouteDeps): (handler: V1Handler) => ApiRoute['handle'] {
   const { store, quotas } = deps;
-  const cache = new Map<string, { bytes: Buffer; etag: string }>();
-  let cacheVersion = -1;
+  const cache = new VersionedCache<{ bytes: Buffer; etag: string }>(
+    () => store.version,
+    MAX_CACHED_RESPONSES,
+  );
   const run = (handler: V1Handler, url: URL, viewerId: number, quirks: boolean) =>
     handler({
       params: new V1Params(url.searchParams, deps.v1OffsetMinutes),
@@ -99,13 +104,12 @@ function createV1Serving(deps: ApiRouteDeps): (handler: V1Handler) => ApiRoute['
       ctx: { quirks, viewerId, offsetMinutes: deps.v1OffsetMinutes },
     });
 
-  /** V1 reads are cached per store version: ETags stay stable and the benchmark measures serving. */
-  function cached(routeKey: string, url: URL, viewerId: number, quirks: boolean, handler: V1Handler) {
-    if (cacheVersion !== store.version || cache.size > MAX_CACHED_RESPONSES) {
-      cache.clear();
-      cacheVersion = store.version;
-    }
-    const key = `${routeKey}?${url.searchParams.toString()}|${viewerId}|${quirks}`;
+  /**
+   * V1 reads are serialised and tagged once per store version, keyed by the request line as
+   * sent: ETags stay stable and a repeated poll costs a lookup, not a render and a SHA-1.
+   */
+  function cached(rawUrl: string, url: URL, viewerId: number, quirks: boolean, handler: V1Handler) {
+    const key = `${rawUrl}|${viewerId}|${quirks}`;
     let entry = cache.get(key);
     if (!entry) {
       const result = run(handler, url, viewerId, quirks);
@@ -122,7 +126,7 @@ function createV1Serving(deps: ApiRouteDeps): (handler: V1Handler) => ApiRoute['
     quotas.charge(exchange.token, 'v1', 1);
     try {
       if (method === 'GET' && !shaping.badRecord && !shaping.malformed) {
-        const entry = cached(`${method} ${url.pathname}`, url, viewerId, shaping.quirks, handler);
+        const entry = cached(exchange.req.url ?? '', url, viewerId, shaping.quirks, handler);
         if (etagMatches(exchange.req.headers['if-none-match'], entry.etag)) {
           exchange.reply({ status: 304, etag: entry.etag });
           return;
@@ -139,18 +143,48 @@ function createV1Serving(deps: ApiRouteDeps): (handler: V1Handler) => ApiRoute['
   };
 }
 
-/** The V2 GraphQL endpoint: charged the query's complexity. */
+/**
+ * The V2 GraphQL endpoint: charged the query's complexity on every request. Query texts are
+ * parsed and validated once; a whole answer is kept, encoded, for the same body, viewer and
+ * mode while the store is unchanged, unless it read the clock (the default RANKING order
+ * decays votes by age) or a fault is to break it.
+ */
 function serveGraphql(deps: ApiRouteDeps): ApiRoute['handle'] {
-  return async ({ req, token, viewerId, shaping, finish }) => {
+  const queries = createQueryPreparer(deps.schema);
+  const answers = new VersionedCache<{ status: number; bytes: Buffer; charge: number }>(
+    () => deps.store.version,
+    MAX_CACHED_RESPONSES,
+  );
+  return async ({ req, token, viewerId, shaping, finish, reply }) => {
     const raw = await readBody(req);
-    const outcome = await runGraphql(
-      raw,
-      deps.schema,
-      { store: deps.store, viewerId, quirks: shaping.quirks, now: deps.clock.now() },
-      deps.maxComplexity,
-    );
+    const key = `${viewerId}|${shaping.quirks}|${raw}`;
+    const plain = !shaping.badRecord && !shaping.malformed;
+    const hit = plain ? answers.get(key) : undefined;
+    if (hit) {
+      deps.quotas.charge(token, 'complexity', hit.charge);
+      reply({ status: hit.status, body: hit.bytes });
+      return;
+    }
+    let readClock = false;
+    const now = deps.clock.now();
+    const context: V2Context = {
+      store: deps.store,
+      viewerId,
+      quirks: shaping.quirks,
+      get now() {
+        readClock = true;
+        return now;
+      },
+    };
+    const outcome = await runGraphql(raw, queries, context, deps.maxComplexity);
     deps.quotas.charge(token, 'complexity', outcome.charge);
-    finish(outcome.status, outcome.body);
+    if (!plain || readClock) {
+      finish(outcome.status, outcome.body);
+      return;
+    }
+    const bytes = Buffer.from(JSON.stringify(outcome.body), 'utf8');
+    answers.set(key, { status: outcome.status, bytes, charge: outcome.charge });
+    reply({ status: outcome.status, body: bytes });
   };
 }
 

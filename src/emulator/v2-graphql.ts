@@ -1,7 +1,7 @@
-import { type DocumentNode, execute, type GraphQLSchema, parse, validate } from 'graphql';
+import { execute } from 'graphql';
 import { estimateQueryComplexity } from '../directory/query-complexity.js';
-import { messageOf } from '../errors.js';
 import type { V2Context } from './v2-context.js';
+import type { QueryPreparer } from './v2-documents.js';
 
 export interface GraphqlOutcome {
   status: number;
@@ -28,7 +28,7 @@ const errorsOnly = (status: number, message: string, charge: number): GraphqlOut
  */
 export async function runGraphql(
   rawBody: string,
-  schema: GraphQLSchema,
+  queries: QueryPreparer,
   context: V2Context,
   maxComplexity: number,
 ): Promise<GraphqlOutcome> {
@@ -63,20 +63,9 @@ export async function runGraphql(
   }
   const boundVariables = (variables ?? {}) as Record<string, unknown>;
 
-  let document: DocumentNode;
-  try {
-    document = parse(query);
-  } catch (error) {
-    return errorsOnly(200, messageOf(error), INVALID_QUERY_CHARGE);
-  }
-  const validationErrors = validate(schema, document);
-  if (validationErrors.length > 0) {
-    return {
-      status: 200,
-      body: { errors: validationErrors.map((e) => e.toJSON()) },
-      charge: INVALID_QUERY_CHARGE,
-    };
-  }
+  const prepared = queries.prepare(query);
+  if ('errors' in prepared) return { status: 200, body: prepared, charge: INVALID_QUERY_CHARGE };
+  const { document } = prepared;
 
   const complexity = estimateQueryComplexity(document, boundVariables);
   if (complexity > maxComplexity) {
@@ -88,7 +77,7 @@ export async function runGraphql(
     );
   }
   const result = await execute({
-    schema,
+    schema: queries.schema,
     document,
     variableValues: boundVariables,
     contextValue: context,

@@ -1,5 +1,12 @@
 import type { CollectionRecord, PostRecord } from './model.js';
-import { type Args, connection, existingUser, numericId, type Resolver } from './v2-context.js';
+import {
+  type Args,
+  connection,
+  existingUser,
+  numericId,
+  type Resolver,
+  type V2Context,
+} from './v2-context.js';
 
 const HOUR = 3_600_000;
 
@@ -11,10 +18,11 @@ function byIdOrSlug<R extends { slug: string }>(records: ReadonlyMap<number, R>,
   return typeof slug === 'string' ? ([...records.values()].find((r) => r.slug === slug) ?? null) : null;
 }
 
-function postsOrdered(posts: PostRecord[], order: string, now: number): PostRecord[] {
+/** `ctx` is read for the clock only when ranking: an answer that never read it can be reused. */
+function postsOrdered(posts: PostRecord[], order: string, ctx: V2Context): PostRecord[] {
   const featured = (p: PostRecord) => p.featuredAt ?? Number.NEGATIVE_INFINITY;
   // Ranking: votes decayed by age, a stand-in for the live service's undisclosed formula.
-  const rank = (p: PostRecord) => p.votesCount / (Math.max(0, now - p.createdAt) / HOUR + 2) ** 1.5;
+  const rank = (p: PostRecord) => p.votesCount / (Math.max(0, ctx.now - p.createdAt) / HOUR + 2) ** 1.5;
   const key: (p: PostRecord) => number =
     order === 'NEWEST'
       ? (p) => p.createdAt
@@ -50,7 +58,7 @@ export const queryResolvers: Record<string, Resolver<unknown>> = {
     );
     // The live service ranks by default.
     return connection(
-      postsOrdered(matching, (args['order'] as string | undefined) ?? 'RANKING', ctx.now),
+      postsOrdered(matching, (args['order'] as string | undefined) ?? 'RANKING', ctx),
       args,
       ctx,
     );
