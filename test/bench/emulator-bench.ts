@@ -45,8 +45,10 @@ export interface EmulatorCapacity {
 }
 
 export interface EmulatorBenchResult {
-  /** `GET /v1/comments?per_page=50`: the heaviest V1 page. */
+  /** The bot's comments poll as it sends it (`newer`, 50 per page, by id ascending), ten comments new. */
   v1: EmulatorCapacity;
+  /** `GET /v1/comments?per_page=50`: the heaviest V1 page, fifty full comments (bound by bytes). */
+  v1Heaviest: EmulatorCapacity;
   /** The bot's own posts poll (`POSTS_QUERY`, first 10, NEWEST) on `/v2/api/graphql`. */
   v2Posts: EmulatorCapacity;
   connections: number;
@@ -123,8 +125,8 @@ async function load(
 }
 
 /**
- * How many requests per second the emulator serves, for V1 pages and for the bot's GraphQL
- * posts poll, measured separately with autocannon (10 connections, keep-alive). The emulator
+ * How many requests per second the emulator serves, for V1 pages (the bot's comments poll, and
+ * the heaviest page) and for the bot's GraphQL posts poll, measured one after another with autocannon (10 connections, keep-alive). The emulator
  * runs in a child process with quotas out of reach, so the load generator does not take its
  * event loop and the figure is serving, not 429s.
  */
@@ -134,7 +136,11 @@ export async function benchEmulator(
   const duration = options.durationSeconds ?? 5;
   const { url, child } = await startChild();
   try {
-    const v1 = await load(
+    const latest = await fetch(`${url}/v1/comments?per_page=1`, { headers: HEADERS });
+    const newest = ((await latest.json()) as { comments: { id: number }[] }).comments[0]?.id ?? 0;
+    const poll = `/v1/comments?newer=${newest - 10}&per_page=50&sort_by=id&order=asc`;
+    const v1 = await load(child, `GET ${poll}`, { url: `${url}${poll}`, headers: HEADERS }, duration);
+    const v1Heaviest = await load(
       child,
       'GET /v1/comments?per_page=50',
       { url: `${url}/v1/comments?per_page=50`, headers: HEADERS },
@@ -151,7 +157,7 @@ export async function benchEmulator(
       },
       duration,
     );
-    return { v1, v2Posts, connections: CONNECTIONS };
+    return { v1, v1Heaviest, v2Posts, connections: CONNECTIONS };
   } finally {
     await stopChild(child);
   }
@@ -159,7 +165,7 @@ export async function benchEmulator(
 
 if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
   const result = await benchEmulator();
-  for (const c of [result.v1, result.v2Posts]) {
+  for (const c of [result.v1, result.v1Heaviest, result.v2Posts]) {
     console.log(
       `emulator ${c.request}: capacity ${c.capacityPerSecond} req/s of emulator CPU, achieved ${c.requestsPerSecond} req/s (emulator busy ${c.emulatorBusy}), p99 ${c.p99Ms} ms, ${c.bytesPerAnswer} B/answer, ${c.errors} errors`,
     );
