@@ -40,6 +40,12 @@ export class SubscriptionRepository {
   readonly #leases: LeaseBackend;
   readonly #clock: Clock;
   readonly #owner = randomBytes(6).toString('hex');
+  /**
+   * This instance's changes, one after another: the lease is re-entrant for its owner, so two
+   * changes of one instance at once (two channels refused together) would each read the same
+   * list and the later write would undo the earlier.
+   */
+  #writes: Promise<unknown> = Promise.resolve();
 
   constructor(options: { keyv: Keyv; leases: LeaseBackend; clock: Clock }) {
     this.#keyv = options.keyv;
@@ -142,7 +148,13 @@ export class SubscriptionRepository {
     });
   }
 
-  async #update<T>(change: (all: Subscription[]) => { next: Subscription[]; result: T }): Promise<T> {
+  #update<T>(change: (all: Subscription[]) => { next: Subscription[]; result: T }): Promise<T> {
+    const run = this.#writes.then(() => this.#updateLocked(change));
+    this.#writes = run.catch(() => {});
+    return run;
+  }
+
+  async #updateLocked<T>(change: (all: Subscription[]) => { next: Subscription[]; result: T }): Promise<T> {
     await this.#lock();
     try {
       const { next, result } = change(await this.list());

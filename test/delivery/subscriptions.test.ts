@@ -54,6 +54,22 @@ describe('subscriptions', () => {
     expect((await repo.list())[0]?.paused).toBeUndefined();
   });
 
+  it('keeps both pauses when two channels are refused at the same moment', async () => {
+    const { repo } = repository();
+    for (const channelId of ['C1', 'C2', 'C3'])
+      await repo.add({ platform: 'discord', channelId, feed: 'comments', filters: {}, createdBy: 'U1' });
+    await Promise.all([
+      repo.pauseDestination('discord', 'C1', 'missing_access', 'Missing Access'),
+      repo.pauseDestination('discord', 'C2', 'missing_access', 'Missing Access'),
+    ]);
+    const all = await repo.list();
+    expect(all.map((s) => [s.channelId, s.paused?.code])).toEqual([
+      ['C1', 'missing_access'],
+      ['C2', 'missing_access'],
+      ['C3', undefined],
+    ]);
+  });
+
   it('does not duplicate an identical subscription', async () => {
     const { repo } = repository();
     const input = {
