@@ -26,6 +26,9 @@ export interface FakeDiscordRestOptions {
 
 type ChannelState = 'ok' | 'missing_access' | 'missing_permissions';
 
+/** What Discord answers a bot about a channel or server it cannot see, a kicked bot included. */
+const MISSING_ACCESS = { message: 'Missing Access', code: 50001 };
+
 interface Route {
   method: string;
   pattern: RegExp;
@@ -105,6 +108,10 @@ export class FakeDiscordRest {
   readonly #server: Server;
   readonly #options: Required<Omit<FakeDiscordRestOptions, 'token'>> & { token?: string };
   readonly #channels = new Map<string, ChannelState>();
+  /** The server each channel added with one belongs to. */
+  readonly #channelGuilds = new Map<string, string>();
+  /** Servers the bot is in (`member`) or was removed from (`removed`); absent: unknown or deleted. */
+  readonly #guilds = new Map<string, 'member' | 'removed'>();
   readonly #buckets = new Map<string, { count: number; resetAt: number }>();
   readonly #forced429 = new Map<string, { remaining: number; retryAfter: number; global: boolean }>();
   readonly #forcedErrors = new Map<
@@ -149,8 +156,31 @@ export class FakeDiscordRest {
     this.#options.token = token;
   }
 
-  addChannel(id: string, state: ChannelState = 'ok'): void {
+  /** A channel the bot can post to (or not, by `state`), in server `guildId` when given (the bot is in it). */
+  addChannel(id: string, state: ChannelState = 'ok', guildId?: string): void {
     this.#channels.set(id, state);
+    if (guildId === undefined) return;
+    this.#channelGuilds.set(id, guildId);
+    if (!this.#guilds.has(guildId)) this.#guilds.set(guildId, 'member');
+  }
+
+  /**
+   * The bot is kicked from a server, and no gateway tells it: like Discord, every post to a
+   * channel of the server and GET /guilds/{id} answer 403 Missing Access (50001) from now on.
+   */
+  kickFromGuild(guildId: string): void {
+    this.#guilds.set(guildId, 'removed');
+  }
+
+  /** The bot is added back to a server it was kicked from: its channels take posts again. */
+  addToGuild(guildId: string): void {
+    this.#guilds.set(guildId, 'member');
+  }
+
+  /** A server is deleted: its channels answer 404 Unknown Channel, the server 404 Unknown Guild. */
+  deleteGuild(guildId: string): void {
+    this.#guilds.delete(guildId);
+    for (const [channel, guild] of this.#channelGuilds) if (guild === guildId) this.#channels.delete(channel);
   }
 
   /** Deletes a channel: later posts get 404 Unknown Channel (10003). */
@@ -247,6 +277,13 @@ export class FakeDiscordRest {
         }),
       },
       {
+        // The bot asks when every channel of a server refused it: still in it, or removed?
+        method: 'GET',
+        pattern: new RegExp(`^/guilds/${snowflake}$`),
+        route: '/guilds/:id',
+        handle: (match) => this.#getGuild(match[1]!),
+      },
+      {
         method: 'POST',
         pattern: new RegExp(`^/channels/${snowflake}/messages$`),
         route: '/channels/:id/messages',
@@ -322,6 +359,16 @@ export class FakeDiscordRest {
     return { status: 200, body: saved };
   }
 
+  #getGuild(guildId: string) {
+    const state = this.#guilds.get(guildId);
+    if (state === undefined) return { status: 404, body: { message: 'Unknown Guild', code: 10004 } };
+    if (state === 'removed') return { status: 403, body: MISSING_ACCESS };
+    return {
+      status: 200,
+      body: { id: guildId, name: `Server ${guildId}`, icon: null, owner_id: '100000000000000050', roles: [] },
+    };
+  }
+
   #createMessage(channelId: string, body: unknown) {
     const forced = this.#forcedErrors.get(channelId);
     if (forced && forced.remaining > 0) {
@@ -331,7 +378,9 @@ export class FakeDiscordRest {
     }
     const state = this.#channels.get(channelId);
     if (state === undefined) return { status: 404, body: { message: 'Unknown Channel', code: 10003 } };
-    if (state === 'missing_access') return { status: 403, body: { message: 'Missing Access', code: 50001 } };
+    const guild = this.#channelGuilds.get(channelId);
+    if (state === 'missing_access' || (guild !== undefined && this.#guilds.get(guild) === 'removed'))
+      return { status: 403, body: MISSING_ACCESS };
     if (state === 'missing_permissions') {
       return { status: 403, body: { message: 'Missing Permissions', code: 50013 } };
     }
