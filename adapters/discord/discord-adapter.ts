@@ -12,7 +12,7 @@ import type {
 } from '../../src/ports/index.js';
 import { BotError } from '../../src/ports/index.js';
 import { deliverMessage } from './deliver.js';
-import { removedGuildOf, watchGuildRemoval } from './guild-removal.js';
+import { discordRemovalCheck, removedGuildOf, watchGuildRemoval } from './guild-removal.js';
 import { createHttpInteractionsHandler } from './http-interactions.js';
 import { createInteractionFlow } from './interaction-flow.js';
 import { interactionSchema } from './interaction-payload.js';
@@ -138,6 +138,8 @@ export function createDiscordAdapter(options: DiscordAdapterOptions): ChatAdapte
   return {
     platform: 'discord',
     pacing: DISCORD_PACING,
+    // Without a token nothing is posted, so no channel can be refused.
+    ...(options.token === undefined ? {} : { removalCheck: discordRemovalCheck(rest) }),
 
     attach(context: AdapterContext): void {
       attach(context);

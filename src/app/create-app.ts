@@ -14,6 +14,7 @@ import type { Logger } from '../ports/logger.js';
 import { createStore } from '../store/create-store.js';
 import { createSecretSealer } from '../store/sealed-values.js';
 import { verifyStoreKey } from '../store/secret-keys.js';
+import { createLostAccessRemoval, type LostAccessRemoval } from './lost-access-removal.js';
 import { type ConsoleOptions, createAdapters } from './platforms.js';
 import { isSandbox, SANDBOX_STORE_NAMESPACE, storeNamespace, subscriptionSeeds } from './sandbox.js';
 import { buildCommandHandler, engineSettings, openDirectory } from './wiring.js';
@@ -85,6 +86,9 @@ export function createApp(config: Config, options: AppOptions): App {
     let boundPort = 0;
     adapters.push(...(await createAdapters(config, options, store, () => boundPort, sealer)));
 
+    // Created once the engine is (it needs the engine's outbox); the engine's events reach it.
+    let lostAccess: LostAccessRemoval | undefined;
+    const eventSink = engineEventSink(logger, metrics, () => activeEngine.outbox.size());
     const activeEngine = createEngine({
       store,
       client,
@@ -100,7 +104,10 @@ export function createApp(config: Config, options: AppOptions): App {
       compose: createItemComposer(systemClock),
       settings: engineSettings(config),
       seeds: subscriptionSeeds(config),
-      onEvent: engineEventSink(logger, metrics, () => activeEngine.outbox.size()),
+      onEvent: (event) => {
+        eventSink(event);
+        lostAccess?.observe(event);
+      },
     });
     engine = activeEngine;
 
@@ -112,6 +119,12 @@ export function createApp(config: Config, options: AppOptions): App {
       metrics,
     });
     const workspaceRemoved = createWorkspaceRemoval({ store, outbox: activeEngine.outbox, logger, metrics });
+    lostAccess = createLostAccessRemoval({
+      subscriptions: activeEngine.subscriptions,
+      adapters,
+      workspaceRemoved,
+      logger,
+    });
     const contexts = new Map(
       adapters.map((adapter) => [
         adapter,
@@ -153,6 +166,8 @@ export function createApp(config: Config, options: AppOptions): App {
     }
 
     await startAdapters(contexts);
+    // Not awaited: a platform's answer must not hold up the start.
+    void lostAccess.sweep();
     await activeEngine.start();
     engineStarted = true;
     announce(logger, config, sandbox, adapters, emulator, options.consoleInput !== undefined);

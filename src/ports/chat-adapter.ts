@@ -57,10 +57,32 @@ export interface RemovedWorkspace {
 }
 
 /**
- * Why a workspace is gone: Slack's `app_uninstalled` or `tokens_revoked` (the bot token), or
- * Discord's `guildDelete` for a server that removed the bot (not one that is merely unavailable).
+ * Why a workspace is gone: Slack's `app_uninstalled` or `tokens_revoked` (the bot token),
+ * Discord's `guildDelete` for a server that removed the bot (not one that is merely unavailable),
+ * or `missing_access`: every subscribed channel of the workspace refused the bot and the
+ * platform, asked, confirmed the bot is no longer in it (see `ChatAdapter.removalCheck`).
  */
-export type WorkspaceRemovalReason = 'app_uninstalled' | 'tokens_revoked' | 'guild_removed';
+export type WorkspaceRemovalReason =
+  | 'app_uninstalled'
+  | 'tokens_revoked'
+  | 'guild_removed'
+  | 'missing_access';
+
+/** What the platform says when asked whether the bot is still in a workspace. */
+export type WorkspaceMembership = 'member' | 'removed' | 'unknown';
+
+/**
+ * How the core learns of a removal the platform sends no event for (Discord without the
+ * gateway): once every subscribed channel of a workspace has been refused with one of
+ * `lostChannelCodes` (and its subscriptions paused for it), the core asks `membership` and
+ * forgets the workspace only on `removed`.
+ */
+export interface RemovalCheck {
+  /** Rejection codes that, on every subscribed channel of a workspace at once, suggest removal. */
+  lostChannelCodes: readonly string[];
+  /** Asks the platform; `removed` only when it answers that the bot is not in the workspace. */
+  membership(workspaceId: string): Promise<WorkspaceMembership>;
+}
 
 export interface AdapterContext {
   http: HttpMount;
@@ -115,6 +137,8 @@ export interface ChatAdapter {
   start(context: AdapterContext): Promise<void>;
   deliver(destination: Destination, message: Message, options: DeliveryOptions): Promise<DeliveryOutcome>;
   health(): AdapterHealth;
+  /** Present where a removal can go unannounced: see `RemovalCheck`. */
+  readonly removalCheck?: RemovalCheck;
   /** Stop taking work and close connections. */
   stop(): Promise<void>;
 }

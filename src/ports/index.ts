@@ -22,7 +22,9 @@ export type {
   HttpHandler,
   HttpMount,
   RateLimit,
+  RemovalCheck,
   RemovedWorkspace,
+  WorkspaceMembership,
   WorkspaceRemovalReason,
 } from './chat-adapter.js';
 export type {

@@ -6,17 +6,20 @@ import type { ChatAdapter } from '../../src/ports/index.js';
 import { exportWorkspace } from '../../src/workspaces/index.js';
 import { FakeDiscordGateway } from '../fakes/discord/fake-discord-gateway.js';
 import { FakeDiscordRest, type RecordedCall } from '../fakes/discord/fake-discord-rest.js';
+import type { CapturedLine } from '../support/capturing-logger.js';
 import { startInstance, startWorld } from '../support/engine-harness.js';
 import { Cleanup, commandsFor, silentLogger, startBotHttp } from '../support/pipeline-harness.js';
 import { eventually } from '../support/polling.js';
-import { workspaceRemovalFor } from '../support/workspace-removal.js';
+import { lostAccessWatch, workspaceRemovalFor } from '../support/workspace-removal.js';
 
 const TOKEN = 'discord-e2e-token';
 const APP_ID = '100000000000000001';
 const GUILD_ID = '100000000000000002';
 const MESSAGES = '/channels/:id/messages';
 
-const world = await startWorld();
+// Every test polls the one emulator from new bots: the default GraphQL complexity quota (6,250 a
+// window) would run out within the file, and the poller would wait for the window to reset.
+const world = await startWorld({ quotaComplexity: 100_000 });
 afterAll(() => world.close());
 const cleanup = new Cleanup();
 afterEach(() => cleanup.run());
@@ -34,12 +37,21 @@ function nextId(): string {
   return snowflake.toString();
 }
 
-/** Emulator → engine → the real Discord adapter (discord.js REST) → a fake Discord, plus the bot's HTTP server. */
-async function discordBot(options: { gateway?: FakeDiscordGateway } = {}) {
+/**
+ * Emulator → engine → the real Discord adapter (discord.js REST) → a fake Discord, plus the bot's
+ * HTTP server. `rest` and `storeUrl` let a second bot take over from a first (a restart).
+ */
+async function discordBot(
+  options: { gateway?: FakeDiscordGateway; rest?: FakeDiscordRest; storeUrl?: string } = {},
+) {
   const logger = silentLogger();
-  const rest = new FakeDiscordRest({ token: TOKEN });
-  await rest.listen();
-  cleanup.add(() => rest.close());
+  let rest = options.rest;
+  if (rest === undefined) {
+    const created = new FakeDiscordRest({ token: TOKEN });
+    await created.listen();
+    cleanup.add(() => created.close());
+    rest = created;
+  }
   if (options.gateway) rest.gatewayUrl = await options.gateway.listening();
   const keys = keyPair();
   const adapter: ChatAdapter = createDiscordAdapter({
@@ -50,16 +62,20 @@ async function discordBot(options: { gateway?: FakeDiscordGateway } = {}) {
     gateway: options.gateway !== undefined,
     logger,
   });
+  const watch = lostAccessWatch();
   const bot = await startInstance({
     emulator: world.emulator,
-    storeUrl: world.sqliteUrl(),
+    storeUrl: options.storeUrl ?? world.sqliteUrl(),
     namespace: 'e2e-discord',
     adapters: [adapter],
+    onEvent: watch.observe,
   });
   cleanup.add(() => bot.close());
   const server = await startBotHttp(logger);
   cleanup.add(() => server.close());
-  const { log: removalLog, workspaceRemoved } = workspaceRemovalFor(bot);
+  const removal = workspaceRemovalFor(bot);
+  const { log: removalLog, workspaceRemoved } = removal;
+  const lostAccess = watch.attach(bot, [adapter], removal);
   await adapter.start({ http: server.http, commands: commandsFor(bot), logger, workspaceRemoved });
   cleanup.add(() => adapter.stop());
 
@@ -70,8 +86,10 @@ async function discordBot(options: { gateway?: FakeDiscordGateway } = {}) {
     url: server.url,
     keys,
     removalLog,
+    removalMetrics: removal.metrics,
+    lostAccess,
     async subscribe(channelId: string, feed: FeedName, workspaceId = GUILD_ID) {
-      rest.addChannel(channelId);
+      rest.addChannel(channelId, 'ok', workspaceId);
       await bot.engine.subscriptions.add({
         platform: 'discord',
         channelId,
@@ -98,6 +116,12 @@ async function discordBot(options: { gateway?: FakeDiscordGateway } = {}) {
 }
 
 const shown = (body: unknown) => JSON.stringify(body);
+
+/** The removal wrote its one line, saying which server went, why, and what was deleted. */
+function expectOneRemoval(log: { lines: CapturedLine[] }, fields: Record<string, unknown>): void {
+  expect(log.lines).toHaveLength(1);
+  expect(log.lines[0]?.fields).toMatchObject({ platform: 'discord', ...fields });
+}
 
 describe('Discord end to end: emulator → engine → Discord adapter → fake Discord', () => {
   it('posts every new item once, each with its own nonce, within the spec and pinging no one', async () => {
@@ -416,9 +440,7 @@ describe('Discord /directory end to end', () => {
     expect(e2e.removalLog.lines).toEqual([]);
     gateway.removeFromGuild(GUILD_ID);
     await eventually(() => e2e.removalLog.lines.length > 0, 10_000, 'the removal logged');
-    expect(e2e.removalLog.lines).toHaveLength(1);
-    expect(e2e.removalLog.lines[0]?.fields).toMatchObject({
-      platform: 'discord',
+    expectOneRemoval(e2e.removalLog, {
       workspace: GUILD_ID,
       reason: 'guild_removed',
       subscriptions: 1,
@@ -460,5 +482,140 @@ describe('Discord /directory end to end', () => {
     const left = await exportWorkspace({ store: e2e.bot.store }, { platform: 'discord', id: GUILD_ID });
     expect(left.subscriptions).toEqual([]);
     expect(left.queuedDeliveries).toEqual([]);
+  });
+});
+
+describe('Discord servers that remove the bot while it runs without the gateway', () => {
+  const SERVER_A = '100000000000000004';
+  const SERVER_B = '100000000000000005';
+  const guildChecks = (rest: FakeDiscordRest, guild: string) =>
+    rest.callsTo('GET', '/guilds/:id').filter((c) => c.path === `/guilds/${guild}`);
+
+  it('forgets a server once every subscribed channel answers Missing Access and Discord confirms the kick, across a restart, and another server keeps everything; re-adding starts clean', async () => {
+    const storeUrl = world.sqliteUrl();
+    const first = await discordBot({ storeUrl });
+    const { rest } = first;
+    const [commentsA, postsA, serverB] = [nextId(), nextId(), nextId()];
+    await first.subscribe(commentsA, 'comments', SERVER_A);
+    await first.subscribe(postsA, 'posts', SERVER_A);
+    await first.subscribe(serverB, 'comments', SERVER_B);
+    await first.bot.engine.pollAllOnce();
+    const { admin } = world.emulator;
+    admin.addComment({ body: 'before the kick' });
+    admin.addPost({ name: 'Posted before the kick' });
+    await first.pollAndDeliver();
+    expect(first.posted(commentsA)).toHaveLength(1);
+    expect(first.posted(postsA)).toHaveLength(1);
+
+    // Kicked, and no gateway to say so: the first channel to answer Missing Access is only paused.
+    rest.kickFromGuild(SERVER_A);
+    admin.addComment({ body: 'after the kick' });
+    await first.pollAndDeliver();
+    expect(first.attempts(commentsA).at(-1)?.status).toBe(403);
+    const halfway = await first.bot.engine.subscriptions.list();
+    expect(halfway.filter((s) => s.workspaceId === SERVER_A).map((s) => s.paused?.code ?? 'running')).toEqual(
+      ['missing_access', 'running'],
+    );
+    expect(guildChecks(rest, SERVER_A)).toEqual([]);
+    expect(first.removalLog.lines).toEqual([]);
+
+    // A restart in between: the tally is the paused subscriptions, kept in the store.
+    await first.adapter.stop();
+    await first.bot.close();
+    const e2e = await discordBot({ rest, storeUrl });
+    admin.addPost({ name: 'Posted after the kick' });
+    admin.addComment({ body: 'for server B only' });
+    await e2e.bot.engine.pollAllOnce();
+    await e2e.bot.engine.dispatcher.stop();
+    expect(e2e.bot.engine.outbox.depth(`discord:${postsA}`)).toBe(1);
+    e2e.bot.engine.dispatcher.start();
+    await e2e.bot.engine.dispatcher.drained();
+    await eventually(() => e2e.removalLog.lines.length > 0, 10_000, 'the removal logged');
+
+    // Asked once, after the last channel answered, and only then forgotten.
+    const checks = guildChecks(rest, SERVER_A);
+    expect(checks.map((c) => c.status)).toEqual([403]);
+    const lastRefusal = e2e.attempts(postsA).at(-1) as RecordedCall;
+    expect(lastRefusal.status).toBe(403);
+    expect(rest.calls.indexOf(checks[0] as RecordedCall)).toBeGreaterThan(rest.calls.indexOf(lastRefusal));
+    expectOneRemoval(e2e.removalLog, {
+      workspace: SERVER_A,
+      reason: 'missing_access',
+      subscriptions: 2,
+      deliveryLedger: 2,
+    });
+    expect(await e2e.removalMetrics.registry.metrics()).toContain(
+      'directory_bot_workspaces_removed_total{platform="discord",reason="missing_access"} 1',
+    );
+    const left = await exportWorkspace({ store: e2e.bot.store }, { platform: 'discord', id: SERVER_A });
+    expect(left.subscriptions).toEqual([]);
+    expect(left.queuedDeliveries).toEqual([]);
+    expect(left.deliveryLedger).toEqual([]);
+    const other = await exportWorkspace({ store: e2e.bot.store }, { platform: 'discord', id: SERVER_B });
+    expect(other.subscriptions.map((s) => s.paused)).toEqual([undefined]);
+    expect(other.deliveryLedger).toHaveLength(3);
+    expect(e2e.posted(serverB)).toHaveLength(3);
+
+    const attemptsA = e2e.attempts(commentsA).length + e2e.attempts(postsA).length;
+    admin.addComment({ body: 'nobody in server A sees this' });
+    admin.addPost({ name: 'Nor this' });
+    await e2e.pollAndDeliver();
+    expect(e2e.attempts(commentsA).length + e2e.attempts(postsA).length).toBe(attemptsA);
+    expect(e2e.posted(serverB)).toHaveLength(4);
+
+    // Added back: only what is new is posted.
+    rest.addToGuild(SERVER_A);
+    await e2e.subscribe(commentsA, 'comments', SERVER_A);
+    const beforeReadding = e2e.attempts(commentsA).length;
+    await e2e.pollAndDeliver();
+    expect(e2e.attempts(commentsA)).toHaveLength(beforeReadding);
+    admin.addComment({ body: 'after re-adding' });
+    await e2e.pollAndDeliver();
+    expect(e2e.posted(commentsA).map(shown).slice(1)).toEqual([expect.stringContaining('after re-adding')]);
+    expect(e2e.removalLog.lines).toHaveLength(1);
+  });
+
+  it('keeps a server where one of two channels lost access: that channel pauses, the other still gets every delivery, nothing is asked or forgotten', async () => {
+    const e2e = await discordBot();
+    const [closed, open] = [nextId(), nextId()];
+    await e2e.subscribe(closed, 'comments', SERVER_A);
+    await e2e.subscribe(open, 'comments', SERVER_A);
+    await e2e.bot.engine.pollAllOnce();
+    world.emulator.admin.addComment({ body: 'both channels' });
+    await e2e.pollAndDeliver();
+    e2e.rest.addChannel(closed, 'missing_access', SERVER_A);
+    world.emulator.admin.addComment({ body: 'one channel closed' });
+    world.emulator.admin.addComment({ body: 'still one channel closed' });
+    await e2e.pollAndDeliver();
+
+    expect(e2e.attempts(closed).map((c) => c.status)).toEqual([200, 403]);
+    expect(e2e.posted(open)).toHaveLength(3);
+    const kept = await exportWorkspace({ store: e2e.bot.store }, { platform: 'discord', id: SERVER_A });
+    expect(kept.subscriptions.map((s) => [s.channelId, s.paused?.code])).toEqual([
+      [closed, 'missing_access'],
+      [open, undefined],
+    ]);
+    expect(kept.deliveryLedger).toHaveLength(4);
+    expect(guildChecks(e2e.rest, SERVER_A)).toEqual([]);
+    expect(e2e.removalLog.lines).toEqual([]);
+  });
+
+  it('keeps a server whose every channel lost access while Discord says the bot is still in it, asking once', async () => {
+    const e2e = await discordBot();
+    const [first, second] = [nextId(), nextId()];
+    await e2e.subscribe(first, 'comments', SERVER_A);
+    await e2e.subscribe(second, 'comments', SERVER_A);
+    e2e.rest.addChannel(first, 'missing_access', SERVER_A);
+    e2e.rest.addChannel(second, 'missing_access', SERVER_A);
+    await e2e.bot.engine.pollAllOnce();
+    world.emulator.admin.addComment({ body: 'to two closed channels' });
+    await e2e.pollAndDeliver();
+    await eventually(() => e2e.removalLog.lines.length > 0, 10_000, 'the answer logged');
+    await e2e.lostAccess.sweep();
+
+    expect(guildChecks(e2e.rest, SERVER_A).map((c) => c.status)).toEqual([200]);
+    expect(e2e.removalLog.lines.map((l) => [l.level, l.fields['workspace']])).toEqual([['info', SERVER_A]]);
+    const kept = await exportWorkspace({ store: e2e.bot.store }, { platform: 'discord', id: SERVER_A });
+    expect(kept.subscriptions.map((s) => s.paused?.code)).toEqual(['missing_access', 'missing_access']);
   });
 });

@@ -29,6 +29,8 @@ export async function startInstance(options: {
   namespace: string;
   adapters?: ChatAdapter[];
   settings?: Partial<EngineSettings>;
+  /** Sees every engine event too (the app's watchers; `engineEvents` records them anyway). */
+  onEvent?: (event: EngineEvent) => void;
 }) {
   const clientEvents: DirectoryClientEvent[] = [];
   const engineEvents: EngineEvent[] = [];
@@ -49,7 +51,10 @@ export async function startInstance(options: {
     clock: systemClock,
     compose: createItemComposer(systemClock),
     settings: { ...TEST_SETTINGS, ...options.settings },
-    onEvent: (event) => engineEvents.push(event),
+    onEvent: (event) => {
+      engineEvents.push(event);
+      options.onEvent?.(event);
+    },
   });
   return {
     client,
