@@ -118,6 +118,10 @@ export class FakeDiscordRest {
     string,
     { remaining: number; status: number; code: number; message: string }
   >();
+  readonly #forcedGuildErrors = new Map<
+    string,
+    { remaining: number; status: number; code: number; message: string }
+  >();
   readonly #nonces = new Map<string, { id: string }>();
   #global = { count: 0, resetAt: 0 };
   #nextId = 200000000000000000n;
@@ -208,6 +212,11 @@ export class FakeDiscordRest {
       code: error.code ?? 50035,
       message: error.message ?? 'Invalid Form Body',
     });
+  }
+
+  /** The next `times` GET /guilds/{id} for a server answer `status` with a Discord JSON error (an outage). */
+  failNextGuild(guildId: string, error: { status: number; code: number; message: string }, times = 1): void {
+    this.#forcedGuildErrors.set(guildId, { remaining: times, ...error });
   }
 
   callsTo(method: string, route: string): RecordedCall[] {
@@ -360,6 +369,11 @@ export class FakeDiscordRest {
   }
 
   #getGuild(guildId: string) {
+    const forced = this.#forcedGuildErrors.get(guildId);
+    if (forced && forced.remaining > 0) {
+      forced.remaining -= 1;
+      return { status: forced.status, body: { message: forced.message, code: forced.code } };
+    }
     const state = this.#guilds.get(guildId);
     if (state === undefined) return { status: 404, body: { message: 'Unknown Guild', code: 10004 } };
     if (state === 'removed') return { status: 403, body: MISSING_ACCESS };
