@@ -1,5 +1,10 @@
 import type { Installation, InstallationQuery, InstallationStore } from '@slack/bolt';
-import { type KeyValueStore, type SecretSealer, SLACK_INSTALLATION_KEYS } from '../../src/ports/index.js';
+import {
+  type KeyValueStore,
+  type SecretSealer,
+  SLACK_INSTALLATION_KEYS,
+  SLACK_INSTALLATION_SECRETS,
+} from '../../src/ports/index.js';
 
 const PREFIX = SLACK_INSTALLATION_KEYS.prefix;
 
@@ -16,19 +21,21 @@ function keyFor(
 }
 
 /**
- * A copy of the installation with each credential in it passed through `change`: the bot and
- * user tokens, their refresh tokens, and an incoming webhook's URL (which is its own credential).
- * The rest (team, scopes, installer, expiry) stays readable, so an export can show it.
+ * A copy of the installation with each credential in it (SLACK_INSTALLATION_SECRETS) passed
+ * through `change`. The rest (team, scopes, installer, expiry) stays readable, so an export can
+ * show it.
  */
 function mapSecrets(installation: Installation, change: (secret: string) => string): Installation {
-  const copy = structuredClone(installation);
-  for (const holder of [copy.bot, copy.user] as ({ token?: string; refreshToken?: string } | undefined)[]) {
-    if (holder === undefined) continue;
-    if (holder.token !== undefined) holder.token = change(holder.token);
-    if (holder.refreshToken !== undefined) holder.refreshToken = change(holder.refreshToken);
+  const copy = structuredClone(installation) as unknown as Record<
+    string,
+    Record<string, unknown> | undefined
+  >;
+  for (const [holder, field] of SLACK_INSTALLATION_SECRETS) {
+    const place = copy[holder];
+    const secret = place?.[field];
+    if (place !== undefined && typeof secret === 'string') place[field] = change(secret);
   }
-  if (copy.incomingWebhook?.url !== undefined) copy.incomingWebhook.url = change(copy.incomingWebhook.url);
-  return copy;
+  return copy as unknown as Installation;
 }
 
 /**

@@ -11,7 +11,8 @@ import type { Subcommand } from './subcommand.js';
 const USAGE = `Usage: directory-bot store rotate-key
 
 Re-encrypts every token in the store under STORE_ENCRYPTION_KEY now, opening the ones sealed
-under STORE_ENCRYPTION_KEY_PREVIOUS (the running bot also does this as it reads each one).
+under STORE_ENCRYPTION_KEY_PREVIOUS (the running bot also does this as it reads each one), and
+encrypts the tokens of installations stored in plain text by a version before encryption.
 To rotate: set STORE_ENCRYPTION_KEY_PREVIOUS to the current key and STORE_ENCRYPTION_KEY to
 a new one (openssl rand -base64 32), run this, then unset STORE_ENCRYPTION_KEY_PREVIOUS.
 Reports how many secrets it re-encrypted. Safe to run again.
@@ -40,6 +41,10 @@ export const storeRotateKeyCommand: Subcommand = {
       io.stdout(
         `Re-encrypted ${report.resealed} secret(s) under key id ${sealer.keyId}; ${report.alreadyCurrent} already were (${report.keysWithSecrets} of ${report.scanned} keys in ${store.description} hold secrets).`,
       );
+      if (report.sealedFromPlainText > 0)
+        io.stdout(
+          `Encrypted ${report.sealedFromPlainText} token(s) stored in plain text before encryption existed.`,
+        );
       if (config.store.encryption.previous !== undefined) {
         io.stdout('Nothing in the store needs STORE_ENCRYPTION_KEY_PREVIOUS any more: unset it.');
       }

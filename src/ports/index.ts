@@ -36,7 +36,7 @@ export type {
   CommandReply,
 } from './commands.js';
 export { withDeadline } from './deadline.js';
-export { SLACK_INSTALLATION_KEYS } from './installation-keys.js';
+export { SLACK_INSTALLATION_KEYS, SLACK_INSTALLATION_SECRETS } from './installation-keys.js';
 export { stripInvisibleFormatting } from './invisible-text.js';
 export type { KeyValueStore } from './key-value-store.js';
 export type { LogFn, Logger } from './logger.js';

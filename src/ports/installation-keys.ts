@@ -9,3 +9,16 @@ export const SLACK_INSTALLATION_KEYS = {
   team: (teamId: string) => `slack:installation:team:${teamId}`,
   enterprise: (enterpriseId: string) => `slack:installation:enterprise:${enterpriseId}`,
 };
+
+/**
+ * Where an installation holds a credential (holder, field): the bot and user tokens, their
+ * refresh tokens, and an incoming webhook's URL (its own credential). These are sealed at
+ * rest; the rest of the installation stays readable.
+ */
+export const SLACK_INSTALLATION_SECRETS: readonly (readonly [holder: string, field: string])[] = [
+  ['bot', 'token'],
+  ['bot', 'refreshToken'],
+  ['user', 'token'],
+  ['user', 'refreshToken'],
+  ['incomingWebhook', 'url'],
+];

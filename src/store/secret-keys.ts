@@ -1,5 +1,6 @@
 import type Keyv from 'keyv';
 import { BotError } from '../errors.js';
+import { SLACK_INSTALLATION_KEYS, SLACK_INSTALLATION_SECRETS } from '../ports/installation-keys.js';
 import type { StoreSealer } from './sealed-values.js';
 
 /**
@@ -44,26 +45,37 @@ export interface RotationReport {
   resealed: number;
   /** Sealed secrets already under the current key. */
   alreadyCurrent: number;
+  /** Tokens of installations stored before encryption existed, sealed now for the first time. */
+  sealedFromPlainText: number;
 }
 
 /**
  * `directory-bot store rotate-key`: re-encrypts every sealed secret in the store (in any value,
- * at any depth) under the current key now, instead of on its next read. A value sealed under
- * an unknown key stops the run with `store_key_mismatch`, before anything else is written.
+ * at any depth) under the current key now, instead of on its next read, and seals the tokens of
+ * installations written in plain text before encryption existed, so a store from an older
+ * version holds no plain token afterwards. A value sealed under an unknown key stops the run
+ * with `store_key_mismatch`, before anything else is written.
  */
 export async function resealStoredSecrets(keyv: Keyv, sealer: StoreSealer): Promise<RotationReport> {
-  const report: RotationReport = { scanned: 0, keysWithSecrets: 0, resealed: 0, alreadyCurrent: 0 };
+  const report: RotationReport = {
+    scanned: 0,
+    keysWithSecrets: 0,
+    resealed: 0,
+    alreadyCurrent: 0,
+    sealedFromPlainText: 0,
+  };
   const iterate = keyv.iterator?.bind(keyv);
   if (iterate === undefined) throw new BotError('internal', 'this store cannot list its keys');
   const rewrites: [string, unknown][] = [];
   for await (const [key, value] of iterate(undefined) as AsyncIterable<[string, unknown]>) {
     report.scanned += 1;
-    const counts = { sealed: 0, stale: 0 };
-    const resealed = reseal(value, sealer, counts);
-    if (counts.sealed > 0) report.keysWithSecrets += 1;
+    const counts = { sealed: 0, stale: 0, plain: 0 };
+    const resealed = sealPlainSecrets(key, reseal(value, sealer, counts), sealer, counts);
+    if (counts.sealed + counts.plain > 0) report.keysWithSecrets += 1;
     report.alreadyCurrent += counts.sealed - counts.stale;
     report.resealed += counts.stale;
-    if (counts.stale > 0) rewrites.push([key, resealed]);
+    report.sealedFromPlainText += counts.plain;
+    if (counts.stale + counts.plain > 0) rewrites.push([key, resealed]);
   }
   for (const [key, value] of rewrites) {
     const raw = await keyv.getRaw(key);
@@ -88,4 +100,26 @@ function reseal(value: unknown, sealer: StoreSealer, counts: { sealed: number; s
     return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, reseal(v, sealer, counts)]));
   }
   return value;
+}
+
+/** An installation's credentials still in plain text (written before encryption), sealed. */
+function sealPlainSecrets(
+  key: string,
+  value: unknown,
+  sealer: StoreSealer,
+  counts: { plain: number },
+): unknown {
+  if (!key.startsWith(SLACK_INSTALLATION_KEYS.prefix) || value === null || typeof value !== 'object')
+    return value;
+  const copy = structuredClone(value) as Record<string, unknown>;
+  for (const [holder, field] of SLACK_INSTALLATION_SECRETS) {
+    const place = copy[holder];
+    if (place === null || typeof place !== 'object') continue;
+    const fields = place as Record<string, unknown>;
+    const secret = fields[field];
+    if (typeof secret !== 'string' || sealer.isSealed(secret)) continue;
+    fields[field] = sealer.seal(secret);
+    counts.plain += 1;
+  }
+  return copy;
 }

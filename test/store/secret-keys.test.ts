@@ -69,6 +69,7 @@ describe('re-sealing everything (store rotate-key)', () => {
         keysWithSecrets: 3,
         resealed: 4,
         alreadyCurrent: 0,
+        sealedFromPlainText: 0,
       });
       expect(await resealStoredSecrets(store.keyv, rotating)).toMatchObject({
         resealed: 0,

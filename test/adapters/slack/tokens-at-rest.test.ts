@@ -225,4 +225,32 @@ describe.each(backends)('Slack tokens at rest in the $name store', (backend) => 
       expect(dump).not.toContain(`v1:${createSecretSealer({ current: oldKey }).keyId}:`);
     expect(dump).not.toContain('xoxb-rotated');
   });
+
+  it('rotate-key seals the tokens of installations an older version stored in plain text', async () => {
+    // As a version before encryption wrote them: the whole installation, tokens as they are.
+    for (const team of ['T7', 'T8'])
+      await store.keyv.set(`slack:installation:team:${team}`, {
+        team: { id: team, name: `Old ${team}` },
+        isEnterpriseInstall: false,
+        bot: { token: `xoxb-plain-${team}`, refreshToken: `xoxe-plain-${team}`, scopes: ['chat:write'] },
+        user: { id: `U${team}`, token: `xoxp-plain-${team}` },
+        incomingWebhook: { url: `https://hooks.slack.com/services/plain-${team}`, channel: '#news' },
+      });
+    const sealer = createSecretSealer({ current: randomBytes(32) });
+    expect(await resealStoredSecrets(store.keyv, sealer)).toMatchObject({
+      sealedFromPlainText: 8,
+      keysWithSecrets: 2,
+    });
+    expect(await resealStoredSecrets(store.keyv, sealer)).toMatchObject({
+      sealedFromPlainText: 0,
+      alreadyCurrent: 8,
+    });
+    const installs = createKeyValueInstallationStore(store.keyv, sealer);
+    const query = { teamId: 'T8', enterpriseId: undefined, isEnterpriseInstall: false };
+    expect((await installs.fetchInstallation(query)).user?.token).toBe('xoxp-plain-T8');
+
+    const dump = await rawDump(store, namespace, join(temp.path, 'at-rest.sqlite'));
+    expect(dump).toContain('Old T7');
+    expect(dump).not.toContain('-plain-');
+  });
 });
