@@ -4,13 +4,15 @@ import { createDirectoryClient } from '../directory/index.js';
 import { messageOf } from '../errors.js';
 import { createStore } from '../store/create-store.js';
 import { USER_AGENT } from '../version.js';
+import { checkStoreKey } from './doctor-store-key.js';
 import { type CliIo, handleHelpOnly } from './io.js';
 import type { Subcommand } from './subcommand.js';
 
 const USAGE = `Usage: directory-bot doctor
 
 Checks the configuration and every service it names, and prints a report:
-the store (reachable, readable, writable), the directory (reachable, token accepted, quota
+the store (reachable, readable, writable), its encryption key (set, opens the stored tokens,
+how many still need "store rotate-key"), the directory (reachable, token accepted, quota
 left) and which chat platforms are configured. Lines start with ✓ (fine), ! (works, but
 probably not what you want) or ✗ (broken). Exits 0 when nothing is broken, 1 when a check
 failed, 78 when the configuration itself is invalid. Never prints a secret.`;
@@ -40,7 +42,12 @@ export const doctorCommand: Subcommand = {
       return CONFIG_ERROR_EXIT_CODE;
     }
     io.stdout('✓ configuration is valid');
-    const results = [await checkStore(config), await checkDirectory(config), ...describePlatforms(config)];
+    const results = [
+      await checkStore(config),
+      { name: 'store key', ...(await checkStoreKey(config)) },
+      await checkDirectory(config),
+      ...describePlatforms(config),
+    ];
     for (const result of results) io.stdout(`${MARKS[result.status]} ${result.name}: ${result.detail}`);
     return results.some((r) => r.status === 'failed') ? 1 : 0;
   },

@@ -31,6 +31,11 @@ const TAG_BYTES = 16;
 const SEALED = /^(v\d+):([0-9a-f]{16}):([A-Za-z0-9_-]*):([A-Za-z0-9_-]*):([A-Za-z0-9_-]*)$/;
 const LOOKS_SEALED = /^v\d+:[0-9a-f]{16}:/;
 
+/** Whether a stored string is a sealed value (under any key), without needing a key. */
+export function looksSealed(stored: string): boolean {
+  return LOOKS_SEALED.test(stored);
+}
+
 /** A short public fingerprint of a key: an HMAC of a fixed label, so it reveals nothing of the key. */
 export function keyIdOf(key: Buffer): string {
   return createHmac('sha256', key).update('directory-bot store key id').digest('hex').slice(0, 16);

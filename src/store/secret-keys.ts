@@ -64,10 +64,8 @@ export async function resealStoredSecrets(keyv: Keyv, sealer: StoreSealer): Prom
     alreadyCurrent: 0,
     sealedFromPlainText: 0,
   };
-  const iterate = keyv.iterator?.bind(keyv);
-  if (iterate === undefined) throw new BotError('internal', 'this store cannot list its keys');
   const rewrites: [string, unknown][] = [];
-  for await (const [key, value] of iterate(undefined) as AsyncIterable<[string, unknown]>) {
+  for await (const [key, value] of storedValues(keyv)) {
     report.scanned += 1;
     const counts = { sealed: 0, stale: 0, plain: 0 };
     const resealed = sealPlainSecrets(key, reseal(value, sealer, counts), sealer, counts);
@@ -109,17 +107,39 @@ function sealPlainSecrets(
   sealer: StoreSealer,
   counts: { plain: number },
 ): unknown {
-  if (!key.startsWith(SLACK_INSTALLATION_KEYS.prefix) || value === null || typeof value !== 'object')
-    return value;
-  const copy = structuredClone(value) as Record<string, unknown>;
-  for (const [holder, field] of SLACK_INSTALLATION_SECRETS) {
-    const place = copy[holder];
-    if (place === null || typeof place !== 'object') continue;
-    const fields = place as Record<string, unknown>;
-    const secret = fields[field];
-    if (typeof secret !== 'string' || sealer.isSealed(secret)) continue;
-    fields[field] = sealer.seal(secret);
+  const copy = structuredClone(value);
+  for (const [holder, field] of plainInstallationSecrets(key, copy, (s) => sealer.isSealed(s))) {
+    holder[field] = sealer.seal(String(holder[field]));
     counts.plain += 1;
   }
   return copy;
+}
+
+/**
+ * Where the value stored under `key`, if it is a Slack installation, holds a credential in plain
+ * text (written before encryption existed): each as the object holding it and the field's name.
+ */
+export function plainInstallationSecrets(
+  key: string,
+  value: unknown,
+  isSealed: (stored: string) => boolean,
+): [Record<string, unknown>, string][] {
+  if (!key.startsWith(SLACK_INSTALLATION_KEYS.prefix) || value === null || typeof value !== 'object')
+    return [];
+  const found: [Record<string, unknown>, string][] = [];
+  for (const [name, field] of SLACK_INSTALLATION_SECRETS) {
+    const holder = (value as Record<string, unknown>)[name];
+    if (holder === null || typeof holder !== 'object') continue;
+    const secret = (holder as Record<string, unknown>)[field];
+    if (typeof secret === 'string' && !isSealed(secret))
+      found.push([holder as Record<string, unknown>, field]);
+  }
+  return found;
+}
+
+/** Every key and value in the store's namespace. */
+export function storedValues(keyv: Keyv): AsyncIterable<[string, unknown]> {
+  const iterate = keyv.iterator?.bind(keyv);
+  if (iterate === undefined) throw new BotError('internal', 'this store cannot list its keys');
+  return iterate(undefined) as AsyncIterable<[string, unknown]>;
 }

@@ -92,4 +92,38 @@ describe('the store encryption key at the command line', () => {
     expect((await refused.exited).code).toBe(78);
     expect(refused.output()).toMatch(/STORE_ENCRYPTION_KEY does not match the store/);
   }, 60_000);
+
+  it('doctor reports the store key: what opens with it, what still needs rotate-key, what does not open; never a key', async () => {
+    const file = await storeSealedUnderOld('doctor-key.sqlite');
+    const store = createStore({ url: `sqlite://${file}`, namespace: SANDBOX_STORE_NAMESPACE });
+    // An installation a version before encryption stored: its token in plain text.
+    await store.keyv.set('slack:installation:team:T9', { team: { id: 'T9' }, bot: { token: 'xoxb-t9' } });
+    await store.close();
+    const keys = [NEW.toString('base64'), OLD.toString('base64')];
+    const doctor = async (env: Record<string, string>) => {
+      const bot = spawnBot(['doctor'], { STORE_URL: `sqlite://${file}`, ...env });
+      const { code } = await bot.exited;
+      const output = bot.output();
+      for (const key of keys) expect(output).not.toContain(key);
+      return { code, line: output.split('\n').find((l) => l.includes('store key:')) };
+    };
+    const newId = createSecretSealer({ current: NEW }).keyId;
+
+    const rotating = { STORE_ENCRYPTION_KEY: keys[0] ?? '', STORE_ENCRYPTION_KEY_PREVIOUS: keys[1] ?? '' };
+    expect(await doctor(rotating)).toEqual({
+      code: 0,
+      line: `! store key: STORE_ENCRYPTION_KEY is set (key id ${newId}); 0 sealed value(s) open with it, 2 only with STORE_ENCRYPTION_KEY_PREVIOUS, 1 installation token(s) stored in plain text: run "directory-bot store rotate-key"`,
+    });
+    expect((await doctor({ STORE_ENCRYPTION_KEY: keys[0] ?? '' })).line).toBe(
+      `✗ store key: STORE_ENCRYPTION_KEY is set (key id ${newId}); 0 sealed value(s) open with it, 2 do not (sealed under another key, or altered)`,
+    );
+
+    expect(
+      (await spawnBot(['store', 'rotate-key'], { STORE_URL: `sqlite://${file}`, ...rotating }).exited).code,
+    ).toBe(0);
+    expect(await doctor({ STORE_ENCRYPTION_KEY: keys[0] ?? '' })).toEqual({
+      code: 0,
+      line: `✓ store key: STORE_ENCRYPTION_KEY is set (key id ${newId}); 3 sealed value(s) open with it`,
+    });
+  }, 120_000);
 });
