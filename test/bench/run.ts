@@ -11,10 +11,11 @@ import { benchFanOut, type FanOutResult } from './fan-out.js';
 import { benchFootprint, type FootprintResult } from './footprint.js';
 import { benchFreshness, type FreshnessResult } from './freshness.js';
 import { benchLookups, type LookupsResult } from './lookups.js';
+import { benchScaleOut, type ScaleOutOptions, type ScaleOutResult } from './scale-out.js';
 import { type MachineInfo, machineInfo, round, type Violation } from './support.js';
 import { type Row, renderTable } from './table.js';
 
-const NAMES = ['freshness', 'fan-out', 'lookups', 'footprint', 'emulator'] as const;
+const NAMES = ['freshness', 'fan-out', 'lookups', 'footprint', 'emulator', 'scale-out'] as const;
 type Name = (typeof NAMES)[number];
 
 /** Sizes per mode. Quick: CI, under 2 minutes on 2 cores. Full: the issue's sizes. */
@@ -25,6 +26,8 @@ const MODES = {
     lookups: { requests: 200, warmup: 20 },
     footprint: { subscriptions: 1_000, ledgerEntries: 10_000, ttlMs: 1_000 },
     emulator: { durationSeconds: 3 },
+    // Quick mode runs it only when asked (`--only scale-out`), and small.
+    scaleOut: [{ destinations: 1_000, workspaces: 100, windowMs: 20_000 }],
   },
   full: {
     freshness: { durationMs: 300_000, comments: 150, posts: 40, windowSeconds: 30, seed: 1 },
@@ -32,6 +35,10 @@ const MODES = {
     lookups: { requests: 2_000, warmup: 50 },
     footprint: { subscriptions: 10_000, ledgerEntries: 100_000, ttlMs: 1_000 },
     emulator: { durationSeconds: 10 },
+    scaleOut: [
+      { destinations: 10_000, workspaces: 1_000, windowMs: 60_000 },
+      { destinations: 50_000, workspaces: 1_000, windowMs: 60_000 },
+    ],
   },
 } as const;
 
@@ -44,6 +51,7 @@ interface Results {
   fanOut?: FanOutResult | undefined;
   lookups?: LookupsResult | undefined;
   footprint?: FootprintResult | undefined;
+  scaleOut?: ScaleOutResult[] | undefined;
   emulator?: EmulatorBenchResult & {
     neededRequestsPerSecond?: number;
     /** Capacity ÷ the bot's peak need, per kind of request. */
@@ -61,7 +69,9 @@ function parseOptions(): { mode: 'quick' | 'full'; only: Set<Name>; out: string 
       out: { type: 'string', default: 'bench-results.json' },
     },
   });
-  const requested = (values.only ?? NAMES.join(','))
+  // The scale-out bursts take minutes: quick mode (CI) leaves them out unless named.
+  const all = values.quick ? NAMES.filter((name) => name !== 'scale-out') : NAMES;
+  const requested = (values.only ?? all.join(','))
     .split(',')
     .map((name) => name.trim())
     .map((name) => (name === 'efficiency' || name === 'quota' ? 'freshness' : name));
@@ -113,6 +123,16 @@ async function main(): Promise<number> {
     results.fanOut = await attempt(results, 'fan-out', () => benchFanOut(sizes.fanOut));
   if (only.has('lookups'))
     results.lookups = await attempt(results, 'lookups', () => benchLookups(sizes.lookups));
+  if (only.has('scale-out')) {
+    const storeUrl = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
+    results.scaleOut = await attempt(results, 'scale-out', async () => {
+      const runs: ScaleOutResult[] = [];
+      for (const size of sizes.scaleOut as readonly ScaleOutOptions[]) {
+        runs.push(await benchScaleOut({ ...size, storeUrl }));
+      }
+      return runs;
+    });
+  }
   if (only.has('emulator')) {
     const measured = await attempt(results, 'emulator', () => benchEmulator(sizes.emulator));
     if (measured) {
@@ -141,7 +161,13 @@ async function main(): Promise<number> {
     }
   }
 
-  for (const part of [results.freshness, results.fanOut, results.lookups, results.footprint]) {
+  for (const part of [
+    results.freshness,
+    results.fanOut,
+    results.lookups,
+    results.footprint,
+    ...(results.scaleOut ?? []),
+  ]) {
     if (part) results.violations.push(...part.violations);
   }
   results.durationMs = Date.now() - started;
@@ -259,6 +285,14 @@ function rows(results: Results): Row[] {
         detail: 'keyv keeps expired rows until read; the poller sweeps them hourly',
       },
     );
+  }
+  for (const s of results.scaleOut ?? []) {
+    out.push({
+      figure: `scale-out ${s.destinations / 1000}k: msg/s ÷ what Slack allows`,
+      value: s.ratio,
+      goal: 'info',
+      detail: `${s.messagesPerSecond} of ${s.platformCeilingPerSecond} msg/s (${s.workspaces} workspaces, ${s.store}); CPU ${s.cpuShare} core, ${s.cpuMsPerMessage} ms/msg; loop delay p99 ${s.eventLoopDelayMs.p99} ms; post ${s.meanPostMs} of ${s.meanDeliveryMs} ms`,
+    });
   }
   const e = results.emulator;
   if (e) {

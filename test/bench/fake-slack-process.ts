@@ -1,0 +1,65 @@
+import { type ChildProcess, fork } from 'node:child_process';
+
+export interface FakeSlackChildSetup {
+  token: string;
+  /** Channels `C<from>` … `C<from + count − 1>` (a list of 50k ids would not fit in argv). */
+  channels: { from: number; count: number };
+}
+
+/** The id of the `index`-th channel of a setup. */
+export function fakeChannelId(setup: FakeSlackChildSetup, index: number): string {
+  return `C${String(setup.channels.from + index)}`;
+}
+
+export type FakeSlackChildRequest = { type: 'count' } | { type: 'close' };
+
+export interface FakeSlackCounts {
+  /** Successful chat.postMessage calls per channel. */
+  posted: Record<string, number>;
+  status429: number;
+  /** CPU the fake's process has used since it started, ms: whether the test bed was the limit. */
+  cpuMs: number;
+}
+
+export interface FakeSlackProcess {
+  apiUrl: string;
+  counts(): Promise<FakeSlackCounts>;
+  close(): Promise<void>;
+}
+
+/** Starts `fake-slack-child.ts` and resolves once its server listens. */
+export async function startFakeSlackProcess(setup: FakeSlackChildSetup): Promise<FakeSlackProcess> {
+  const child = fork(new URL('./fake-slack-child.ts', import.meta.url), [JSON.stringify(setup)], {
+    execArgv: ['--import', import.meta.resolve('tsx')],
+    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+  });
+  const ready = await reply<{ apiUrl: string }>(child, 'ready');
+  return {
+    apiUrl: ready.apiUrl,
+    counts: async () => {
+      const answer = reply<FakeSlackCounts>(child, 'count');
+      child.send({ type: 'count' } satisfies FakeSlackChildRequest);
+      return answer;
+    },
+    close: async () => {
+      if (child.exitCode !== null || !child.connected) return;
+      const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+      child.send({ type: 'close' } satisfies FakeSlackChildRequest);
+      await exited;
+    },
+  };
+}
+
+function reply<T>(child: ChildProcess, type: string): Promise<T> {
+  return new Promise((resolve, reject) => {
+    const onMessage = (message: { type?: string } & T) => {
+      if (message.type !== type) return;
+      child.off('message', onMessage);
+      child.off('exit', onExit);
+      resolve(message);
+    };
+    const onExit = (code: number | null) => reject(new Error(`fake Slack exited (${code}) before "${type}"`));
+    child.on('message', onMessage);
+    child.once('exit', onExit);
+  });
+}
