@@ -1,5 +1,6 @@
 import { type ChildProcess, fork } from 'node:child_process';
 import { createHash } from 'node:crypto';
+import { createStore } from '../../../src/store/create-store.js';
 import { type FakeSlackProcess, fakeChannelId, startFakeSlackProcess } from '../fake-slack-process.js';
 import { percentile, round, type Violation } from '../support.js';
 import { type DeliveryJob, loadBullMq } from './bullmq-types.js';
@@ -90,8 +91,15 @@ export async function spikeWorkers(options: SpikeOptions): Promise<SpikeResult> 
     };
   } finally {
     await slack.close();
+    // The workers' delivered ledger (a day's TTL) goes too: a shared Redis keeps nothing of the run.
+    const store = createStore({ url: options.redisUrl, namespace: ledgerNamespace() });
+    await store.keyv.clear();
+    await store.close();
   }
 }
+
+/** The namespace the workers of this run write their delivered ledger under. */
+const ledgerNamespace = () => `spike-${process.pid}`;
 
 async function runBurst(
   options: SpikeOptions,
@@ -136,7 +144,7 @@ async function runBurst(
       bullmq: specifier,
       queue: name,
       redisUrl: options.redisUrl,
-      namespace: `spike-${process.pid}`,
+      namespace: ledgerNamespace(),
       apiUrl: slack.apiUrl,
       token: TOKEN,
       concurrency: options.concurrency,
