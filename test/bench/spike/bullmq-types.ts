@@ -40,5 +40,12 @@ export interface DeliveryJob {
 }
 
 export async function loadBullMq(specifier: string): Promise<BullMqModule> {
-  return (await import(specifier)) as BullMqModule;
+  try {
+    return (await import(specifier)) as BullMqModule;
+  } catch (error) {
+    // Not a dependency of the project (docs/adr/005-scaling-out.md, "The spike").
+    throw new Error(
+      `the spike needs BullMQ, which the project does not install: run \`npm install --no-save bullmq@6.7.0\` first (${String(error)})`,
+    );
+  }
 }
