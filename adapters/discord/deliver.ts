@@ -1,6 +1,15 @@
 import { createHash } from 'node:crypto';
-import { DiscordAPIError, HTTPError, RateLimitError, type REST, Routes } from 'discord.js';
 import {
+  DiscordAPIError,
+  HTTPError,
+  parseResponse,
+  RateLimitError,
+  type REST,
+  RequestMethod,
+  Routes,
+} from 'discord.js';
+import {
+  type BucketState,
   type DeliveryOutcome,
   type Destination,
   type Logger,
@@ -8,6 +17,7 @@ import {
   messageOf,
 } from '../../src/ports/index.js';
 import { renderDiscordMessage } from './render-message.js';
+import { RATE_LIMIT_OFFSET_MS } from './rest-client.js';
 
 /** Discord JSON error codes that mean "this channel will not take our posts", whatever we retry. */
 const PERMANENT_CODES: Record<number, string> = {
@@ -40,7 +50,14 @@ export function nonceFor(idempotencyKey: string): string {
 export function outcomeOfError(error: unknown): DeliveryOutcome {
   if (error instanceof RateLimitError) {
     const retryAfterMs = Math.max(error.retryAfter, error.sublimitTimeout, error.timeToReset, 1);
-    return { status: 'failed', code: 'rate_limited', reason: `rate limited on ${error.route}`, retryAfterMs };
+    const which = error.global ? 'the global limit' : error.route;
+    return {
+      status: 'failed',
+      code: 'rate_limited',
+      reason: `rate limited on ${which}`,
+      retryAfterMs,
+      ...(error.global ? { global: true } : {}),
+    };
   }
   if (error instanceof DiscordAPIError) {
     const code = typeof error.code === 'number' ? error.code : Number(error.code);
@@ -63,6 +80,18 @@ export function outcomeOfError(error: unknown): DeliveryOutcome {
   return { status: 'failed', code: 'network', reason: messageOf(error) };
 }
 
+/**
+ * The channel's bucket as Discord states it (`X-RateLimit-Remaining`, `-Reset-After`), with the
+ * margin discord.js adds to its own reset, so the outbox never sends before discord.js thinks the
+ * bucket refilled (it would refuse the request, and the delivery would be retried).
+ */
+export function bucketOf(headers: Headers): BucketState | undefined {
+  const remaining = Number(headers.get('x-ratelimit-remaining') ?? Number.NaN);
+  const resetAfter = Number(headers.get('x-ratelimit-reset-after') ?? Number.NaN);
+  if (!Number.isFinite(remaining) || !Number.isFinite(resetAfter)) return undefined;
+  return { remaining, resetAfterMs: Math.ceil(resetAfter * 1000) + RATE_LIMIT_OFFSET_MS };
+}
+
 export interface DeliverDeps {
   rest: REST;
   logger: Logger;
@@ -80,12 +109,20 @@ export async function deliverMessage(
 ): Promise<DeliveryOutcome> {
   const body = { ...renderDiscordMessage(message), nonce: nonceFor(idempotencyKey), enforce_nonce: true };
   try {
-    const created = (await deps.rest.post(Routes.channelMessages(destination.channelId), { body })) as {
-      id?: unknown;
+    // `queueRequest` rather than `post`: the same request through the same limiter, but the
+    // answer's rate-limit headers come back with it, so the outbox paces this channel by them.
+    const response = await deps.rest.queueRequest({
+      fullRoute: Routes.channelMessages(destination.channelId),
+      method: RequestMethod.Post,
+      body,
+    });
+    const created = (await parseResponse(response)) as { id?: unknown } | undefined;
+    const bucket = bucketOf(response.headers);
+    return {
+      status: 'delivered',
+      ...(typeof created?.id === 'string' ? { platformMessageId: created.id } : {}),
+      ...(bucket === undefined ? {} : { bucket }),
     };
-    return typeof created?.id === 'string'
-      ? { status: 'delivered', platformMessageId: created.id }
-      : { status: 'delivered' };
   } catch (error) {
     const outcome = outcomeOfError(error);
     const code = outcome.status === 'delivered' ? undefined : outcome.code;

@@ -40,14 +40,16 @@ export interface DiscordAdapterOptions {
 }
 
 /**
- * Discord's posting limits as the outbox should pace them: 5 messages per 5 s per channel
- * and the bot-wide 50 requests per second (CONTRACTS.md 2(c)).
+ * Discord's posting limits as the outbox paces them (CONTRACTS.md 2(c)). Per channel, nothing
+ * fixed: "rate limits should not be hard coded", so every post reports the bucket Discord stated
+ * (`X-RateLimit-Remaining`/`-Reset-After`) and an empty one waits for its reset. Globally, the
+ * documented 50 requests per second, never more than 50 in any second Discord counts: a request
+ * holds its place from when it is sent until a second after its answer (`WindowLimiter`), so
+ * however requests bunch up on the way no second sees 51. A token bucket of 50/s with a burst of
+ * 50 would send up to 100 inside one of Discord's one-second windows.
  */
 export const DISCORD_PACING: DeliveryPacing = {
-  // Discord counts 5 messages per channel in a fixed 5 s window; a burst of 5 followed by
-  // 1/s would send the sixth a second later and meet a 429. Evenly spaced never does.
-  perDestination: { ratePerSecond: 1, burst: 1 },
-  global: { ratePerSecond: 50, burst: 50 },
+  global: { limit: 50, windowMs: 1_000 },
 };
 
 const DEFAULT_DEFER_AFTER_MS = 2_000;

@@ -3,8 +3,8 @@ import type { ChatAdapter, DeliveryOutcome } from '../ports/chat-adapter.js';
 import type { Clock } from '../ports/clock.js';
 import type { DeliveredLedger } from './dedupe.js';
 import type { Outbox, OutboxEntry } from './outbox.js';
+import { Pacer } from './pacer.js';
 import type { SubscriptionRepository } from './subscriptions.js';
-import { TokenBucket } from './token-bucket.js';
 
 export type DispatchEvent =
   | { type: 'delivered'; entry: OutboxEntry; ms: number }
@@ -42,8 +42,7 @@ const MAX_BACKOFF_MS = 10 * 60_000;
 export class Dispatcher {
   readonly #options: Required<Omit<DispatcherOptions, 'onEvent'>> & Pick<DispatcherOptions, 'onEvent'>;
   readonly #inFlight = new Set<string>();
-  readonly #perDestination = new Map<string, TokenBucket>();
-  readonly #perPlatform = new Map<string, TokenBucket>();
+  readonly #pacer = new Pacer();
   #running = false;
   #timer: NodeJS.Timeout | undefined;
   #idle: (() => void)[] = [];
@@ -90,19 +89,14 @@ export class Dispatcher {
       if (this.#inFlight.has(entry.destinationKey)) continue;
       const adapter = this.#options.adapters.get(entry.destination.platform);
       if (!adapter) continue;
-      const wait = Math.max(
-        entry.notBefore - now,
-        this.#bucket(this.#perDestination, entry.destinationKey, adapter, 'perDestination', now).waitMs(now),
-        this.#bucket(this.#perPlatform, adapter.platform, adapter, 'global', now).waitMs(now),
-      );
+      const wait = Math.max(entry.notBefore - now, this.#pacer.waitMs(entry.destinationKey, adapter, now));
       if (wait > 0) {
         nextWake = Math.min(nextWake, wait);
         continue;
       }
-      this.#perDestination.get(entry.destinationKey)?.take(now);
-      this.#perPlatform.get(adapter.platform)?.take(now);
+      const answered = this.#pacer.take(entry.destinationKey, adapter, now);
       this.#inFlight.add(entry.destinationKey);
-      void this.#deliver(adapter, entry).finally(() => {
+      void this.#deliver(adapter, entry, answered).finally(() => {
         this.#inFlight.delete(entry.destinationKey);
         if (this.#inFlight.size === 0) for (const resolve of this.#idle.splice(0)) resolve();
         this.wake();
@@ -116,24 +110,24 @@ export class Dispatcher {
     }
   }
 
-  #bucket(
-    buckets: Map<string, TokenBucket>,
-    key: string,
-    adapter: ChatAdapter,
-    kind: 'perDestination' | 'global',
-    now: number,
-  ): TokenBucket {
-    let bucket = buckets.get(key);
-    if (!bucket) {
-      bucket = new TokenBucket(adapter.pacing[kind], now);
-      buckets.set(key, bucket);
+  /** `answered` is told when the platform answered, or that no request was made. */
+  async #deliver(adapter: ChatAdapter, entry: OutboxEntry, answered: (at: number) => void): Promise<void> {
+    const { clock } = this.#options;
+    const startedAt = clock.now();
+    try {
+      await this.#attempt(adapter, entry, answered, startedAt);
+    } finally {
+      answered(clock.now());
     }
-    return bucket;
   }
 
-  async #deliver(adapter: ChatAdapter, entry: OutboxEntry): Promise<void> {
+  async #attempt(
+    adapter: ChatAdapter,
+    entry: OutboxEntry,
+    answered: (at: number) => void,
+    startedAt: number,
+  ): Promise<void> {
     const { outbox, ledger, subscriptions, clock, onEvent, maxAttempts } = this.#options;
-    const startedAt = clock.now();
     try {
       if (entry.posted) {
         // Posted already; only recording it failed. Never post it again.
@@ -171,6 +165,8 @@ export class Dispatcher {
         reason: messageOf(error),
       };
     }
+    answered(clock.now());
+    if (outcome.status === 'delivered') this.#pacer.stated(entry.destinationKey, outcome.bucket, clock.now());
     try {
       if (outcome.status === 'delivered') {
         entry.posted = true;
@@ -211,9 +207,17 @@ export class Dispatcher {
       }
       const retryInMs = outcome.retryAfterMs ?? backoff(entry.attempts);
       if (rateLimited) {
-        this.#perDestination.get(entry.destinationKey)?.drainFor(retryInMs, clock.now());
+        this.#pacer.rateLimited(
+          entry.destinationKey,
+          adapter,
+          retryInMs,
+          outcome.global === true,
+          clock.now(),
+        );
       }
-      await outbox.reschedule(entry, clock.now() + retryInMs, !rateLimited);
+      // A wait for the whole platform holds this entry by the platform's pace, not its own notBefore.
+      const notBefore = outcome.global === true ? clock.now() : clock.now() + retryInMs;
+      await outbox.reschedule(entry, notBefore, !rateLimited);
       onEvent?.({ type: 'failed', entry, code: outcome.code, reason: outcome.reason, retryInMs });
     } catch (error) {
       this.#backOffInMemory(entry, error);

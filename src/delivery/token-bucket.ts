@@ -21,7 +21,7 @@ export class TokenBucket {
   }
 
   /** Takes a token; callers check `waitMs` first. */
-  take(now: number): void {
+  take(now: number): undefined {
     this.#refill(now);
     this.#tokens -= 1;
   }

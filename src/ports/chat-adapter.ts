@@ -20,7 +20,7 @@ export interface Destination {
  * - failed: transient (429, 5xx, network); retry after `retryAfterMs` when given.
  */
 export type DeliveryOutcome =
-  | { status: 'delivered'; platformMessageId?: string }
+  | { status: 'delivered'; platformMessageId?: string; bucket?: BucketState }
   | {
       status: 'rejected';
       code: string;
@@ -32,7 +32,25 @@ export type DeliveryOutcome =
        */
       scope?: 'destination' | 'message';
     }
-  | { status: 'failed'; code: string; reason: string; retryAfterMs?: number };
+  | {
+      status: 'failed';
+      code: string;
+      reason: string;
+      retryAfterMs?: number;
+      /** The wait is for every destination of the platform (Discord's global limit), not this one. */
+      global?: boolean;
+    };
+
+/**
+ * A destination's rate-limit bucket as the platform stated it with the answer (Discord's
+ * `X-RateLimit-Remaining` and `-Reset-After`): with nothing remaining the outbox sends it nothing
+ * until the reset, so it never posts into a bucket it was told is empty.
+ */
+export interface BucketState {
+  remaining: number;
+  /** From when the answer was received, already including any safety margin the adapter adds. */
+  resetAfterMs: number;
+}
 
 export interface DeliveryOptions {
   /**
@@ -109,13 +127,27 @@ export interface RateLimit {
 }
 
 /**
+ * At most `limit` sends in any `windowMs` (a sliding window): safe under a platform that counts
+ * in fixed windows (Discord's 50 per second) whichever moment its window starts, and still lets
+ * the whole `limit` go at once.
+ */
+export interface WindowLimit {
+  limit: number;
+  windowMs: number;
+}
+
+/**
  * The platform's posting limits that the core's outbox paces to, so messages are spread
  * before the platform answers 429, not after.
  */
 export interface DeliveryPacing {
-  perDestination: RateLimit;
-  /** Across all destinations of one workspace/bot (Slack workspace cap, Discord global limit). */
-  global: RateLimit;
+  /**
+   * Per destination, when the platform does not say. Absent: the adapter reports each
+   * destination's bucket with every answer (`bucket` on a delivered outcome) and that is the pace.
+   */
+  perDestination?: RateLimit;
+  /** Across all destinations the adapter serves (Slack workspace cap, Discord global limit). */
+  global: RateLimit | WindowLimit;
 }
 
 /** The port every chat platform implements. Adapters translate; the core decides. */

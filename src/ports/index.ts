@@ -14,6 +14,7 @@ export {
 export type {
   AdapterContext,
   AdapterHealth,
+  BucketState,
   ChatAdapter,
   DeliveryOptions,
   DeliveryOutcome,
@@ -24,6 +25,7 @@ export type {
   RateLimit,
   RemovalCheck,
   RemovedWorkspace,
+  WindowLimit,
   WorkspaceMembership,
   WorkspaceRemovalReason,
 } from './chat-adapter.js';

@@ -94,9 +94,15 @@ export function describeChatAdapterContract(subject: ContractSubject): void {
     });
 
     it('declares pacing it can keep: positive rates and room for at least one message', () => {
-      for (const limit of [world.adapter.pacing.perDestination, world.adapter.pacing.global]) {
-        expect(limit.ratePerSecond).toBeGreaterThan(0);
-        expect(limit.burst).toBeGreaterThanOrEqual(1);
+      const { perDestination, global } = world.adapter.pacing;
+      for (const limit of perDestination === undefined ? [global] : [perDestination, global]) {
+        if ('windowMs' in limit) {
+          expect(limit.windowMs).toBeGreaterThan(0);
+          expect(limit.limit).toBeGreaterThanOrEqual(1);
+        } else {
+          expect(limit.ratePerSecond).toBeGreaterThan(0);
+          expect(limit.burst).toBeGreaterThanOrEqual(1);
+        }
       }
     });
 

@@ -26,6 +26,11 @@ export interface FanOutOptions {
   slackItems: number;
   /** New items each Discord channel receives in the burst. */
   discordItems: number;
+  /**
+   * The bot's store (default: a SQLite file in a temp folder). Another URL, e.g. `sqlite://:memory:`,
+   * separates the pacing from the store's write latency (each delivery writes twice).
+   */
+  storeUrl?: string;
   /** Replaces the adapters' own pacing, to try another one against the same limits (`--discord-pacing`). */
   pacing?: { slack?: DeliveryPacing; discord?: DeliveryPacing };
 }
@@ -44,6 +49,12 @@ export interface PlatformFanOut {
   status429: number;
   /** Attempts the outbox had to retry (429s, and rate limits the SDK refused to send into). */
   retried: number;
+  /** Why they were retried: the outcome's code and reason, counted. */
+  retriedBy: Record<string, number>;
+  /** 429s by `X-RateLimit-Scope` (`global`, `user` for a route's bucket). */
+  status429By: Record<string, number>;
+  /** Requests discord.js held back because its own bucket (learned from the headers) was empty, by kind. */
+  sdkHeldBack: Record<string, number>;
 }
 
 export interface FanOutResult {
@@ -62,11 +73,10 @@ const SLACK_PER_CHANNEL: PostingLimit = { kind: 'bucket', ratePerSecond: 1, burs
  * Slack publishes its workspace limit only as "several hundred messages per minute"; the adapter
  * paces to 240 per minute (burst 20), and that is the ceiling a Slack burst can reach.
  */
-const SLACK_GLOBAL: PostingLimit = {
-  kind: 'bucket',
-  ratePerSecond: SLACK_PACING.global.ratePerSecond,
-  burst: SLACK_PACING.global.burst,
-};
+const SLACK_GLOBAL: PostingLimit =
+  'windowMs' in SLACK_PACING.global
+    ? { kind: 'window', ...SLACK_PACING.global }
+    : { kind: 'bucket', ...SLACK_PACING.global };
 /** Discord: 5 messages per 5 s per channel, 50 requests per second per bot (FakeDiscordRest's defaults). */
 const DISCORD_PER_CHANNEL: PostingLimit = { kind: 'window', limit: 5, windowMs: 5000 };
 const DISCORD_GLOBAL: PostingLimit = { kind: 'window', limit: 50, windowMs: 1000 };
@@ -94,7 +104,10 @@ export async function benchFanOut(options: FanOutOptions): Promise<FanOutResult>
     discord.addChannel(discordChannel(i));
   }
   const client = createDirectoryClient({ baseUrl: emulator.url, token: 'dev-token' });
-  const store = createStore({ url: `sqlite://${join(temp.path, 'fan-out.sqlite')}`, namespace: 'bench' });
+  const store = createStore({
+    url: options.storeUrl ?? `sqlite://${join(temp.path, 'fan-out.sqlite')}`,
+    namespace: 'bench',
+  });
   const slackAdapter = withPacing(
     createSlackAdapter({
       botToken: SLACK_TOKEN,
@@ -104,6 +117,7 @@ export async function benchFanOut(options: FanOutOptions): Promise<FanOutResult>
     }),
     options.pacing?.slack,
   );
+  const sdkHeldBack: Record<string, number> = {};
   const discordAdapter = withPacing(
     createDiscordAdapter({
       token: DISCORD_TOKEN,
@@ -111,6 +125,9 @@ export async function benchFanOut(options: FanOutOptions): Promise<FanOutResult>
       apiUrl: discord.url,
       gateway: false,
       logger,
+      onEvent: (event) => {
+        if (event.type === 'rateLimited') count(sdkHeldBack, event.global ? 'global' : 'route');
+      },
     }),
     options.pacing?.discord,
   );
@@ -231,6 +248,8 @@ export async function benchFanOut(options: FanOutOptions): Promise<FanOutResult>
       itemsPerChannel: number,
       ceiling: FanOutCeiling,
       status429: number,
+      status429By: Record<string, number>,
+      held: Record<string, number>,
     ): PlatformFanOut => {
       const mine = events.filter(
         (e) => e.source === 'dispatcher' && 'entry' in e && e.entry.destination.platform === platform,
@@ -239,6 +258,8 @@ export async function benchFanOut(options: FanOutOptions): Promise<FanOutResult>
       const lastAt = Math.max(startedAt, ...delivered.map((e) => e.at));
       const spanMs = lastAt - startedAt;
       const messagesPerSecond = delivered.length / (spanMs / 1000);
+      const retriedBy: Record<string, number> = {};
+      for (const e of mine) if (e.type === 'failed') count(retriedBy, `${e.code}: ${e.reason}`);
       return {
         channels: options.channels,
         itemsPerChannel,
@@ -250,6 +271,9 @@ export async function benchFanOut(options: FanOutOptions): Promise<FanOutResult>
         ratio: round(messagesPerSecond / ceiling.messagesPerSecond),
         status429,
         retried: mine.filter((e) => e.type === 'failed').length,
+        retriedBy,
+        status429By,
+        sdkHeldBack: held,
       };
     };
     return {
@@ -258,12 +282,16 @@ export async function benchFanOut(options: FanOutOptions): Promise<FanOutResult>
         options.slackItems,
         slackCeiling,
         slack.calls.filter((c) => c.status === 429).length,
+        {},
+        {},
       ),
       discord: summarise(
         'discord',
         options.discordItems,
         discordCeiling,
         discord.calls.filter((c) => c.status === 429).length,
+        countBy(discord.calls.filter((c) => c.status === 429).map((c) => c.rateLimitScope ?? '?')),
+        sdkHeldBack,
       ),
       enqueueMs,
       violations,
@@ -279,6 +307,16 @@ export async function benchFanOut(options: FanOutOptions): Promise<FanOutResult>
     await emulator.close();
     temp.cleanup();
   }
+}
+
+function count(counts: Record<string, number>, key: string): void {
+  counts[key] = (counts[key] ?? 0) + 1;
+}
+
+function countBy(keys: string[]): Record<string, number> {
+  const counts: Record<string, number> = {};
+  for (const key of keys) count(counts, key);
+  return counts;
 }
 
 /** The adapter as is, or with its pacing replaced (everything else delegated). */

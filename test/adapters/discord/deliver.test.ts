@@ -66,7 +66,10 @@ describe('Discord delivery', () => {
   it('does not post twice when a delivery is retried with the same idempotency key', async () => {
     const first = await adapter.deliver(to(CHANNEL_ID), sampleMessage(), { idempotencyKey: 'k1' });
     const again = await adapter.deliver(to(CHANNEL_ID), sampleMessage(), { idempotencyKey: 'k1' });
-    expect(first).toEqual(again);
+    expect(again).toMatchObject({
+      status: 'delivered',
+      platformMessageId: first.status === 'delivered' && first.platformMessageId,
+    });
     expect(rest.messages.get(CHANNEL_ID)).toHaveLength(1);
   });
 
@@ -179,11 +182,16 @@ describe('Discord delivery', () => {
     expect(outcome.status === 'failed' && outcome.retryAfterMs).toBeGreaterThanOrEqual(5_000);
   });
 
-  it('declares pacing that never breaks the fixed 5-per-5 s channel window, and 50 per second overall', () => {
-    expect(adapter.pacing).toEqual({
-      perDestination: { ratePerSecond: 1, burst: 1 },
-      global: { ratePerSecond: 50, burst: 50 },
-    });
+  it('paces channels by the bucket Discord states, and never more than 50 requests in any second overall', async () => {
+    expect(adapter.pacing.perDestination).toBeUndefined();
+    expect(adapter.pacing.global).toMatchObject({ limit: 50 });
+    expect((adapter.pacing.global as { windowMs: number }).windowMs).toBeGreaterThanOrEqual(1_000);
+    const outcome = await adapter.deliver(to(CHANNEL_ID), sampleMessage(), { idempotencyKey: 'b1' });
+    // The fake grants 5 per 5 s: four remain, and the outbox is told when the window resets.
+    expect(outcome).toMatchObject({ status: 'delivered', bucket: { remaining: 4 } });
+    const resetAfterMs = outcome.status === 'delivered' ? (outcome.bucket?.resetAfterMs ?? 0) : 0;
+    expect(resetAfterMs).toBeGreaterThan(4_000);
+    expect(resetAfterMs).toBeLessThanOrEqual(5_000 + 50);
   });
 });
 

@@ -13,6 +13,8 @@ export interface RecordedCall {
   status: number;
   /** When the fake answered, on its clock (`now`), so tests can check a Retry-After was honoured. */
   at: number;
+  /** On a 429: the `X-RateLimit-Scope` it carried (`global`, or `user` for a route's bucket). */
+  rateLimitScope?: string;
 }
 
 export interface FakeDiscordRestOptions {
@@ -487,6 +489,9 @@ export class FakeDiscordRest {
         headers: req.headers,
         status,
         at: this.#options.now(),
+        ...(status === 429 && headers['x-ratelimit-scope']
+          ? { rateLimitScope: headers['x-ratelimit-scope'] }
+          : {}),
       });
       if (body === undefined) res.writeHead(status, headers).end();
       else
