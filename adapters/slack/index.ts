@@ -15,4 +15,10 @@ export {
   type SlackReplyPayload,
 } from './render-reply.js';
 export { SLACK_BOT_SCOPES } from './scopes.js';
-export { createSlackAdapter, SLACK_PACING, type SlackAdapterOptions } from './slack-adapter.js';
+export {
+  createSlackAdapter,
+  SLACK_PACING,
+  SLACK_WORKSPACE_MESSAGES_PER_MINUTE,
+  type SlackAdapterOptions,
+  slackPacing,
+} from './slack-adapter.js';

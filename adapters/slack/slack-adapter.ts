@@ -44,6 +44,11 @@ export interface SlackAdapterOptions {
    * chat.postMessage would hold the channel's only delivery slot and block shutdown.
    */
   requestTimeoutMs?: number;
+  /**
+   * The outbox's pace for feed messages across every channel this adapter serves (all its
+   * workspaces), per minute; default 240 (`SLACK_WORKSPACE_MESSAGES_PER_MINUTE`).
+   */
+  workspaceMessagesPerMinute?: number;
   /** How long a users.info admin answer is trusted. Default 5 minutes. */
   adminCacheTtlMs?: number;
   /** Clock for the admin cache. Default `Date.now`. */
@@ -55,14 +60,29 @@ export interface SlackAdapterOptions {
   socketConnectTimeoutMs?: number;
 }
 
+/** The default of `SLACK_WORKSPACE_MESSAGES_PER_MINUTE`. */
+export const SLACK_WORKSPACE_MESSAGES_PER_MINUTE = 240;
+
 /**
- * chat.postMessage: about one message per second per channel with short bursts, and a workspace
- * cap of "several hundred messages per minute" (CONTRACTS.md §1(c)); we stay well under the latter.
+ * chat.postMessage is Slack's "special" tier: "1 message per second to a specific channel" with
+ * short bursts, and a workspace-wide limit published only as "several hundred messages per
+ * minute" with "generous burst behavior" (CONTRACTS.md §1(c); docs/slack.md). With no number to
+ * learn and no header that states it before a 429, the workspace pace is a setting: the low end
+ * of "several hundred", with a burst of five seconds' worth.
  */
-export const SLACK_PACING: DeliveryPacing = {
-  perDestination: { ratePerSecond: 1, burst: 3 },
-  global: { ratePerSecond: 4, burst: 20 },
-};
+export function slackPacing(
+  workspaceMessagesPerMinute = SLACK_WORKSPACE_MESSAGES_PER_MINUTE,
+): DeliveryPacing {
+  return {
+    perDestination: { ratePerSecond: 1, burst: 3 },
+    global: {
+      ratePerSecond: workspaceMessagesPerMinute / 60,
+      burst: Math.max(1, Math.round(workspaceMessagesPerMinute / 12)),
+    },
+  };
+}
+
+export const SLACK_PACING: DeliveryPacing = slackPacing();
 
 const DEFAULT_REQUEST_TIMEOUT_MS = 10_000;
 
@@ -228,7 +248,7 @@ export function createSlackAdapter(options: SlackAdapterOptions): ChatAdapter {
 
   return {
     platform: 'slack',
-    pacing: SLACK_PACING,
+    pacing: slackPacing(options.workspaceMessagesPerMinute),
 
     attach(context) {
       attach(context);

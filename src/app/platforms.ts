@@ -105,6 +105,7 @@ export async function createAdapters(
         signingSecret: config.slack.signingSecret,
         ...(config.slack.appToken ? { appToken: config.slack.appToken } : {}),
         apiUrl: config.slack.apiUrl,
+        workspaceMessagesPerMinute: config.slack.workspaceMessagesPerMinute,
         ...(oauth ? { oauth } : {}),
         logger,
       }),

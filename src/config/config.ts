@@ -43,6 +43,8 @@ export interface Config {
         signingSecret: string;
         appToken: string | undefined;
         apiUrl: string;
+        /** The outbox's pace for chat.postMessage across all channels (Slack publishes no number). */
+        workspaceMessagesPerMinute: number;
         oauth: { clientId: string; clientSecret: string; stateSecret: string } | undefined;
       }
     | undefined;

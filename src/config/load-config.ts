@@ -43,7 +43,7 @@ export function loadConfig(options: LoadConfigOptions = {}): Config {
   // "Required" checks look at what was given, valid or not: a bad value already has its own
   // line, and calling it missing as well would contradict it.
   const isSet = (name: string) => present[name] !== undefined;
-  const read: Reader = { str, bool, isSet };
+  const read: Reader = { str, num, bool, isSet };
 
   const subscriptions = parseSubscriptions(str('SUBSCRIPTIONS'), problems);
   const directoryBaseUrl = str('DIRECTORY_BASE_URL');
@@ -197,11 +197,12 @@ function storeConfig(
 /** Validated values, plus whether a variable was given at all (even with a bad value). */
 interface Reader {
   str: (name: string) => string | undefined;
+  num: (name: string) => number;
   bool: (name: string) => boolean;
   isSet: (name: string) => boolean;
 }
 
-function slackConfig({ str, isSet }: Reader, problems: string[]): Config['slack'] {
+function slackConfig({ str, num, isSet }: Reader, problems: string[]): Config['slack'] {
   const botToken = str('SLACK_BOT_TOKEN');
   const signingSecret = str('SLACK_SIGNING_SECRET');
   const appToken = str('SLACK_APP_TOKEN');
@@ -244,6 +245,7 @@ function slackConfig({ str, isSet }: Reader, problems: string[]): Config['slack'
     signingSecret: signingSecret ?? '',
     appToken,
     apiUrl: str('SLACK_API_URL') ?? 'https://slack.com/api/',
+    workspaceMessagesPerMinute: num('SLACK_WORKSPACE_MESSAGES_PER_MINUTE'),
     oauth: clientId && clientSecret && stateSecret ? { clientId, clientSecret, stateSecret } : undefined,
   };
 }

@@ -295,6 +295,14 @@ export const VARIABLES: readonly VariableSpec[] = [
     schema: httpUrl().default('https://slack.com/api/'),
   },
   {
+    name: 'SLACK_WORKSPACE_MESSAGES_PER_MINUTE',
+    group: 'Slack',
+    description:
+      'Feed messages posted per minute across all Slack channels, with bursts of 5 seconds\' worth: Slack allows chat.postMessage about 1 per second per channel and "several hundred messages per minute" per workspace without a number (docs/slack.md).',
+    defaultText: '240',
+    schema: integer(240, 1, 6000),
+  },
+  {
     name: 'SLACK_CLIENT_ID',
     group: 'Slack',
     description:
