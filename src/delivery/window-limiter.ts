@@ -13,6 +13,8 @@ export class WindowLimiter {
   /** When each counted request was answered; Infinity while it is in flight. */
   #answeredAt: { at: number }[] = [];
   #blockedUntil = 0;
+  /** The last answer of `waitMs`, for the same `now` and no change since: the outbox asks once per channel. */
+  #cached: { now: number; wait: number } | undefined;
 
   constructor(limit: WindowLimit) {
     this.#limit = limit;
@@ -20,6 +22,13 @@ export class WindowLimiter {
 
   /** Milliseconds until a request may go; 0 = now. With every slot in flight, until one is answered. */
   waitMs(now: number): number {
+    if (this.#cached?.now === now) return this.#cached.wait;
+    const wait = this.#compute(now);
+    this.#cached = { now, wait };
+    return wait;
+  }
+
+  #compute(now: number): number {
     const blocked = Math.max(0, Math.ceil(this.#blockedUntil - now));
     this.#answeredAt = this.#answeredAt.filter((slot) => slot.at + this.#limit.windowMs > now);
     if (this.#answeredAt.length < this.#limit.limit) return blocked;
@@ -34,14 +43,17 @@ export class WindowLimiter {
   take(_now: number): (answeredAt: number) => void {
     const slot = { at: Number.POSITIVE_INFINITY };
     this.#answeredAt.push(slot);
+    this.#cached = undefined;
     return (answeredAt) => {
       // The first call is the answer; later ones (a `finally`) change nothing.
       if (slot.at === Number.POSITIVE_INFINITY) slot.at = answeredAt;
+      this.#cached = undefined;
     };
   }
 
   /** Nothing goes for `ms` from now (the platform said Retry-After for all of us). */
   drainFor(ms: number, now: number): void {
     this.#blockedUntil = Math.max(this.#blockedUntil, now + ms);
+    this.#cached = undefined;
   }
 }
