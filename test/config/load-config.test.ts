@@ -161,8 +161,19 @@ describe('loading the configuration', () => {
     expect(config.slack).toMatchObject({
       botToken: 'xoxb-1-2-3',
       apiUrl: 'https://slack.com/api/',
+      workspaceMessagesPerMinute: 240,
       oauth: undefined,
     });
+  });
+
+  it('takes the Slack workspace pace from SLACK_WORKSPACE_MESSAGES_PER_MINUTE, and refuses zero', () => {
+    const slack = { ...DIRECTORY, SLACK_BOT_TOKEN: 'xoxb-1-2-3', SLACK_SIGNING_SECRET: 'shh-secret' };
+    expect(load({ ...slack, SLACK_WORKSPACE_MESSAGES_PER_MINUTE: '600' }).slack).toMatchObject({
+      workspaceMessagesPerMinute: 600,
+    });
+    expect(problemsOf({ ...slack, SLACK_WORKSPACE_MESSAGES_PER_MINUTE: '0' })[0]).toMatch(
+      /^SLACK_WORKSPACE_MESSAGES_PER_MINUTE: /,
+    );
   });
 
   it('refuses a bot token together with multi-workspace OAuth, naming both sides', () => {

@@ -318,4 +318,15 @@ describe('Slack delivery', () => {
       global: { ratePerSecond: 4, burst: 20 },
     });
   });
+
+  it('paces the workspace to SLACK_WORKSPACE_MESSAGES_PER_MINUTE, with five seconds of burst', () => {
+    const faster = createSlackAdapter({
+      botToken: TOKEN,
+      signingSecret: 'secret',
+      apiUrl: slack.apiUrl,
+      logger: createCapturingLogger(),
+      workspaceMessagesPerMinute: 600,
+    });
+    expect(faster.pacing.global).toEqual({ ratePerSecond: 10, burst: 50 });
+  });
 });
