@@ -27,8 +27,9 @@ export interface FanOutOptions {
   /** New items each Discord channel receives in the burst. */
   discordItems: number;
   /**
-   * The bot's store (default: a SQLite file in a temp folder). Another URL, e.g. `sqlite://:memory:`,
-   * separates the pacing from the store's write latency (each delivery writes twice).
+   * The bot's store (default: a SQLite file in a temp folder). A file on tmpfs
+   * (`sqlite:///dev/shm/…`) separates the pacing from the store's write latency (each delivery
+   * writes twice).
    */
   storeUrl?: string;
   /** Replaces the adapters' own pacing, to try another one against the same limits (`--discord-pacing`). */
