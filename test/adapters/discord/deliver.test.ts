@@ -3,6 +3,7 @@ import { createDiscordAdapter, type DiscordRestEvent, nonceFor } from '../../../
 import type { ChatAdapter, Destination } from '../../../src/ports/index.js';
 import { FakeDiscordRest } from '../../fakes/discord/fake-discord-rest.js';
 import { createCapturingLogger } from '../../support/capturing-logger.js';
+import { DELIVERY_TOKEN, deliveryAdapter } from '../../support/discord-delivery.js';
 import {
   APP_ID,
   CHANNEL_ID,
@@ -12,7 +13,7 @@ import {
 } from '../../support/discord-interactions.js';
 import { FakeCommandHandler } from '../../support/fake-command-handler.js';
 
-const TOKEN = 'fake-bot-token';
+const TOKEN = DELIVERY_TOKEN;
 const to = (channelId: string): Destination => ({ platform: 'discord', channelId });
 
 describe('Discord delivery', () => {
@@ -26,14 +27,7 @@ describe('Discord delivery', () => {
     rest.addChannel(CHANNEL_ID);
     rest.addChannel(OTHER_CHANNEL_ID);
     events = [];
-    adapter = createDiscordAdapter({
-      token: TOKEN,
-      applicationId: APP_ID,
-      apiUrl: rest.url,
-      gateway: false,
-      logger: createCapturingLogger(),
-      onEvent: (event) => events.push(event),
-    });
+    adapter = deliveryAdapter(rest.url, (event) => events.push(event));
     await adapter.start({
       http: { mount: () => {} },
       commands: new FakeCommandHandler(discordScript),

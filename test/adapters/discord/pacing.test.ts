@@ -1,6 +1,6 @@
 import Keyv from 'keyv';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createDiscordAdapter, type DiscordRestEvent } from '../../../adapters/discord/index.js';
+import type { DiscordRestEvent } from '../../../adapters/discord/index.js';
 import { DeliveredLedger } from '../../../src/delivery/dedupe.js';
 import { type DispatchEvent, Dispatcher } from '../../../src/delivery/dispatcher.js';
 import { Outbox, type OutboxEntry } from '../../../src/delivery/outbox.js';
@@ -9,10 +9,9 @@ import { systemClock } from '../../../src/ports/clock.js';
 import type { ChatAdapter } from '../../../src/ports/index.js';
 import type { LeaseBackend } from '../../../src/store/leases.js';
 import { FakeDiscordRest } from '../../fakes/discord/fake-discord-rest.js';
-import { createCapturingLogger } from '../../support/capturing-logger.js';
-import { APP_ID, sampleMessage } from '../../support/discord-interactions.js';
+import { DELIVERY_TOKEN, deliveryAdapter } from '../../support/discord-delivery.js';
+import { sampleMessage } from '../../support/discord-interactions.js';
 
-const TOKEN = 'fake-bot-token';
 const freeLeases: LeaseBackend = {
   acquire: async () => true,
   release: async () => {},
@@ -51,17 +50,13 @@ describe('Discord delivery pacing', () => {
   async function burst(options: { channels: number; perChannel: number; bucketLimit: number }) {
     // A channel bucket far tighter than Discord's 5 per 5 s: a pace that is hard coded instead of
     // read from the headers would post into an empty bucket.
-    rest = new FakeDiscordRest({ token: TOKEN, bucket: { limit: options.bucketLimit, windowMs: 1_000 } });
+    rest = new FakeDiscordRest({
+      token: DELIVERY_TOKEN,
+      bucket: { limit: options.bucketLimit, windowMs: 1_000 },
+    });
     await rest.listen();
     const sdkEvents: DiscordRestEvent[] = [];
-    adapter = createDiscordAdapter({
-      token: TOKEN,
-      applicationId: APP_ID,
-      apiUrl: rest.url,
-      gateway: false,
-      logger: createCapturingLogger(),
-      onEvent: (event) => sdkEvents.push(event),
-    });
+    adapter = deliveryAdapter(rest.url, (event) => sdkEvents.push(event));
     // Not started: start()'s token check is a request outside the outbox, counted in the same
     // global second as the burst's first fifty (docs/discord.md, "Delivery and rate limits").
     const keyv = new Keyv();
