@@ -37,15 +37,8 @@ export function createPostsFeed(deps: FeedDependencies): Feed<PostsFeedState> {
           background(signal),
         );
         collected.push(...connection.nodes);
-        // Posts do not always arrive in creation order (late publication, clock skew), so a
-        // page mixing seen and unseen posts is not the end: stop at a page with nothing new.
-        const nothingNew =
-          state !== undefined &&
-          connection.nodes.every(
-            (p) =>
-              state.seen.includes(p.id) || Date.parse(p.createdAt ?? '') < state.watermark - LATE_GRACE_MS,
-          );
-        if (nothingNew || !connection.pageInfo.hasNextPage || !connection.pageInfo.endCursor) break;
+        const goOn = state !== undefined && mayHoldMoreNew(connection.nodes, (p) => isNew(p, state));
+        if (!goOn || !connection.pageInfo.hasNextPage || !connection.pageInfo.endCursor) break;
         if (!canAffordAnotherPage(client, 'v2-complexity', costPerPage)) break;
         after = connection.pageInfo.endCursor;
       }
@@ -64,10 +57,7 @@ export function createPostsFeed(deps: FeedDependencies): Feed<PostsFeedState> {
         };
 
       const now = clock.now();
-      const fresh = collected
-        .filter((p) => !state.seen.includes(p.id))
-        .filter((p) => !p.createdAt || Date.parse(p.createdAt) >= state.watermark - LATE_GRACE_MS)
-        .reverse();
+      const fresh = collected.filter((p) => isNew(p, state)).reverse();
       const items: FeedItem[] = fresh.map((post) => toItem(post, now));
       return {
         items,
@@ -89,6 +79,30 @@ export function createPostsFeed(deps: FeedDependencies): Feed<PostsFeedState> {
       return connection.nodes.map((post) => toItem(post, now));
     },
   };
+}
+
+/** Not seen yet, and not so old that it is history rather than a late arrival. */
+function isNew(post: DirectoryPost, state: PostsFeedState): boolean {
+  if (state.seen.includes(post.id)) return false;
+  return !post.createdAt || Date.parse(post.createdAt) >= state.watermark - LATE_GRACE_MS;
+}
+
+/**
+ * Whether the page after this one may hold posts not seen yet. In creation order, new posts
+ * sit above everything seen, so a page that starts with new posts and then meets a seen one
+ * is the end, and the poll costs one page. A page of nothing but new posts goes on; so does
+ * one with a new post below a seen one: posts do not always arrive in creation order (late
+ * publication, clock skew), and that page shows it is happening now. Paging on after every
+ * page with anything new cost two pages per finding poll, more than the cadence plans for,
+ * so the ledger held the next poll back until the quota window reset.
+ */
+function mayHoldMoreNew(
+  nodes: readonly DirectoryPost[],
+  isNewPost: (post: DirectoryPost) => boolean,
+): boolean {
+  const firstSeen = nodes.findIndex((p) => !isNewPost(p));
+  if (firstSeen === -1) return nodes.length > 0;
+  return nodes.slice(firstSeen + 1).some(isNewPost);
 }
 
 function toItem(post: DirectoryPost, now: number): FeedItem {

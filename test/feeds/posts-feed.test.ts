@@ -47,6 +47,48 @@ describe('the posts feed', () => {
     expect(idsOf(items)).toEqual(added);
   });
 
+  it('spends one page on a poll whose new posts arrived in creation order, even when it finds some', async () => {
+    const { clock, clientEvents, emulator, feed } = await postsFeed();
+    const seeded = await feed.poll(undefined);
+    const pages = () =>
+      clientEvents.filter((e) => e.type === 'request' && e.route === '/v2/api/graphql').length;
+    let state = seeded.nextState;
+    for (const name of ['One', 'Two', 'Three']) {
+      const post = emulator.admin.addPost({ name });
+      clock.advance(MINUTE);
+      const before = pages();
+      const poll = await feed.poll(state);
+      expect(idsOf(poll.items)).toEqual([post.v2_id]);
+      expect(pages() - before).toBe(1);
+      state = poll.nextState;
+    }
+  });
+
+  it('finds posts that arrive out of creation order, on the first page and below it', async () => {
+    const { clock, emulator, feed } = await postsFeed();
+    const seeded = await feed.poll(undefined);
+    const start = clock.now();
+    const inOrder = [];
+    for (let i = 1; i <= 12; i += 1) {
+      clock.set(start + i * MINUTE);
+      inOrder.push(emulator.admin.addPost({ name: `In order ${i}` }).v2_id);
+    }
+    clock.set(start + 13 * MINUTE);
+    const first = await feed.poll(seeded.nextState);
+    expect(idsOf(first.items)).toEqual(inOrder);
+
+    // Published now, created earlier: one lands among the ten newest, one on the page below.
+    clock.set(start + 5.5 * MINUTE);
+    const onFirstPage = emulator.admin.addPost({ name: 'Late, recent' }).v2_id;
+    clock.set(start + 1.5 * MINUTE);
+    const onSecondPage = emulator.admin.addPost({ name: 'Late, older' }).v2_id;
+    clock.set(start + 14 * MINUTE);
+    const late = await feed.poll(first.nextState);
+    expect(idsOf(late.items).sort()).toEqual([onFirstPage, onSecondPage].sort());
+    const quiet = await feed.poll(late.nextState);
+    expect(quiet.items).toEqual([]);
+  });
+
   it('skips and counts a malformed post, keeps its neighbours, and announces it once served intact', async () => {
     const { clock, clientEvents, emulator, feed } = await postsFeed();
     const seeded = await feed.poll(undefined);
