@@ -5,7 +5,7 @@ import type { Feed } from '../feeds/feed.js';
 import type { FeedName } from '../feeds/feed-names.js';
 import type { Clock } from '../ports/clock.js';
 import { directoryKeys } from '../store/directory-keys.js';
-import { planCadence } from './cadence.js';
+import { jitteredInterval, planCadence } from './cadence.js';
 import type { PollSummary } from './feed-runner.js';
 
 export interface FeedHealth {
@@ -132,7 +132,7 @@ export class FeedScheduler {
       health.consecutiveFailures = 0;
       health.lastFound = summary.found;
       delete health.lastError;
-      health.nextPollAt = startedAt + jitter(interval);
+      health.nextPollAt = startedAt + jitteredInterval(interval, this.#options.minIntervalMs, Math.random);
       this.#options.onEvent?.({ type: 'polled', summary, ms: clock.now() - startedAt });
     } catch (error) {
       health.consecutiveFailures += 1;
@@ -167,9 +167,4 @@ export class FeedScheduler {
     // Re-check at least every few seconds: subscriptions or limits may have changed.
     return Math.max(50, Math.min(5000, ...due));
   }
-}
-
-/** Up to 10 % later, never earlier, so feeds do not poll in lock-step and the plan's budget holds. */
-function jitter(intervalMs: number): number {
-  return Math.round(intervalMs * (1 + Math.random() * 0.1));
 }

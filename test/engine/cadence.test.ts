@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { planCadence } from '../../src/engine/cadence.js';
+import { jitteredInterval, planCadence } from '../../src/engine/cadence.js';
 
 const quotas = { v1: { limit: 900 }, 'v2-requests': { limit: 450 }, 'v2-complexity': { limit: 6250 } };
 const base = { quotas, windowMs: 900_000, reserveFraction: 0.2, minIntervalMs: 1000 };
@@ -48,5 +48,17 @@ describe('planning poll cadence from the quota', () => {
     });
     expect(plan.get('comments')).toBe(1316);
     expect(plan.get('posts')).toBe(47_369);
+  });
+
+  it('spreads polls around the plan, never sooner than the quota floor or the minimum', () => {
+    const plan = planCadence({ ...base, feeds: [{ name: 'comments', quotaClass: 'v1', costPerPoll: 1 }] });
+    const planned = plan.get('comments') ?? 0;
+    // 720 usable requests per 15 minutes allow one every 1,250 ms; the plan is 1,316.
+    expect(jitteredInterval(planned, 1000, () => 0)).toBe(1251);
+    expect(jitteredInterval(planned, 1000, () => 0.5)).toBe(planned);
+    expect(jitteredInterval(planned, 1000, () => 0.9999)).toBe(1382);
+    // Where the configured minimum binds, the spread only goes later.
+    expect(jitteredInterval(30_000, 30_000, () => 0)).toBe(30_000);
+    expect(jitteredInterval(30_000, 30_000, () => 0.9999)).toBe(31_500);
   });
 });
