@@ -1,4 +1,4 @@
-import type { CallOptions, DirectoryClient, QuotaClass } from '../directory/index.js';
+import type { CallOptions, DirectoryClient, Priority, QuotaClass } from '../directory/index.js';
 import type { Clock } from '../ports/clock.js';
 import type { FeedItem } from './feed-item.js';
 import type { FeedName } from './feed-names.js';
@@ -36,9 +36,10 @@ export interface Feed<State = unknown> {
   poll(state: State | undefined, signal?: AbortSignal): Promise<FeedPollResult<State>>;
   /**
    * The feed's latest records as `new` items, discovered now: newest first (live events: the
-   * ones not yet started, soonest first). One upstream request, shaped as this feed
-   * reads its source; it neither reads nor moves poll state. It answers "what would a
-   * subscription to this feed have received lately" (the subscribe preview).
+   * ones not yet started, soonest first). One upstream request, shaped as this feed reads its
+   * source (live events: as many pages as reach past the events that already started); it
+   * neither reads nor moves poll state. It answers "what would a subscription to this feed
+   * have received lately" (the subscribe preview).
    */
   recent(query: RecentQuery, call?: CallOptions): Promise<FeedItem[]>;
   /** Runs after the items of a poll are durably queued (e.g. clear notifications upstream). */
@@ -69,12 +70,18 @@ export function compareIds(a: string, b: string): number {
 export const BACKGROUND = { priority: 'background' } as const;
 
 /**
- * Whether a follow-up page fits the background budget right now. A poll fetches its first
- * page at the cadence the quota allows; further pages are extra spend, and waiting for them
- * would hold up every other feed. Skipped pages are fetched by the next poll.
+ * Whether a follow-up page fits the budget right now (background: above the lookup reserve).
+ * A poll fetches its first page at the cadence the quota allows; further pages are extra
+ * spend, and waiting for them would hold up every other feed. Skipped pages are fetched by
+ * the next poll.
  */
-export function canAffordAnotherPage(client: DirectoryClient, quotaClass: QuotaClass, cost: number): boolean {
-  return client.ledger.check(quotaClass, cost, 'background').ok;
+export function canAffordAnotherPage(
+  client: DirectoryClient,
+  quotaClass: QuotaClass,
+  cost: number,
+  priority: Priority = 'background',
+): boolean {
+  return client.ledger.check(quotaClass, cost, priority).ok;
 }
 
 /** Call options for a feed's upstream requests: background priority, abortable on shutdown. */

@@ -1,5 +1,5 @@
 import { type DirectoryLiveEvent, liveNewerDay, startsFrom, whollyBefore } from '../directory/index.js';
-import { background, type Feed, type FeedDependencies, rememberIds } from './feed.js';
+import { background, canAffordAnotherPage, type Feed, type FeedDependencies, rememberIds } from './feed.js';
 import type { FeedItem } from './feed-item.js';
 import { makeFeedItem } from './make-item.js';
 
@@ -96,9 +96,24 @@ export function createLiveFeed(options: LiveFeedOptions): Feed<LiveFeedState> {
       };
     },
     async recent(query, call) {
+      // The listing starts 1 to 3 days early (see `liveNewerDay`): in a busy directory the
+      // first pages hold only events that already started, so read on until `limit` upcoming
+      // ones are in hand or the listing ends, as far as the poll would page past them, and
+      // only while the caller's budget affords a page at once (a preview never waits on, or
+      // spends past, the lookup reserve for a follow-up page).
       const now = clock.now();
-      const result = await client.listLiveEvents({ newer: liveNewerDay(now), perPage: query.limit }, call);
-      return notYetStarted(result.items, now).map((event) => toItem(event, 'new', now));
+      const newer = liveNewerDay(now);
+      const upcoming: DirectoryLiveEvent[] = [];
+      for (let page = 0; page <= MAX_PAST_PAGES_PER_POLL; page += 1) {
+        if (page > 0 && !canAffordAnotherPage(client, 'v1', 1, call?.priority)) break;
+        const result = await client.listLiveEvents(
+          { newer, perPage: PAGE_SIZE, offset: page * PAGE_SIZE },
+          call,
+        );
+        upcoming.push(...notYetStarted(result.items, now));
+        if (upcoming.length >= query.limit || result.items.length + result.skipped < PAGE_SIZE) break;
+      }
+      return upcoming.slice(0, query.limit).map((event) => toItem(event, 'new', now));
     },
   };
 }

@@ -103,6 +103,35 @@ describe('subscription commands', () => {
       expect(live.messages[0]?.kind).toBe('live');
     });
 
+    it('previews an upcoming live event in a busy directory, past more than a page of events that already started', async () => {
+      // Its own directory: the listing starts 1 to 3 days before now, and 60 events that
+      // started in the last 10 hours fill more than the first page of 50 with the past.
+      const busy = await startHarness();
+      try {
+        const now = busy.clock.now();
+        for (let i = 1; i <= 60; i += 1) {
+          busy.emulator.admin.scheduleLive({
+            name: `Already on ${i}`,
+            startsAt: new Date(now - i * 10 * 60_000).toISOString(),
+          });
+        }
+        busy.emulator.admin.scheduleLive({
+          name: 'Coming up next',
+          liveVideo: true,
+          startsAt: new Date(now + 3_600_000).toISOString(),
+        });
+        const before = busy.requests();
+        const reply = await busy.run('subscribe live --video', MANAGER);
+        expect(reply.text).toContain('The most recent matching item is below');
+        expect(reply.messages.map((m) => m.title)).toEqual(['Coming up next']);
+        // 61 events in the listing have started (ours and one seeded): pages 1 and 2 of 50 reach
+        // past them, page 3 completes the 50 upcoming the preview looks through, and it stops.
+        expect(busy.requests() - before).toBe(3);
+      } finally {
+        await busy.close();
+      }
+    });
+
     it('does not duplicate an identical subscription', async () => {
       await h.run('subscribe notifications', MANAGER);
       const again = await h.run('subscribe notifications', MANAGER);
