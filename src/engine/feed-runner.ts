@@ -85,10 +85,12 @@ export async function runFeedOnce(
   );
   const fresh = candidates.filter((_, index) => !delivered[index]);
   const queued = await outbox.enqueue(fresh);
+  // Durably queued is enough to post: a crash before the cursor moves re-finds these items,
+  // and the delivered ledger drops them. Waking now keeps the cursor write off the delay.
+  if (queued > 0) options.dispatcher.wake();
   await feed.afterQueued?.(items);
   // Only now may the cursor move: everything behind it is delivered or durably queued.
   await store.set(stateKey, nextState);
-  if (queued > 0) options.dispatcher.wake();
   return { feed: feed.name, found: items.length, queued, duplicates: candidates.length - queued };
 }
 
