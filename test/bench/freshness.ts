@@ -6,7 +6,6 @@ import {
   type QuotaClass,
 } from '../../src/directory/index.js';
 import { startEmulator } from '../../src/emulator/index.js';
-import { planCadence } from '../../src/engine/cadence.js';
 import { createItemComposer } from '../../src/engine/compose-item.js';
 import { createEngine, type EngineEvent } from '../../src/engine/engine.js';
 import type { FeedName } from '../../src/feeds/feed-names.js';
@@ -35,17 +34,14 @@ export interface FreshnessResult {
     pollMinIntervalMs: number;
     items: { comments: number; posts: number };
   };
-  /** The quota floor per enabled feed, ms (planCadence with the emulator's limits). */
+  /** The quota floor per enabled feed, ms (`quotaFloors` with the emulator's limits). */
   floorMs: Record<string, number>;
   freshness: {
     /** Delay ÷ the item's feed floor, over every item. */
     p50: number;
     p95: number;
     max: number;
-    byFeed: Record<
-      string,
-      { items: number; p50: number; p95: number; p50DelayMs: number; p95DelayMs: number }
-    >;
+    byFeed: Record<string, FeedFreshness>;
   };
   efficiency: {
     spanMs: number;
@@ -71,7 +67,27 @@ export interface FreshnessResult {
   violations: Violation[];
 }
 
+/** One feed's figures: delays ÷ its own floor, the raw delays, and how its polls were spaced. */
+export interface FeedFreshness {
+  items: number;
+  p50: number;
+  p95: number;
+  p50DelayMs: number;
+  p95DelayMs: number;
+  /** Every item's delay, ms, in creation order. */
+  delaysMs: number[];
+  /** Polls of this feed during the span, and the upstream requests (pages) they made. */
+  polls: number;
+  requests: number;
+  /** Time between the starts of consecutive polls ÷ the floor (1 = polled at the floor). */
+  gapP50: number;
+  gapP95: number;
+  gapMax: number;
+}
+
 const FEEDS: FeedName[] = ['comments', 'posts'];
+/** Which upstream route each feed reads, to count its requests. */
+const FEED_ROUTE: Record<string, string> = { comments: '/v1/comments', posts: '/v2/api/graphql' };
 /** One poll's size per feed, for the pages lower bound (comments-feed.ts, posts-feed.ts). */
 const PAGE_SIZE: Record<string, number> = { comments: 50, posts: 10 };
 const RESERVE_FRACTION = 0.2;
@@ -83,6 +99,30 @@ const POLL_MIN_INTERVAL_MS = 100;
  * the floor these limits give, so the choice moves the floor, not the ratios.
  */
 const COMPLEXITY_HEADROOM = 10;
+
+/**
+ * The shortest poll interval per feed that the quotas allow after the lookup reserve: the
+ * feeds of one class share its usable budget, `window × cost of one round ÷ (limit × (1 −
+ * reserve))`, rounded to the ms. Computed here, not with the engine's `planCadence`, because
+ * the plan adds the engine's own planning margin, and the yardstick must not move with the
+ * code it measures.
+ */
+export function quotaFloors(
+  feeds: readonly { name: string; quotaClass: QuotaClass; costPerPoll: number }[],
+  limits: Record<QuotaClass, number>,
+  windowMs: number,
+): Record<string, number> {
+  const costPerRound = (quotaClass: QuotaClass) =>
+    feeds.filter((f) => f.quotaClass === quotaClass).reduce((sum, f) => sum + f.costPerPoll, 0);
+  return Object.fromEntries(
+    feeds.map((feed) => [
+      feed.name,
+      Math.round(
+        (windowMs * costPerRound(feed.quotaClass)) / (limits[feed.quotaClass] * (1 - RESERVE_FRACTION)),
+      ),
+    ]),
+  );
+}
 
 /**
  * Freshness and quota efficiency from one run: the real engine with its real scheduler
@@ -107,11 +147,16 @@ export async function benchFreshness(options: FreshnessOptions): Promise<Freshne
   });
   const clientEvents: DirectoryClientEvent[] = [];
   const engineEvents: EngineEvent[] = [];
+  const requestsAt: { at: number; route: string }[] = [];
+  const pollStarts: { at: number; feed: string }[] = [];
   const client = createDirectoryClient({
     baseUrl: emulator.url,
     token: 'dev-token',
     ledger: createQuotaLedger({ reserveFraction: RESERVE_FRACTION, windowMs }),
-    onEvent: (event) => clientEvents.push(event),
+    onEvent: (event) => {
+      clientEvents.push(event);
+      if (event.type === 'request') requestsAt.push({ at: Date.now(), route: event.route });
+    },
   });
   const store = createStore({ url: `sqlite://${join(temp.path, 'freshness.sqlite')}`, namespace: 'bench' });
   const adapter = new TimingAdapter();
@@ -132,7 +177,11 @@ export async function benchFreshness(options: FreshnessOptions): Promise<Freshne
       leaseTtlMs: 3000,
       leaseRenewMs: 1000,
     },
-    onEvent: (event) => engineEvents.push(event),
+    onEvent: (event) => {
+      engineEvents.push(event);
+      if (event.source === 'scheduler' && event.type === 'polled')
+        pollStarts.push({ at: Date.now() - event.ms, feed: event.summary.feed });
+    },
   });
   const timers: NodeJS.Timeout[] = [];
   try {
@@ -146,19 +195,12 @@ export async function benchFreshness(options: FreshnessOptions): Promise<Freshne
       });
     }
     const enabled = engine.feeds.filter((f) => FEEDS.includes(f.name));
-    const limits: Record<QuotaClass, { limit: number }> = {
-      v1: { limit: quotas.v1 },
-      'v2-requests': { limit: quotas.v2Requests },
-      'v2-complexity': { limit: quotas.complexity },
+    const limits: Record<QuotaClass, number> = {
+      v1: quotas.v1,
+      'v2-requests': quotas.v2Requests,
+      'v2-complexity': quotas.complexity,
     };
-    const floors = planCadence({
-      feeds: enabled,
-      quotas: limits,
-      windowMs,
-      reserveFraction: RESERVE_FRACTION,
-      minIntervalMs: 0,
-    });
-    const floorMs = Object.fromEntries(floors);
+    const floorMs = quotaFloors(enabled, limits, windowMs);
 
     await engine.start();
     // The first poll of each feed only records where upstream stands (no history flood).
@@ -232,14 +274,26 @@ export async function benchFreshness(options: FreshnessOptions): Promise<Freshne
     }
 
     const byFeed: FreshnessResult['freshness']['byFeed'] = {};
-    for (const [feed, list] of delays) {
+    for (const feed of FEEDS) {
+      const list = delays.get(feed);
+      if (!list) continue;
       const floor = floorMs[feed] ?? Number.NaN;
+      const starts = pollStarts.filter(
+        (p) => p.feed === feed && p.at >= startedAt && p.at <= startedAt + spanMs,
+      );
+      const gaps = starts.slice(1).map((p, i) => (p.at - (starts[i]?.at ?? p.at)) / floor);
       byFeed[feed] = {
         items: list.length,
         p50: round(percentile(list, 50) / floor),
         p95: round(percentile(list, 95) / floor),
         p50DelayMs: percentile(list, 50),
         p95DelayMs: percentile(list, 95),
+        delaysMs: list,
+        polls: starts.length,
+        requests: requestsAt.filter((r) => r.route === FEED_ROUTE[feed] && r.at >= startedAt).length,
+        gapP50: round(percentile(gaps, 50)),
+        gapP95: round(percentile(gaps, 95)),
+        gapMax: round(Math.max(...gaps)),
       };
     }
 

@@ -10,6 +10,7 @@ import { benchEmulator, type EmulatorBenchResult, type EmulatorCapacity } from '
 import { benchFanOut, type FanOutResult } from './fan-out.js';
 import { benchFootprint, type FootprintResult } from './footprint.js';
 import { benchFreshness, type FreshnessResult } from './freshness.js';
+import { freshnessRows } from './freshness-rows.js';
 import { benchLookups, type LookupsResult } from './lookups.js';
 import { benchScaleOut, type ScaleOutOptions, type ScaleOutResult } from './scale-out.js';
 import { type MachineInfo, machineInfo, round, type Violation } from './support.js';
@@ -187,45 +188,7 @@ function describeMachine(results: Results): string {
 
 function rows(results: Results): Row[] {
   const out: Row[] = [];
-  const f = results.freshness;
-  if (f) {
-    const floors = Object.entries(f.floorMs)
-      .map(([feed, ms]) => `${feed} ${ms} ms`)
-      .join(', ');
-    const items = f.settings.items.comments + f.settings.items.posts;
-    out.push(
-      {
-        figure: 'freshness p50: delay ÷ quota floor',
-        value: f.freshness.p50,
-        goal: '≤ 1',
-        detail: `floor: ${floors}; ${items} items`,
-      },
-      {
-        figure: 'freshness p95: delay ÷ quota floor',
-        value: f.freshness.p95,
-        goal: '≤ 1.2',
-        detail: byFeed(f),
-      },
-      {
-        figure: 'quota: V1 requests ÷ minimum',
-        value: f.efficiency.v1Ratio,
-        goal: '≤ 1.05',
-        detail: `${f.efficiency.spent.v1Requests} spent, ${f.efficiency.minimum.v1Requests} at the floor over ${Math.round(f.efficiency.spanMs / 1000)} s`,
-      },
-      {
-        figure: 'quota: complexity ÷ minimum',
-        value: f.efficiency.complexityRatio,
-        goal: '≤ 1.05',
-        detail: `${f.efficiency.spent.complexity} points spent, ${f.efficiency.minimum.complexity} at the floor`,
-      },
-      {
-        figure: 'quota: directory 429s received',
-        value: f.efficiency.status429,
-        goal: '0',
-        detail: `${f.efficiency.quotaWaits} quota waits (${Math.round(f.efficiency.quotaWaitMs)} ms), ${f.efficiency.retries} retries, ${f.efficiency.pollFailures} failed polls`,
-      },
-    );
-  }
+  if (results.freshness) out.push(...freshnessRows(results.freshness));
   const fan = results.fanOut;
   if (fan) {
     for (const [name, p] of [
@@ -310,12 +273,6 @@ function rows(results: Results): Row[] {
     }
   }
   return out;
-}
-
-function byFeed(f: FreshnessResult): string {
-  return Object.entries(f.freshness.byFeed)
-    .map(([feed, s]) => `${feed} p50 ${s.p50}/p95 ${s.p95} (${s.items})`)
-    .join('; ');
 }
 
 process.exitCode = await main();
