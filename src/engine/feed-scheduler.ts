@@ -81,13 +81,7 @@ export class FeedScheduler {
     const { clock } = this.#options;
     const wanted = await this.#options.wantedFeeds();
     const feeds = this.#options.feeds.filter((f) => wanted.has(f.name));
-    const plan = planCadence({
-      feeds,
-      quotas: this.#options.ledger.snapshot(),
-      windowMs: this.#options.windowMs,
-      reserveFraction: this.#options.reserveFraction,
-      minIntervalMs: this.#options.minIntervalMs,
-    });
+    const plan = this.#plan(feeds);
     for (const feed of feeds) {
       if (!this.#running && this.#timer !== undefined) break;
       const health = this.#health.get(feed.name);
@@ -105,7 +99,7 @@ export class FeedScheduler {
         health.nextPollAt = clock.now() + budget.waitMs;
         continue;
       }
-      await this.#poll(feed, health, interval);
+      await this.#poll(feed, health, interval, feeds);
     }
     await this.#options.store
       .set(directoryKeys(this.#options.directoryId).feedHealth, [...this.#health.values()])
@@ -122,7 +116,17 @@ export class FeedScheduler {
     return (await store.get<FeedHealth[]>(directoryKeys(directoryId).feedHealth)) ?? [];
   }
 
-  async #poll(feed: Feed, health: FeedHealth, interval: number): Promise<void> {
+  #plan(feeds: readonly Feed[]): Map<string, number> {
+    return planCadence({
+      feeds,
+      quotas: this.#options.ledger.snapshot(),
+      windowMs: this.#options.windowMs,
+      reserveFraction: this.#options.reserveFraction,
+      minIntervalMs: this.#options.minIntervalMs,
+    });
+  }
+
+  async #poll(feed: Feed, health: FeedHealth, interval: number, feeds: readonly Feed[]): Promise<void> {
     const { clock } = this.#options;
     const startedAt = clock.now();
     health.lastPollAt = startedAt;
@@ -132,7 +136,11 @@ export class FeedScheduler {
       health.consecutiveFailures = 0;
       health.lastFound = summary.found;
       delete health.lastError;
-      health.nextPollAt = startedAt + jitteredInterval(interval, this.#options.minIntervalMs, Math.random);
+      // Planned from the limits this poll's responses reported: before the first response the
+      // ledger holds the spec's defaults, and a service with lower limits would see the next
+      // poll too soon, leaving a later one to wait for the window's reset.
+      const planned = this.#plan(feeds).get(feed.name) ?? interval;
+      health.nextPollAt = startedAt + jitteredInterval(planned, this.#options.minIntervalMs, Math.random);
       this.#options.onEvent?.({ type: 'polled', summary, ms: clock.now() - startedAt });
     } catch (error) {
       health.consecutiveFailures += 1;
