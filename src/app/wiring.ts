@@ -111,14 +111,14 @@ export function buildCommandHandler(
   overrides: Partial<CommandDependencies> = {},
 ): CommandHandler {
   const status = async (): Promise<StatusReport> => {
-    const all = await engine.subscriptions.list();
+    const index = await engine.subscriptions.index();
     return {
       quotas: client.ledger.snapshot(),
       // Only the poller's health is live; another instance reads what the poller last saved.
       feeds: engine.leader.isLeader
         ? engine.scheduler.health()
         : await FeedScheduler.savedHealth(store.keyv, directoryId),
-      pausedSubscriptions: all.filter((s) => s.paused),
+      pausedSubscriptions: index.paused(),
       subscribedFeeds: await engine.wantedFeeds(),
       isPoller: engine.leader.isLeader,
     };

@@ -5,6 +5,7 @@ import type { Clock } from '../ports/clock.js';
 import { sleep } from '../ports/clock.js';
 import type { LeaseBackend } from '../store/leases.js';
 import type { FeedFilters } from './feed-filters.js';
+import { SubscriptionIndex } from './subscription-index.js';
 import type { SubscriptionSeed } from './subscription-spec.js';
 
 export interface Subscription {
@@ -27,6 +28,11 @@ export type NewSubscription = Omit<Subscription, 'id' | 'createdAt' | 'paused'>;
 
 /** The one store document holding every subscription (docs/privacy.md lists it). */
 export const SUBSCRIPTIONS_KEY = 'subscriptions';
+/**
+ * Changes to a fresh random value after every write of SUBSCRIPTIONS, so an instance can tell
+ * with one small read whether the index it holds is still the stored list.
+ */
+export const SUBSCRIPTIONS_VERSION_KEY = 'subscriptions-version';
 /** The lease name serialising changes to it. */
 export const SUBSCRIPTIONS_WRITE_LOCK = 'subscriptions-write';
 
@@ -34,6 +40,9 @@ export const SUBSCRIPTIONS_WRITE_LOCK = 'subscriptions-write';
  * Subscriptions live in one store document. They change rarely (a slash command) and are
  * read on every poll cycle; one document keeps a read to one round-trip. Changes from
  * any instance go through a short lease so two concurrent edits never overwrite each other.
+ * Readers that route items or answer for one channel go through `index()`, which re-reads
+ * the document only when its version key changed, so a poll or a command costs what it
+ * returns, not the number of subscriptions.
  */
 export class SubscriptionRepository {
   readonly #keyv: Keyv;
@@ -46,6 +55,8 @@ export class SubscriptionRepository {
    * list and the later write would undo the earlier.
    */
   #writes: Promise<unknown> = Promise.resolve();
+  #cached: { version: string; index: SubscriptionIndex } | undefined;
+  #loading: Promise<SubscriptionIndex> | undefined;
 
   constructor(options: { keyv: Keyv; leases: LeaseBackend; clock: Clock }) {
     this.#keyv = options.keyv;
@@ -58,7 +69,28 @@ export class SubscriptionRepository {
   }
 
   async forChannel(platform: string, channelId: string): Promise<Subscription[]> {
-    return (await this.list()).filter((s) => s.platform === platform && s.channelId === channelId);
+    return (await this.index()).forChannel(platform, channelId).map((s) => ({ ...s }));
+  }
+
+  /**
+   * The stored subscriptions, indexed; rebuilt only when another write (from any instance)
+   * changed the version key. Its subscriptions are shared: read them, never change them.
+   */
+  async index(): Promise<SubscriptionIndex> {
+    this.#loading ??= this.#freshIndex().finally(() => {
+      this.#loading = undefined;
+    });
+    return this.#loading;
+  }
+
+  async #freshIndex(): Promise<SubscriptionIndex> {
+    const version = await this.#keyv.get<string>(SUBSCRIPTIONS_VERSION_KEY);
+    if (version !== undefined && this.#cached?.version === version) return this.#cached.index;
+    // Read after the version: the writer stores the list first, so it is at least that new.
+    const index = new SubscriptionIndex((await this.#keyv.get<Subscription[]>(SUBSCRIPTIONS_KEY)) ?? []);
+    // A store written only by versions before the key has none: nothing to trust, read each time.
+    this.#cached = version === undefined ? undefined : { version, index };
+    return index;
   }
 
   /**
@@ -159,6 +191,9 @@ export class SubscriptionRepository {
     try {
       const { next, result } = change(await this.list());
       await this.#keyv.set(SUBSCRIPTIONS_KEY, next);
+      await this.#keyv.set(SUBSCRIPTIONS_VERSION_KEY, randomBytes(8).toString('hex'));
+      // A load started before this write must not answer a read made after it.
+      this.#loading = undefined;
       return result;
     } finally {
       await this.#leases.release(SUBSCRIPTIONS_WRITE_LOCK, this.#owner).catch(() => {});

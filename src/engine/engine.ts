@@ -123,13 +123,10 @@ export function createEngine(options: EngineOptions) {
     );
 
   const wantedFeeds = async (): Promise<ReadonlySet<FeedName>> => {
-    const all = await subscriptions.list();
-    const active = all.filter((s) => !s.paused && adapters.has(s.platform));
+    const active = (await subscriptions.index()).activeRoutes().filter((r) => adapters.has(r.platform));
     reminderHorizon = Math.max(
       0,
-      ...active
-        .filter((s) => s.feed === 'live')
-        .map((s) => s.filters.remindMinutes ?? settings.defaultRemindMinutes),
+      ...active.filter((r) => r.feed === 'live').map((r) => r.remindMinutes ?? settings.defaultRemindMinutes),
     );
     return new Set(active.map((s) => s.feed));
   };

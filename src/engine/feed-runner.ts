@@ -2,7 +2,7 @@ import type Keyv from 'keyv';
 import type { DeliveredLedger } from '../delivery/dedupe.js';
 import type { Dispatcher } from '../delivery/dispatcher.js';
 import type { Outbox, OutboxEntry } from '../delivery/outbox.js';
-import { destinationKey, routeItem } from '../delivery/router.js';
+import { destinationKey } from '../delivery/router.js';
 import type { SubscriptionRepository } from '../delivery/subscriptions.js';
 import type { Feed } from '../feeds/feed.js';
 import type { FeedItem } from '../feeds/feed-item.js';
@@ -46,13 +46,13 @@ export async function runFeedOnce(
   const stateKey = directoryKeys(options.directoryId).feedState(feed.name);
   const state = await store.get(stateKey);
   const { items, nextState } = await feed.poll(state, signal);
-  const allSubscriptions = await subscriptions.list();
+  const index = await subscriptions.index();
   const now = clock.now();
 
   const candidates: OutboxEntry[] = [];
   const messages = new Map<string, Message>();
   for (const item of items) {
-    const targets = routeItem(item, allSubscriptions, {
+    const targets = index.route(item, {
       now,
       defaultRemindMinutes: options.defaultRemindMinutes,
     });

@@ -1,7 +1,11 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { SUBSCRIPTIONS_KEY, SUBSCRIPTIONS_WRITE_LOCK } from '../../src/delivery/subscriptions.js';
+import {
+  SUBSCRIPTIONS_KEY,
+  SUBSCRIPTIONS_VERSION_KEY,
+  SUBSCRIPTIONS_WRITE_LOCK,
+} from '../../src/delivery/subscriptions.js';
 import { SLACK_INSTALLATION_KEYS } from '../../src/ports/installation-keys.js';
 import {
   ACTIVE_DIRECTORY_KEY,
@@ -31,6 +35,7 @@ function keyFamilies(): string[] {
     LEGACY_POLLER_LEASE,
     ACTIVE_DIRECTORY_KEY,
     SUBSCRIPTIONS_KEY,
+    SUBSCRIPTIONS_VERSION_KEY,
     SUBSCRIPTIONS_WRITE_LOCK,
     KEY_CHECK_KEY,
   ];

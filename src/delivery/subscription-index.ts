@@ -1,0 +1,123 @@
+import type { FeedItem } from '../feeds/feed-item.js';
+import type { FeedName } from '../feeds/feed-names.js';
+import { destinationKey, type RoutingOptions, routeItem } from './router.js';
+import type { Subscription } from './subscriptions.js';
+
+/** What a word keyword matches on: a run of letters, digits and `_` (the router's word boundary). */
+const WORD = /^[\p{L}\p{N}_]+$/u;
+const NOT_WORD = /[^\p{L}\p{N}_]+/u;
+
+/** One feed's subscriptions, each filed under the one filter every item it wants must carry. */
+interface FeedBuckets {
+  /** No post, user or word-keyword filter: every item of the feed is a candidate. */
+  any: Subscription[];
+  byPost: Map<string, Subscription[]>;
+  byUser: Map<string, Subscription[]>;
+  byWord: Map<string, Subscription[]>;
+}
+
+/** A running platform's active subscriptions, reduced to what decides which feeds to poll. */
+export interface ActiveRoute {
+  platform: string;
+  feed: FeedName;
+  remindMinutes: number | undefined;
+}
+
+/**
+ * Every subscription, indexed so that routing an item, listing a channel's subscriptions and
+ * the status summary cost what they return, not the number of subscriptions. Built once per
+ * change of the stored list (SubscriptionRepository caches it), read many times per poll.
+ *
+ * Routing looks up only the buckets an item's facets name (its post ids and slugs, its
+ * usernames, its words, and the feed's unfiltered bucket); the router's own `routeItem` then
+ * applies every filter to those candidates, so the index can only narrow, never widen, what
+ * a subscription receives.
+ */
+export class SubscriptionIndex {
+  readonly size: number;
+  readonly #position = new Map<Subscription, number>();
+  readonly #byChannel = new Map<string, Subscription[]>();
+  readonly #byFeed = new Map<FeedName, FeedBuckets>();
+  readonly #paused: Subscription[] = [];
+  readonly #active = new Map<string, ActiveRoute>();
+
+  constructor(all: readonly Subscription[]) {
+    this.size = all.length;
+    all.forEach((subscription, position) => {
+      this.#position.set(subscription, position);
+      push(this.#byChannel, destinationKey(subscription.platform, subscription.channelId), subscription);
+      if (subscription.paused) {
+        this.#paused.push(subscription);
+        return;
+      }
+      const remindMinutes = subscription.feed === 'live' ? subscription.filters.remindMinutes : undefined;
+      const route = { platform: subscription.platform, feed: subscription.feed, remindMinutes };
+      this.#active.set(JSON.stringify(route), route);
+      file(this.#buckets(subscription.feed), subscription);
+    });
+  }
+
+  /** One channel's subscriptions, in the order they were made. */
+  forChannel(platform: string, channelId: string): Subscription[] {
+    return [...(this.#byChannel.get(destinationKey(platform, channelId)) ?? [])];
+  }
+
+  paused(): Subscription[] {
+    return [...this.#paused];
+  }
+
+  /** The distinct (platform, feed, reminder lead) of active subscriptions. */
+  activeRoutes(): ActiveRoute[] {
+    return [...this.#active.values()];
+  }
+
+  /** `routeItem` over the item's candidates: the same subscriptions it would pick from the whole list. */
+  route(item: FeedItem, options: RoutingOptions): Subscription[] {
+    return routeItem(item, this.candidates(item), options);
+  }
+
+  /** Active subscriptions of the item's feed that may match it, in list order (routeItem keeps the first per channel). */
+  candidates(item: FeedItem): Subscription[] {
+    const buckets = this.#byFeed.get(item.feed);
+    if (!buckets) return [];
+    const found = new Set<Subscription>(buckets.any);
+    const add = (list: Subscription[] | undefined) => {
+      for (const subscription of list ?? []) found.add(subscription);
+    };
+    for (const ref of item.facets.postRefs) add(buckets.byPost.get(ref));
+    for (const name of item.facets.usernames) add(buckets.byUser.get(name));
+    for (const word of new Set(item.facets.text.split(NOT_WORD))) if (word) add(buckets.byWord.get(word));
+    return [...found].sort((a, b) => (this.#position.get(a) ?? 0) - (this.#position.get(b) ?? 0));
+  }
+
+  #buckets(feed: FeedName): FeedBuckets {
+    let buckets = this.#byFeed.get(feed);
+    if (!buckets) {
+      buckets = { any: [], byPost: new Map(), byUser: new Map(), byWord: new Map() };
+      this.#byFeed.set(feed, buckets);
+    }
+    return buckets;
+  }
+}
+
+/**
+ * Files a subscription under one filter every matching item must carry: its post, else its
+ * user, else each of its keywords when all are words (any one may be the match). Keywords with
+ * other characters (c++, node.js) match as substrings, which no word lookup finds, so those
+ * subscriptions go with the unfiltered ones.
+ */
+function file(buckets: FeedBuckets, subscription: Subscription): void {
+  const { post, user, keywords } = subscription.filters;
+  if (post) push(buckets.byPost, post.toLowerCase(), subscription);
+  else if (user) push(buckets.byUser, user.toLowerCase(), subscription);
+  else if (keywords?.length && keywords.every((k) => WORD.test(k.toLowerCase()))) {
+    for (const word of new Set(keywords.map((k) => k.toLowerCase())))
+      push(buckets.byWord, word, subscription);
+  } else buckets.any.push(subscription);
+}
+
+function push<K, V>(map: Map<K, V[]>, key: K, value: V): void {
+  const list = map.get(key);
+  if (list) list.push(value);
+  else map.set(key, [value]);
+}
