@@ -117,7 +117,7 @@ export class SubscriptionRepository {
         };
       }
       if (existing) return { next: all, result: { subscription: existing, created: false, resumed: false } };
-      const subscription: Subscription = { ...input, id: newId(all), createdAt: this.#clock.now() };
+      const subscription: Subscription = { ...input, id: newId(idsOf(all)), createdAt: this.#clock.now() };
       return { next: [...all, subscription], result: { subscription, created: true, resumed: false } };
     });
   }
@@ -168,12 +168,15 @@ export class SubscriptionRepository {
       const kept = all.filter((s) => s.createdBy !== 'env' || wanted.has(signature(s)));
       const present = new Set(kept.filter((s) => s.createdBy === 'env').map(signature));
       const next = [...kept];
+      const ids = idsOf(kept);
       let added = 0;
       for (const seed of seeds) {
         const key = signature(seed);
         if (present.has(key)) continue;
         present.add(key);
-        next.push({ ...seed, id: newId(next), createdBy: 'env', createdAt: this.#clock.now() });
+        const id = newId(ids);
+        ids.add(id);
+        next.push({ ...seed, id, createdBy: 'env', createdAt: this.#clock.now() });
         added += 1;
       }
       return { next, result: { added, removed: all.length - kept.length } };
@@ -224,10 +227,12 @@ function sortKeys(value: FeedFilters): [string, unknown][] {
     .sort(([x], [y]) => x.localeCompare(y));
 }
 
-function newId(existing: readonly Subscription[]): string {
+const idsOf = (subscriptions: readonly Subscription[]) => new Set(subscriptions.map((s) => s.id));
+
+function newId(taken: ReadonlySet<string>): string {
   for (;;) {
-    // 4 bytes: ids stay short to type, and collisions stay rare with tens of thousands of routes.
+    // 4 bytes: ids stay short to type; the set keeps them unique (seeding 100k routes stays linear).
     const id = `s${randomBytes(4).toString('hex')}`;
-    if (!existing.some((s) => s.id === id)) return id;
+    if (!taken.has(id)) return id;
   }
 }

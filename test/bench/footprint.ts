@@ -1,200 +1,112 @@
+/**
+ * Footprint at scale: per store (SQLite, Redis, PostgreSQL), RSS with every subscription
+ * indexed and a batch of delivered-ledger entries, the store's size and its plateau under the
+ * poller's sweep, and routing time per item with a tenth of the subscriptions vs all of them.
+ * Each store is measured in a fresh Node process (footprint-child.ts, `--expose-gc`) so RSS
+ * is the bot's, not the harness's or another store's.
+ */
 import { fork } from 'node:child_process';
-import { statSync } from 'node:fs';
-import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { DeliveredLedger } from '../../src/delivery/dedupe.js';
-import type { SubscriptionSeed } from '../../src/delivery/subscription-spec.js';
-import { SubscriptionRepository } from '../../src/delivery/subscriptions.js';
-import { systemClock } from '../../src/ports/clock.js';
-import { createStore } from '../../src/store/create-store.js';
-import { makeTempDir } from '../support/temp-dir.js';
-import { round, type Violation } from './support.js';
+import type { StoreKind } from '../../src/store/create-store.js';
+import type { FootprintOptions, StoreFootprint } from './footprint-measure.js';
+import { storeUrl } from './footprint-stores.js';
+import type { Violation } from './support.js';
+import type { Row } from './table.js';
 
-export interface FootprintOptions {
-  subscriptions: number;
-  /** Delivered-ledger entries per batch (the issue: 100,000; quick mode 10,000). */
-  ledgerEntries: number;
-  /** The ledger TTL used for the run: short, so the plateau can be shown in seconds. */
-  ttlMs: number;
-}
+export type { FootprintOptions } from './footprint-measure.js';
 
 export interface FootprintResult {
-  subscriptions: number;
+  channels: number;
   ledgerEntriesPerBatch: number;
-  rss: {
-    /** After start-up with the store open and empty, MiB. */
-    baselineMiB: number;
-    /** After the subscriptions were written and listed and the first batch delivered, MiB. */
-    loadedMiB: number;
-    /** loaded ÷ baseline. */
-    ratio: number;
-  };
-  store: {
-    /** SQLite file after the subscriptions and the first batch, bytes. */
-    afterFirstBatchBytes: number;
-    bytesPerLedgerEntry: number;
-    /** After a second batch written once the first expired, with nothing reading the old keys. */
-    afterUnpurgedBatchBytes: number;
-    /** afterUnpurgedBatch ÷ afterFirstBatch: what happens when expired keys are never read (≈ 2 = growth). */
-    unpurgedGrowth: number;
-    /** After the poller's sweep of expired keys (BotStore.sweepExpired), then a third batch. */
-    afterPurgedBatchBytes: number;
-    /** afterPurgedBatch ÷ afterUnpurgedBatch: ≤ 1 means SQLite reused the freed pages, the store plateaued. */
-    plateauRatio: number;
-    /** Rows left in the table at the end: the live batch plus the subscriptions and bookkeeping. */
-    rowsAtEnd: number;
-  };
-  writesPerSecond: number;
+  stores: StoreFootprint[];
+  /** Stores not measured because no server was configured (BENCH_/TEST_REDIS_URL, BENCH_/TEST_DATABASE_URL). */
+  skipped: StoreKind[];
   violations: Violation[];
 }
 
-const mib = (bytes: number) => round(bytes / 1_048_576, 1);
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+const KINDS: readonly StoreKind[] = ['sqlite', 'redis', 'postgres'];
+/** The issue's goal for the full size (100,000 subscriptions + 1,000,000 delivered). */
+const RSS_GOAL_MIB = 300;
 
-/** Runs the measurement in a fresh Node process, so RSS is the bot's footprint, not the harness's. */
-export function benchFootprint(options: FootprintOptions): Promise<FootprintResult> {
+export async function benchFootprint(options: FootprintOptions): Promise<FootprintResult> {
+  const result: FootprintResult = {
+    channels: options.channels,
+    ledgerEntriesPerBatch: options.ledgerEntries,
+    stores: [],
+    skipped: [],
+    violations: [],
+  };
+  for (const kind of KINDS) {
+    if (storeUrl(kind) === undefined) {
+      result.skipped.push(kind);
+      continue;
+    }
+    const measured = await inChild(kind, options);
+    result.stores.push(measured);
+    result.violations.push(...measured.violations);
+  }
+  return result;
+}
+
+function inChild(kind: StoreKind, options: FootprintOptions): Promise<StoreFootprint> {
   const child = fork(
     fileURLToPath(new URL('./footprint-child.ts', import.meta.url)),
-    [JSON.stringify(options)],
+    [JSON.stringify({ kind, options })],
     {
       execArgv: ['--import', import.meta.resolve('tsx'), '--expose-gc'],
       stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
     },
   );
   return new Promise((resolve, reject) => {
-    let result: FootprintResult | undefined;
+    let result: StoreFootprint | undefined;
     child.on('message', (message) => {
-      result = message as FootprintResult;
+      result = message as StoreFootprint;
     });
     child.on('error', reject);
     child.on('exit', (code) => {
       if (code === 0 && result) resolve(result);
-      else reject(new Error(`the footprint process exited with ${code} before reporting`));
+      else reject(new Error(`the ${kind} footprint process exited with ${code} before reporting`));
     });
   });
 }
 
-/**
- * What the bot keeps after `subscriptions` subscriptions and batches of delivered-ledger entries,
- * written through the bot's own SubscriptionRepository and DeliveredLedger into a SQLite store.
- * The plateau is shown in three batches: the second lands after the first expired but before
- * anything read it; then the store is swept as the poller does hourly (BotStore.sweepExpired)
- * and a third batch lands in the freed pages.
- */
-export async function measureFootprint(options: FootprintOptions): Promise<FootprintResult> {
-  const temp = makeTempDir('directory-bot-bench-');
-  const path = join(temp.path, 'footprint.sqlite');
-  const store = createStore({ url: `sqlite://${path}`, namespace: 'bench' });
-  try {
-    const subscriptions = new SubscriptionRepository({
-      keyv: store.keyv,
-      leases: store.leases,
-      clock: systemClock,
-    });
-    const ledger = new DeliveredLedger({ keyv: store.keyv, ttlMs: options.ttlMs, directoryId: 'bench' });
-    const countRows = async () =>
-      ((await store.keyv.store.query('SELECT COUNT(*) AS n FROM keyv')) as { n: number }[])[0]?.n ?? 0;
-    await store.ping();
-    const baseline = rss();
+const mib = (bytes: number) => (bytes / 1_048_576).toFixed(1);
 
-    // Half Slack, half Discord, each on one of the five feeds.
-    const feeds = ['posts', 'comments', 'collections', 'live', 'notifications'] as const;
-    const destinations: string[] = [];
-    // One seed call: SUBSCRIPTIONS is reconciled as a whole (routes not listed are removed).
-    {
-      const seeds: SubscriptionSeed[] = [];
-      for (let i = 0; i < options.subscriptions; i += 1) {
-        const slack = i % 2 === 0;
-        const channelId = slack ? `C${String(1_000_000 + i)}` : String(300_000_000_000_000_000n + BigInt(i));
-        seeds.push({
-          platform: slack ? 'slack' : 'discord',
-          channelId,
-          feed: feeds[i % feeds.length] ?? 'comments',
-          filters: i % 3 === 0 ? { keywords: ['ai', 'tools'] } : {},
-        });
-        destinations.push(`${slack ? 'slack' : 'discord'}:${channelId}`);
-      }
-      await subscriptions.seed(seeds);
-    }
-    const listed = await subscriptions.list(); // the poller holds this list every cycle
-    const violations: Violation[] = [];
-    if (listed.length !== options.subscriptions) {
-      violations.push({
-        benchmark: 'footprint',
-        problem: `${listed.length} subscriptions stored, expected ${options.subscriptions}`,
-      });
-    }
-
-    const pairsOf = (batch: number) =>
-      Array.from({ length: options.ledgerEntries }, (_, i) => ({
-        destination: destinations[i % destinations.length] ?? 'slack:C1',
-        itemKey: `comments:new:${batch * options.ledgerEntries + i}`,
-      }));
-    let writes = 0;
-    let writingMs = 0;
-    const writeBatch = async (batch: number) => {
-      const started = Date.now();
-      const pairs = pairsOf(batch);
-      // A few hundred in flight, like a dispatcher draining many destinations at once.
-      for (let i = 0; i < pairs.length; i += 500) {
-        await Promise.all(pairs.slice(i, i + 500).map((p) => ledger.markDelivered(p.destination, p.itemKey)));
-      }
-      writes += pairs.length;
-      writingMs += Date.now() - started;
-    };
-    await writeBatch(0);
-    const loaded = rss();
-    const afterFirst = statSync(path).size;
-    // Counted in SQL, not read through keyv: with a 1 s TTL a read could already find them expired.
-    const rowsAfterFirst = await countRows();
-    if (rowsAfterFirst < options.ledgerEntries) {
-      violations.push({
-        benchmark: 'footprint',
-        problem: `${rowsAfterFirst} rows after writing ${options.ledgerEntries} ledger entries`,
-      });
-    }
-
-    await sleep(options.ttlMs + 50);
-    await writeBatch(1);
-    const afterUnpurged = statSync(path).size;
-
-    await sleep(options.ttlMs + 50);
-    // What the poller does every hour: sweep the expired keys nothing will read again.
-    await store.sweepExpired();
-    await writeBatch(2);
-    const afterPurged = statSync(path).size;
-    const expected = options.ledgerEntries;
-    const rowsAtEnd = await countRows();
-    if (rowsAtEnd < expected) {
-      violations.push({
-        benchmark: 'footprint',
-        problem: `only ${rowsAtEnd} rows left, the live batch has ${expected}`,
-      });
-    }
-
-    return {
-      subscriptions: listed.length,
-      ledgerEntriesPerBatch: options.ledgerEntries,
-      rss: { baselineMiB: mib(baseline), loadedMiB: mib(loaded), ratio: round(loaded / baseline, 2) },
-      store: {
-        afterFirstBatchBytes: afterFirst,
-        bytesPerLedgerEntry: round(afterFirst / options.ledgerEntries, 1),
-        afterUnpurgedBatchBytes: afterUnpurged,
-        unpurgedGrowth: round(afterUnpurged / afterFirst, 2),
-        afterPurgedBatchBytes: afterPurged,
-        plateauRatio: round(afterPurged / afterUnpurged, 2),
-        rowsAtEnd,
+export function footprintRows(fp: FootprintResult): Row[] {
+  const rows: Row[] = [];
+  for (const s of fp.stores) {
+    rows.push(
+      {
+        figure: `footprint ${s.kind}: RSS MiB loaded`,
+        value: s.rss.loadedMiB,
+        goal: `≤ ${RSS_GOAL_MIB}`,
+        detail: `${s.subscriptions} subscriptions in ${fp.channels} ch + ${fp.ledgerEntriesPerBatch} delivered (idle ${s.rss.baselineMiB}); store ${mib(s.store.afterFirstBatchBytes)} MiB, ${s.store.bytesPerLedgerEntry} B/entry`,
       },
-      writesPerSecond: round(writes / (writingMs / 1000), 0),
-      violations,
-    };
-  } finally {
-    await store.close();
-    temp.cleanup();
+      {
+        figure: `footprint ${s.kind}: store after swept batch ÷ before`,
+        value: s.store.plateauRatio,
+        goal: '≤ 1',
+        detail: `${mib(s.store.afterSweptBatchBytes)} MiB; ${s.store.unsweptGrowth}× before the sweep; batches ${s.batchSeconds.join('/')} s`,
+      },
+    );
   }
-}
-
-function rss(): number {
-  (globalThis as { gc?: () => void }).gc?.();
-  return process.memoryUsage().rss;
+  const first = fp.stores[0];
+  if (first) {
+    const { tenth, full } = first.routing;
+    rows.push({
+      figure: 'footprint: routing µs/item, all ÷ a tenth of subs',
+      value: first.routing.indexedRatio,
+      goal: '≈ 1',
+      detail: `${tenth.indexedMicros} → ${full.indexedMicros} µs (${tenth.subscriptions} → ${full.subscriptions} subs, ${full.matchedPerItem} matched); unindexed ${first.routing.linearRatio}×`,
+    });
+    rows.push({
+      figure: 'footprint: /directory subscriptions ms, all ÷ tenth',
+      value: Number((first.channelListMs.full / first.channelListMs.tenth).toFixed(2)),
+      goal: '≈ 1',
+      detail: fp.stores
+        .map((s) => `${s.kind} ${s.channelListMs.tenth} → ${s.channelListMs.full} ms`)
+        .join('; '),
+    });
+  }
+  return rows;
 }

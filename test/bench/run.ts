@@ -8,7 +8,7 @@ import { writeFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { benchEmulator, type EmulatorBenchResult, type EmulatorCapacity } from './emulator-bench.js';
 import { benchFanOut, type FanOutResult } from './fan-out.js';
-import { benchFootprint, type FootprintResult } from './footprint.js';
+import { benchFootprint, type FootprintResult, footprintRows } from './footprint.js';
 import { benchFreshness, type FreshnessResult } from './freshness.js';
 import { freshnessRows } from './freshness-rows.js';
 import { benchLookups, type LookupsResult } from './lookups.js';
@@ -25,7 +25,7 @@ const MODES = {
     freshness: { durationMs: 30_000, comments: 20, posts: 6, windowSeconds: 30, seed: 1 },
     fanOut: { channels: 50, slackItems: 1, discordItems: 6 },
     lookups: { requests: 200, warmup: 20 },
-    footprint: { subscriptions: 1_000, ledgerEntries: 10_000, ttlMs: 1_000 },
+    footprint: { channels: 100, ledgerEntries: 10_000, ttlMs: 3_000 },
     emulator: { durationSeconds: 3 },
     // Quick mode runs it only when asked (`--only scale-out`), and small.
     scaleOut: [{ destinations: 1_000, workspaces: 100, windowMs: 20_000 }],
@@ -34,7 +34,7 @@ const MODES = {
     freshness: { durationMs: 300_000, comments: 150, posts: 40, windowSeconds: 30, seed: 1 },
     fanOut: { channels: 500, slackItems: 1, discordItems: 6 },
     lookups: { requests: 2_000, warmup: 50 },
-    footprint: { subscriptions: 10_000, ledgerEntries: 100_000, ttlMs: 1_000 },
+    footprint: { channels: 10_000, ledgerEntries: 1_000_000, ttlMs: 90_000 },
     emulator: { durationSeconds: 10 },
     scaleOut: [
       { destinations: 10_000, workspaces: 1_000, windowMs: 60_000 },
@@ -226,29 +226,7 @@ function rows(results: Results): Row[] {
       },
     );
   }
-  const fp = results.footprint;
-  if (fp) {
-    out.push(
-      {
-        figure: 'footprint: RSS loaded ÷ idle',
-        value: fp.rss.ratio,
-        goal: 'info',
-        detail: `${fp.rss.loadedMiB} MiB after ${fp.subscriptions} subscriptions + ${fp.ledgerEntriesPerBatch} delivered (idle ${fp.rss.baselineMiB})`,
-      },
-      {
-        figure: 'footprint: store after swept batch ÷ before',
-        value: fp.store.plateauRatio,
-        goal: '≤ 1',
-        detail: `${(fp.store.afterPurgedBatchBytes / 1_048_576).toFixed(1)} MiB; ${fp.store.bytesPerLedgerEntry} B per delivered entry`,
-      },
-      {
-        figure: 'footprint: store growth before the hourly sweep',
-        value: fp.store.unpurgedGrowth,
-        goal: 'info',
-        detail: 'keyv keeps expired rows until read; the poller sweeps them hourly',
-      },
-    );
-  }
+  if (results.footprint) out.push(...footprintRows(results.footprint));
   for (const s of results.scaleOut ?? []) {
     out.push({
       figure: `scale-out ${s.destinations / 1000}k: msg/s ÷ what Slack allows`,
