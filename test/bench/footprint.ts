@@ -41,9 +41,17 @@ export async function benchFootprint(options: FootprintOptions): Promise<Footpri
       result.skipped.push(kind);
       continue;
     }
-    const measured = await inChild(kind, options);
-    result.stores.push(measured);
-    result.violations.push(...measured.violations);
+    // One store failing (a server gone) must not lose the others' numbers.
+    try {
+      const measured = await inChild(kind, options);
+      result.stores.push(measured);
+      result.violations.push(...measured.violations);
+      console.error(
+        `  footprint ${kind}: RSS ${measured.rss.loadedMiB} MiB, plateau ${measured.store.plateauRatio}, routing ${measured.routing.indexedRatio}× (unindexed ${measured.routing.linearRatio}×), batches ${measured.batchSeconds.join('/')} s`,
+      );
+    } catch (error) {
+      result.violations.push({ benchmark: `footprint ${kind}`, problem: String(error) });
+    }
   }
   return result;
 }

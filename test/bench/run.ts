@@ -25,7 +25,7 @@ const MODES = {
     freshness: { durationMs: 30_000, comments: 20, posts: 6, windowSeconds: 30, seed: 1 },
     fanOut: { channels: 50, slackItems: 1, discordItems: 6 },
     lookups: { requests: 200, warmup: 20 },
-    footprint: { channels: 100, ledgerEntries: 10_000, ttlMs: 3_000 },
+    footprint: { channels: 100, ledgerEntries: 10_000, ttlMs: 2_000 },
     emulator: { durationSeconds: 3 },
     // Quick mode runs it only when asked (`--only scale-out`), and small.
     scaleOut: [{ destinations: 1_000, workspaces: 100, windowMs: 20_000 }],
@@ -34,7 +34,7 @@ const MODES = {
     freshness: { durationMs: 300_000, comments: 150, posts: 40, windowSeconds: 30, seed: 1 },
     fanOut: { channels: 500, slackItems: 1, discordItems: 6 },
     lookups: { requests: 2_000, warmup: 50 },
-    footprint: { channels: 10_000, ledgerEntries: 1_000_000, ttlMs: 90_000 },
+    footprint: { channels: 10_000, ledgerEntries: 1_000_000, ttlMs: 60_000 },
     emulator: { durationSeconds: 10 },
     scaleOut: [
       { destinations: 10_000, workspaces: 1_000, windowMs: 60_000 },
