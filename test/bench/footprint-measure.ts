@@ -27,7 +27,12 @@ export interface FootprintOptions {
 export interface StoreFootprint {
   kind: StoreKind;
   subscriptions: number;
-  rss: { baselineMiB: number; loadedMiB: number; ratio: number };
+  /**
+   * baseline: the store open and empty. beforeBulkMiB: with every subscription indexed and the
+   * bot's own ledger writes done. loaded: after the first batch, which the bench-only bulk
+   * writer put there (its buffers count, the bot never holds a batch).
+   */
+  rss: { baselineMiB: number; beforeBulkMiB: number; loadedMiB: number; ratio: number };
   store: {
     afterFirstBatchBytes: number;
     bytesPerLedgerEntry: number;
@@ -125,6 +130,7 @@ export async function measureStore(
       );
     const ledgerWritesPerSecond = round(botPairs.length / ((performance.now() - botStarted) / 1000), 0);
 
+    const beforeBulk = rss();
     const batchSeconds: number[] = [];
     const writeBatch = async (batch: number): Promise<number> => {
       const started = Date.now();
@@ -164,7 +170,12 @@ export async function measureStore(
     return {
       kind,
       subscriptions: index.size,
-      rss: { baselineMiB: mib(baseline), loadedMiB: mib(loaded), ratio: round(loaded / baseline, 2) },
+      rss: {
+        baselineMiB: mib(baseline),
+        beforeBulkMiB: mib(beforeBulk),
+        loadedMiB: mib(loaded),
+        ratio: round(loaded / baseline, 2),
+      },
       store: {
         afterFirstBatchBytes: afterFirst,
         bytesPerLedgerEntry: round(afterFirst / options.ledgerEntries, 1),

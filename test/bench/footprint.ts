@@ -19,7 +19,7 @@ export interface FootprintResult {
   channels: number;
   ledgerEntriesPerBatch: number;
   stores: StoreFootprint[];
-  /** Stores not measured because no server was configured (BENCH_/TEST_REDIS_URL, BENCH_/TEST_DATABASE_URL). */
+  /** Stores not measured: no server configured (BENCH_/TEST_REDIS_URL, BENCH_/TEST_DATABASE_URL) or left out by BENCH_FOOTPRINT_STORES. */
   skipped: StoreKind[];
   violations: Violation[];
 }
@@ -37,7 +37,8 @@ export async function benchFootprint(options: FootprintOptions): Promise<Footpri
     violations: [],
   };
   for (const kind of KINDS) {
-    if (storeUrl(kind) === undefined) {
+    const only = process.env.BENCH_FOOTPRINT_STORES?.split(',');
+    if (storeUrl(kind) === undefined || (only && !only.includes(kind))) {
       result.skipped.push(kind);
       continue;
     }
@@ -88,7 +89,7 @@ export function footprintRows(fp: FootprintResult): Row[] {
         figure: `footprint ${s.kind}: RSS MiB loaded`,
         value: s.rss.loadedMiB,
         goal: `≤ ${RSS_GOAL_MIB}`,
-        detail: `${s.subscriptions} subscriptions in ${fp.channels} ch + ${fp.ledgerEntriesPerBatch} delivered (idle ${s.rss.baselineMiB}); store ${mib(s.store.afterFirstBatchBytes)} MiB, ${s.store.bytesPerLedgerEntry} B/entry`,
+        detail: `${s.subscriptions} subscriptions in ${fp.channels} ch + ${fp.ledgerEntriesPerBatch} delivered (idle ${s.rss.baselineMiB}, before the bulk batch ${s.rss.beforeBulkMiB}); store ${mib(s.store.afterFirstBatchBytes)} MiB, ${s.store.bytesPerLedgerEntry} B/entry`,
       },
       {
         figure: `footprint ${s.kind}: store after swept batch ÷ before`,
