@@ -5,8 +5,10 @@ import { createCommandRegistry } from './command-registry.js';
 import { comments } from './comments.js';
 import { help } from './help.js';
 import { live } from './live.js';
+import { pause } from './pause.js';
 import { post } from './post.js';
 import { posts } from './posts.js';
+import { resume } from './resume.js';
 import { status } from './status.js';
 import { subscribe } from './subscribe.js';
 import { subscriptions } from './subscriptions.js';
@@ -28,6 +30,8 @@ export const COMMANDS = [
   user,
   subscribe,
   unsubscribe,
+  pause,
+  resume,
   subscriptions,
   status,
 ] as const satisfies readonly CommandModule[];

@@ -1,5 +1,6 @@
 import { describeFilters } from '../delivery/feed-filters.js';
-import type { Subscription } from '../delivery/subscriptions.js';
+import { type Subscription, USER_PAUSE_CODE } from '../delivery/subscriptions.js';
+import { formatUtc } from './time-text.js';
 
 /** A subscription in one line, as subscribe, unsubscribe and subscriptions show it. */
 export function describeSubscription(subscription: Subscription, defaultRemindMinutes: number): string {
@@ -12,4 +13,14 @@ export function describeSubscription(subscription: Subscription, defaultRemindMi
       : '';
   const details = [filters, remind].filter((part) => part !== '').join(', ');
   return `${subscription.feed}${details === '' ? ' (everything)' : ` — ${details}`}`;
+}
+
+/**
+ * Why a subscription is paused, in words: the platform's refusal as recorded, or who paused it
+ * and when. A user id is shown as plain text (the renderers escape it: it never pings).
+ */
+export function describePause(paused: NonNullable<Subscription['paused']>, now: number): string {
+  if (paused.code !== USER_PAUSE_CODE) return paused.reason;
+  const who = paused.by === undefined ? '' : `user ${paused.by}, `;
+  return `${paused.reason} (${who}${formatUtc(paused.at, now)})`;
 }

@@ -48,3 +48,16 @@ export const postRef: OptionSpec = {
     .string()
     .refine((value) => parsePostRef(value) !== undefined, { error: 'a post id, slug or directory link' }),
 };
+
+/** `<id>`: one subscription by the id `subscriptions` lists (pause, resume). */
+export function subscriptionId(description: string): OptionSpec {
+  return {
+    name: 'id',
+    description,
+    type: 'string',
+    required: true,
+    positional: true,
+    maxLength: 32,
+    schema: z.string().regex(/^[a-z0-9-]+$/i, { error: 'a subscription id like s1a2b3c' }),
+  };
+}

@@ -2,6 +2,7 @@ import type { FeedHealth } from '../engine/feed-scheduler.js';
 import type { CommandInvocation, CommandReply } from '../ports/commands.js';
 import type { MessageField } from '../ports/message.js';
 import type { ActionCommand } from './command-module.js';
+import { describePause } from './describe-subscription.js';
 import { infoMessage, infoReply } from './replies.js';
 import { formatDuration, formatUtc } from './time-text.js';
 import type { QuotaStatus, StatusReport } from './types.js';
@@ -67,7 +68,9 @@ export function statusReply(report: StatusReport, invocation: CommandInvocation,
   );
   const elsewhere = report.pausedSubscriptions.length - here.length;
   const pausedLines = [
-    ...here.map((s) => `${s.id} (${s.feed}) paused: ${s.paused?.reason ?? 'unknown reason'}`),
+    ...here.map(
+      (s) => `${s.id} (${s.feed}) paused: ${s.paused ? describePause(s.paused, now) : 'unknown reason'}`,
+    ),
     ...(elsewhere > 0 ? [`${elsewhere} paused in other channels`] : []),
   ];
   const messages = [

@@ -1,5 +1,5 @@
 import type { ActionCommand } from './command-module.js';
-import { describeSubscription } from './describe-subscription.js';
+import { describePause, describeSubscription } from './describe-subscription.js';
 import { infoMessage, infoReply } from './replies.js';
 
 /** `subscriptions`: this channel's subscriptions, with ids and why any is paused. */
@@ -18,7 +18,7 @@ export const subscriptions: ActionCommand = {
       return infoReply('This channel has no subscriptions. Try "subscribe posts" or "help subscribe".');
     }
     const lines = mine.map((s) => {
-      const paused = s.paused ? ` — PAUSED: ${s.paused.reason}` : '';
+      const paused = s.paused ? ` — PAUSED: ${describePause(s.paused, deps.clock.now())}` : '';
       return `${s.id}: ${describeSubscription(s, deps.defaultRemindMinutes)}${paused}`;
     });
     return infoReply(

@@ -368,7 +368,7 @@ export const VARIABLES: readonly VariableSpec[] = [
     name: 'DISCORD_ADMIN_COMMAND',
     group: 'Discord',
     description:
-      'Name of a second top-level command (e.g. directory-admin) holding subscribe and unsubscribe, shown only to members with Manage Channels; re-run discord register after changing it. Unset: everything under /directory.',
+      'Name of a second top-level command (e.g. directory-admin) holding the commands that change a channel (subscribe, unsubscribe, pause, resume), shown only to members with Manage Channels; re-run discord register after changing it. Unset: everything under /directory.',
     example: 'directory-admin',
     schema: z
       .string()

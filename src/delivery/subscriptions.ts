@@ -20,9 +20,18 @@ export interface Subscription {
   createdBy: string;
   /** Epoch ms. Items discovered before this never reach the subscription (no history flood). */
   createdAt: number;
-  /** Set when the destination failed permanently; deliveries stop until resumed. */
-  paused?: { code: string; reason: string; at: number };
+  /**
+   * Set when the destination failed permanently, or a channel manager paused it
+   * (`USER_PAUSE_CODE`, with `by`); deliveries stop until resumed.
+   */
+  paused?: { code: string; reason: string; at: number; by?: string };
 }
+
+/** The pause code of a subscription a person paused (`/directory pause`), not the platform. */
+export const USER_PAUSE_CODE = 'paused_by_user';
+
+/** One subscription's change by id: the subscription after it, and whether it changed; undefined when no such id. */
+type OneChange = { subscription: Subscription; changed: boolean } | undefined;
 
 export type NewSubscription = Omit<Subscription, 'id' | 'createdAt' | 'paused'>;
 
@@ -154,6 +163,57 @@ export class SubscriptionRepository {
         return { ...s, paused: { code, reason, at: this.#clock.now() } };
       });
       return { next, result: count };
+    });
+  }
+
+  /**
+   * Pauses one subscription of a channel at a person's request, recording who (`by`, their
+   * platform user id) and when. One already paused, for any reason, keeps that pause: its reason
+   * is the more useful one. Undefined when the channel has no subscription with this id.
+   */
+  async pause(platform: string, channelId: string, id: string, by: string): Promise<OneChange> {
+    return this.#changeOne(platform, channelId, id, (s) =>
+      s.paused
+        ? s
+        : {
+            ...s,
+            paused: {
+              code: USER_PAUSE_CODE,
+              reason: 'a channel manager paused it',
+              by,
+              at: this.#clock.now(),
+            },
+          },
+    );
+  }
+
+  /**
+   * Resumes one subscription of a channel, whoever or whatever paused it (as subscribing again
+   * does): items discovered from now on reach it. Undefined when the channel has no such id.
+   */
+  async resume(platform: string, channelId: string, id: string): Promise<OneChange> {
+    return this.#changeOne(platform, channelId, id, (s) => {
+      if (!s.paused) return s;
+      const { paused: _paused, ...resumed } = s;
+      return resumed;
+    });
+  }
+
+  #changeOne(
+    platform: string,
+    channelId: string,
+    id: string,
+    change: (s: Subscription) => Subscription,
+  ): Promise<OneChange> {
+    return this.#update<OneChange>((all) => {
+      const found = all.find((s) => s.platform === platform && s.channelId === channelId && s.id === id);
+      if (!found) return { next: all, result: undefined };
+      const changed = change(found);
+      if (changed === found) return { next: all, result: { subscription: found, changed: false } };
+      return {
+        next: all.map((s) => (s === found ? changed : s)),
+        result: { subscription: changed, changed: true },
+      };
     });
   }
 

@@ -115,7 +115,13 @@ describe('the command list drives every surface', () => {
     const restricted = buildDiscordCommands(registry.definitions, {
       restrictedCommandName: 'directory-admin',
     });
-    expect(restricted[1]?.options?.map((o) => o.name)).toEqual(['subscribe', 'unsubscribe', 'tidy']);
+    expect(restricted[1]?.options?.map((o) => o.name)).toEqual([
+      'subscribe',
+      'unsubscribe',
+      'pause',
+      'resume',
+      'tidy',
+    ]);
 
     // The bot's own list is untouched by the copy.
     expect(COMMAND_REGISTRY.specs.map((s) => s.name)).not.toContain('version');

@@ -205,12 +205,16 @@ describe('the command handler', () => {
       'user',
       'subscribe',
       'unsubscribe',
+      'pause',
+      'resume',
       'subscriptions',
       'status',
     ]);
     expect(definitions.filter((d) => d.managesChannel).map((d) => d.name)).toEqual([
       'subscribe',
       'unsubscribe',
+      'pause',
+      'resume',
     ]);
     for (const definition of definitions) {
       for (const option of definition.options) {

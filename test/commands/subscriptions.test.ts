@@ -225,4 +225,90 @@ describe('subscription commands', () => {
       }
     });
   });
+
+  describe('pause and resume', () => {
+    it('pauses one subscription by id, says who paused it in subscriptions and status, and resumes it', async () => {
+      await h.run('subscribe posts', MANAGER);
+      await h.run('subscribe comments', MANAGER);
+      const [posts, comments] = await h.subscriptions.forChannel('slack', CHANNEL);
+      const paused = await h.run(`pause ${posts?.id}`, { ...MANAGER, userId: 'UMANAGER1' });
+      expect(paused.error).toBeUndefined();
+      expect(paused.text).toBe(
+        `Paused ${posts?.id}: posts (everything). Nothing is posted for it until someone runs "resume ${posts?.id}".`,
+      );
+      const stored = await h.subscriptions.forChannel('slack', CHANNEL);
+      expect(stored.find((s) => s.id === posts?.id)?.paused).toMatchObject({
+        code: 'paused_by_user',
+        by: 'UMANAGER1',
+      });
+      expect(stored.find((s) => s.id === comments?.id)?.paused).toBeUndefined();
+
+      const list = await h.run('subscriptions');
+      expect(list.messages[0]?.text).toContain(
+        `${posts?.id}: posts (everything) — PAUSED: a channel manager paused it (user UMANAGER1,`,
+      );
+      expect(list.messages[0]?.text?.split('\n')).toContain(`${comments?.id}: comments (everything)`);
+      const status = await h.run('status');
+      expect(status.text).toBe('Status: 1 subscription(s) paused here.');
+      expect(status.messages.at(-1)?.text).toContain(
+        `${posts?.id} (posts) paused: a channel manager paused it (user UMANAGER1,`,
+      );
+
+      const again = await h.run(`pause ${posts?.id}`, MANAGER);
+      expect(again.text).toBe(
+        `${posts?.id}: posts (everything) is already paused (a channel manager paused it).`,
+      );
+
+      const resumed = await h.run(`resume ${posts?.id}`, MANAGER);
+      expect(resumed.text).toBe(
+        `Resumed ${posts?.id}: posts (everything). New items are posted again from now on.`,
+      );
+      expect((await h.subscriptions.forChannel('slack', CHANNEL)).every((s) => !s.paused)).toBe(true);
+      expect((await h.run(`resume ${posts?.id}`, MANAGER)).text).toBe(
+        `${posts?.id}: posts (everything) is not paused.`,
+      );
+    });
+
+    it('keeps a refusal pause when someone pauses it too, and resume clears a refusal', async () => {
+      await h.run('subscribe posts', MANAGER);
+      await h.subscriptions.pauseDestination(
+        'slack',
+        CHANNEL,
+        'channel_not_found',
+        'the channel was deleted',
+      );
+      const [posts] = await h.subscriptions.forChannel('slack', CHANNEL);
+      const again = await h.run(`pause ${posts?.id}`, MANAGER);
+      expect(again.text).toContain('is already paused (the channel was deleted)');
+      expect((await h.subscriptions.forChannel('slack', CHANNEL))[0]?.paused?.code).toBe('channel_not_found');
+      expect((await h.run(`resume ${posts?.id}`, MANAGER)).text).toContain('Resumed');
+      expect((await h.subscriptions.forChannel('slack', CHANNEL))[0]?.paused).toBeUndefined();
+    });
+
+    it("refuses people who may not manage the channel, and another channel's id, changing nothing", async () => {
+      await h.run('subscribe posts', MANAGER);
+      const other = await h.subscriptions.add({
+        platform: 'slack',
+        channelId: 'COTHER',
+        feed: 'live',
+        filters: {},
+        createdBy: 'x',
+      });
+      const [posts] = await h.subscriptions.forChannel('slack', CHANNEL);
+      for (const command of ['pause', 'resume']) {
+        const refused = await h.run(`${command} ${posts?.id}`);
+        expect(refused.error?.code).toBe('command_forbidden');
+        expect(refused.text).toContain('Only workspace admins and owners');
+        const elsewhere = await h.run(`${command} ${other.subscription.id}`, MANAGER);
+        expect(elsewhere.error?.code).toBe('command_usage');
+        expect(elsewhere.text).toBe(
+          `This channel has no subscription with id ${other.subscription.id}. See "subscriptions" for the list.`,
+        );
+      }
+      expect((await h.subscriptions.list()).every((s) => !s.paused)).toBe(true);
+      const admin = await h.run(`pause ${posts?.id}`, { userId: ADMIN_ID });
+      expect(admin.error).toBeUndefined();
+      expect(await h.run('pause', MANAGER)).toMatchObject({ error: { code: 'command_usage' } });
+    });
+  });
 });
