@@ -34,6 +34,7 @@ function formatTime(iso: string): string | undefined {
  * text can never drive the terminal; the only ANSI codes are our own (with `color`).
  */
 export function renderConsoleMessage(message: Message, options: ConsoleRenderOptions = {}): string {
+  if (message.layout === 'line') return renderLine(message);
   const width = Math.max(20, options.width ?? 80);
   const indent = '  ';
   const bodyWidth = width - indent.length;
@@ -94,4 +95,11 @@ export function renderConsoleMessage(message: Message, options: ConsoleRenderOpt
     lines.push(style ? dim(text) : text);
   }
   return lines.join('\n');
+}
+
+/** A `line` message (compact or title-only subscription): the title and its link on one line. */
+function renderLine(message: Message): string {
+  const title = truncate(oneLine(message.title), TITLE_MAX) || truncate(oneLine(message.fallback), TITLE_MAX);
+  const link = sanitizeUrl(message.url);
+  return link === undefined ? title || '(untitled)' : `${title || '(untitled)'} → ${link}`;
 }

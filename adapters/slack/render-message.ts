@@ -76,11 +76,30 @@ function contextBlock(message: Message, thumbnailInContext: string | undefined):
 }
 
 /**
+ * A `line` message (a compact or title-only subscription) as one section: the escaped title as the
+ * link text of `<url|…>`, no header, no button. Escaping turns `<`, `>` and `&` into entities, so
+ * the title can neither close the link nor open a mention; a `|` in the URL would end the URL
+ * early, so it is percent-encoded.
+ */
+function lineBlocks(message: Message): SlackBlock[] {
+  const line = message.title.trim() === '' ? message.fallback : message.title;
+  const url = usableUrl(message.url)?.replaceAll('|', '%7C');
+  // The link markup takes the URL and three characters of the section's limit.
+  const room = url === undefined ? 0 : SLACK_LIMITS.sectionText - url.length - 3;
+  const text =
+    url === undefined || room < 1
+      ? escapeWithin(line, SLACK_LIMITS.sectionText)
+      : `<${url}|${escapeWithin(line, room)}>`;
+  return [{ type: 'section', text: mrkdwn(text) }];
+}
+
+/**
  * Renders a feed message as Block Kit: header, text section (with the thumbnail beside it),
  * fields, image, context (author, time, footer) and an "Open" button. Every user-supplied string
  * is escaped and every limit respected, truncating with an ellipsis rather than failing the post.
  */
 export function renderMessageBlocks(message: Message): SlackBlock[] {
+  if (message.layout === 'line') return lineBlocks(message);
   const blocks: SlackBlock[] = [];
   const title = message.title.trim() === '' ? message.fallback : message.title;
   if (title.trim() !== '') {

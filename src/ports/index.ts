@@ -42,6 +42,15 @@ export { SLACK_INSTALLATION_KEYS, SLACK_INSTALLATION_SECRETS } from './installat
 export { stripInvisibleFormatting } from './invisible-text.js';
 export type { KeyValueStore } from './key-value-store.js';
 export type { LogFn, Logger } from './logger.js';
-export type { ItemKind, Message, MessageAuthor, MessageField } from './message.js';
+export {
+  type ItemKind,
+  isMessageFormat,
+  MESSAGE_FORMATS,
+  type Message,
+  type MessageAuthor,
+  type MessageField,
+  type MessageFormat,
+  type MessageLayout,
+} from './message.js';
 export type { OpenedSecret, SecretSealer } from './secret-sealer.js';
 export { precut, sanitizeUrl, truncate } from './text-safety.js';

@@ -14,6 +14,24 @@ export type ItemKind =
   | 'user'
   | 'info';
 
+/**
+ * How a subscription wants its items shown: `full` is the whole card (the default), `compact`
+ * one linked line summarising the item (who, what, the start of the text), `title` only the
+ * item's title as a link. Chosen per subscription, applied per destination at delivery.
+ */
+export const MESSAGE_FORMATS = ['full', 'compact', 'title'] as const;
+export type MessageFormat = (typeof MESSAGE_FORMATS)[number];
+
+export function isMessageFormat(value: string): value is MessageFormat {
+  return (MESSAGE_FORMATS as readonly string[]).includes(value);
+}
+
+/**
+ * How a renderer lays a message out. Absent: the full card. `line`: one line, the title linked
+ * to `url` (no header, no buttons); such a message carries nothing else worth showing.
+ */
+export type MessageLayout = 'line';
+
 export interface MessageField {
   name: string;
   value: string;
@@ -49,4 +67,6 @@ export interface Message {
   footer?: string;
   /** One-line plain-text summary for notifications and clients that cannot show rich layouts. */
   fallback: string;
+  /** Absent: the full card. See {@link MessageLayout}. */
+  layout?: MessageLayout;
 }

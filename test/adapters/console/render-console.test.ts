@@ -46,6 +46,21 @@ describe('renderConsoleMessage', () => {
     );
   });
 
+  it('renders a one-line (compact or title) message as the line and its link, on one line', () => {
+    const line: Message = {
+      kind: 'comment',
+      layout: 'line',
+      title: 'New comment by \u001b[31mAda\u001b[0m\non "Engine": @everyone <!channel>',
+      url: comment.url!,
+      fallback: 'x',
+    };
+    expect(renderConsoleMessage(line)).toBe(
+      'New comment by Ada on "Engine": @everyone <!channel> → https://www.example-directory.test/posts/analytical-engine?comment=402133',
+    );
+    const { url: _url, ...unlinked } = line;
+    expect(renderConsoleMessage({ ...unlinked, title: 'Only a title' })).toBe('Only a title');
+  });
+
   it('renders a bare message as just its title', () => {
     expect(renderConsoleMessage({ kind: 'info', title: 'Hello', fallback: 'Hello' })).toBe('Hello');
   });

@@ -166,6 +166,29 @@ describe('renderDiscordMessage', () => {
   });
 });
 
+describe('renderDiscordMessage of a one-line (compact or title) message', () => {
+  it('is one embed holding only the escaped title, its link and colour: no body, fields or buttons', () => {
+    const body = renderDiscordMessage({
+      kind: 'comment',
+      layout: 'line',
+      title: `New comment by ${HOSTILE}`,
+      url: 'https://directory.example/posts/1',
+      color: '#4b86d4',
+      fallback: 'x',
+    });
+    expect(body.components).toBeUndefined();
+    expect(body.allowed_mentions).toEqual({ parse: [] });
+    expect(body.embeds).toHaveLength(1);
+    const [embed] = body.embeds!;
+    expect(Object.keys(embed!).sort()).toEqual(['color', 'title', 'url']);
+    expect(embed!.url).toBe('https://directory.example/posts/1');
+    expect(embed!.title).not.toContain('@everyone');
+    expect(embed!.title).not.toMatch(/(^|[^\\])<@/);
+    expect(embed!.title).toContain('\\*\\*bold\\*\\*');
+    expect(validateAgainstSpec(REQUEST_SCHEMAS.createMessage, body)).toEqual([]);
+  });
+});
+
 describe('renderDiscordReply', () => {
   it('is ephemeral by default with a share button carrying the command text', () => {
     const body = renderDiscordReply(

@@ -49,6 +49,51 @@ function strings(value: unknown): string[] {
   return [];
 }
 
+describe('renderSlackMessage of a one-line (compact or title) message', () => {
+  const line = (title: string, url?: string): Message => ({
+    kind: 'comment',
+    layout: 'line',
+    title,
+    ...(url === undefined ? {} : { url }),
+    fallback: title,
+  });
+
+  it('is one section linking the escaped line: no header, no button, and nothing in it can ping', () => {
+    const title = `New comment by @everyone: ${HOSTILE.join(' ')} @here`;
+    const payload = renderSlackMessage(line(title, 'https://directory.example/posts/1'));
+    expect(payload.blocks).toHaveLength(1);
+    const [block] = payload.blocks;
+    expect(block).toMatchObject({ type: 'section', text: { type: 'mrkdwn', verbatim: true } });
+    const text = (block?.['text'] as { text: string } | undefined)?.text ?? '';
+    expect(
+      text.startsWith('<https://directory.example/posts/1|New comment by @\u200beveryone: &lt;!channel&gt;'),
+    ).toBe(true);
+    expect(text.endsWith('@\u200bhere>')).toBe(true);
+    // Our link markup is the only raw `<` and `>`: the title can neither close it nor open a mention.
+    expect(text.slice(1, -1)).not.toMatch(/[<>]/);
+    for (const sequence of HOSTILE) expect(JSON.stringify(payload)).not.toContain(sequence);
+    expect(payload.text).not.toMatch(/@(here|everyone)\b/);
+    expect(blockKitViolations(payload.blocks)).toEqual([]);
+  });
+
+  it('keeps a huge line within the section limit, never cutting an entity, and a | in the URL out of the markup', () => {
+    const payload = renderSlackMessage(line('a&<'.repeat(2500), 'https://directory.example/p?x=a|b'));
+    const text = (payload.blocks[0]?.['text'] as { text: string } | undefined)?.text ?? '';
+    expect(text.length).toBeLessThanOrEqual(3000);
+    expect(text.startsWith('<https://directory.example/p?x=a%7Cb|a&amp;&lt;')).toBe(true);
+    expect(text).toMatch(/…>$/);
+    expect(text).not.toMatch(/&(a|am|l|lt|g)?…>$/);
+    expect(blockKitViolations(payload.blocks)).toEqual([]);
+  });
+
+  it('shows the line unlinked when there is no usable link', () => {
+    const payload = renderSlackMessage(line('<!channel> title', 'javascript:alert(1)'));
+    expect(payload.blocks).toEqual([
+      { type: 'section', text: { type: 'mrkdwn', text: '&lt;!channel&gt; title', verbatim: true } },
+    ]);
+  });
+});
+
 describe('renderSlackMessage', () => {
   it('escapes every hostile control sequence in every user-supplied string', () => {
     const payload = renderSlackMessage(hostileMessage());
