@@ -1,5 +1,6 @@
 import type { z } from 'zod';
 import { type FeedName, isFeedName } from '../feeds/feed-names.js';
+import { isMessageFormat, type MessageFormat } from '../ports/message.js';
 import { type FeedFilters, feedFiltersSchema, filtersNotApplicable } from './feed-filters.js';
 
 /** One static route from the SUBSCRIPTIONS variable. */
@@ -8,6 +9,8 @@ export interface SubscriptionSeed {
   channelId: string;
   feed: FeedName;
   filters: FeedFilters;
+  /** `format=` in the entry; absent: full. */
+  format?: MessageFormat;
 }
 
 const CHANNEL_PATTERNS: Record<SubscriptionSeed['platform'], RegExp> = {
@@ -30,7 +33,8 @@ const FILTER_KEYS: Record<string, keyof FeedFilters> = {
 
 /**
  * Parses `platform:channel=feed?key=value&…` entries separated by `;` or new lines, e.g.
- * `slack:C0123ABCD=comments?keyword=ai,ml&exclude=crypto;discord:112233445566778899=live?video=true`.
+ * `slack:C0123ABCD=comments?keyword=ai,ml&exclude=crypto&format=compact;discord:112233445566778899=live?video=true`.
+ * `format` (full, compact or title) sits among the filters but is how items look, not which.
  * Returns every malformed entry as an error naming it, so one typo never hides the others.
  */
 export function parseSubscriptionSpec(spec: string): { seeds: SubscriptionSeed[]; errors: string[] } {
@@ -64,18 +68,25 @@ function parseEntry(entry: string): SubscriptionSeed | string {
   }
   if (!isFeedName(feed))
     return `unknown feed "${feed}" (posts, comments, collections, live or notifications)`;
-  const filters = parseFilters(query ?? '');
+  const params = new URLSearchParams(query ?? '');
+  const format = params.get('format') ?? undefined;
+  if (format !== undefined && !isMessageFormat(format)) {
+    return `format expects full, compact or title, got "${format}"`;
+  }
+  params.delete('format');
+  const filters = parseFilters(params);
   if (typeof filters === 'string') return filters;
   const misplaced = filtersNotApplicable(feed, filters);
   if (misplaced.length > 0) return `filter ${misplaced.join(', ')} does not apply to the ${feed} feed`;
-  return { platform, channelId, feed, filters };
+  return { platform, channelId, feed, filters, ...(format === undefined ? {} : { format }) };
 }
 
-function parseFilters(query: string): FeedFilters | string {
+function parseFilters(params: URLSearchParams): FeedFilters | string {
   const raw: Record<string, unknown> = {};
-  for (const [key, value] of new URLSearchParams(query)) {
+  for (const [key, value] of params) {
     const name = FILTER_KEYS[key];
-    if (!name) return `unknown filter "${key}" (post, user, keyword, exclude, video, min-votes, remind)`;
+    if (!name)
+      return `unknown filter "${key}" (post, user, keyword, exclude, video, min-votes, remind; or format)`;
     if (name === 'keywords' || name === 'exclude') {
       const list = (raw[name] as string[] | undefined) ?? [];
       list.push(

@@ -3,6 +3,7 @@ import type Keyv from 'keyv';
 import type { FeedName } from '../feeds/feed-names.js';
 import type { Clock } from '../ports/clock.js';
 import { sleep } from '../ports/clock.js';
+import type { MessageFormat } from '../ports/message.js';
 import type { LeaseBackend } from '../store/leases.js';
 import type { FeedFilters } from './feed-filters.js';
 import { SubscriptionIndex } from './subscription-index.js';
@@ -16,6 +17,11 @@ export interface Subscription {
   workspaceId?: string;
   feed: FeedName;
   filters: FeedFilters;
+  /**
+   * How its items are shown (`--format`). Absent means `full`, which is how every subscription
+   * stored before formats existed keeps working; `full` itself is never stored.
+   */
+  format?: MessageFormat;
   /** `env` for routes seeded from SUBSCRIPTIONS, otherwise the platform user id. */
   createdBy: string;
   /** Epoch ms. Items discovered before this never reach the subscription (no history flood). */
@@ -105,12 +111,12 @@ export class SubscriptionRepository {
   /**
    * Adds a subscription; an identical one (same channel, feed and filters) is returned
    * instead of duplicated — and resumed if it was paused, since subscribing again is how a
-   * person says "the channel is fine now".
+   * person says "the channel is fine now". The format is not part of that identity: one
+   * differing only in format takes the newer format in place (same id, same start), because a
+   * channel shows each item once and two such subscriptions could never both be seen.
    */
-  async add(
-    input: NewSubscription,
-  ): Promise<{ subscription: Subscription; created: boolean; resumed: boolean }> {
-    return this.#update<{ subscription: Subscription; created: boolean; resumed: boolean }>((all) => {
+  async add(input: NewSubscription): Promise<AddResult> {
+    return this.#update<AddResult>((all) => {
       const existing = all.find(
         (s) =>
           s.platform === input.platform &&
@@ -118,16 +124,29 @@ export class SubscriptionRepository {
           s.feed === input.feed &&
           sameFilters(s.filters, input.filters),
       );
-      if (existing?.paused) {
-        const { paused: _paused, ...resumed } = existing;
+      if (existing) {
+        const { paused, ...active } = existing;
+        const updated = withFormat(active, input.format);
+        const reformatted = updated.format !== existing.format;
+        if (!paused && !reformatted) {
+          return {
+            next: all,
+            result: { subscription: existing, created: false, resumed: false, reformatted },
+          };
+        }
         return {
-          next: all.map((s) => (s === existing ? resumed : s)),
-          result: { subscription: resumed, created: false, resumed: true },
+          next: all.map((s) => (s === existing ? updated : s)),
+          result: { subscription: updated, created: false, resumed: paused !== undefined, reformatted },
         };
       }
-      if (existing) return { next: all, result: { subscription: existing, created: false, resumed: false } };
-      const subscription: Subscription = { ...input, id: newId(idsOf(all)), createdAt: this.#clock.now() };
-      return { next: [...all, subscription], result: { subscription, created: true, resumed: false } };
+      const created = withFormat(
+        { ...input, id: newId(idsOf(all)), createdAt: this.#clock.now() },
+        input.format,
+      );
+      return {
+        next: [...all, created],
+        result: { subscription: created, created: true, resumed: false, reformatted: false },
+      };
     });
   }
 
@@ -220,12 +239,16 @@ export class SubscriptionRepository {
   /**
    * Makes the stored routes from SUBSCRIPTIONS (created by `env`) match the variable:
    * new entries are added, entries no longer listed are removed, and unchanged ones keep
-   * their creation time so a restart does not reset what counts as "new".
+   * their creation time so a restart does not reset what counts as "new". A route whose
+   * `format=` changed keeps its id and creation time and takes the new format; of two entries
+   * differing only in format, the later one wins (as a later `/directory subscribe` would).
    */
   async seed(seeds: readonly SubscriptionSeed[]): Promise<{ added: number; removed: number }> {
     return this.#update((all) => {
-      const wanted = new Set(seeds.map(signature));
-      const kept = all.filter((s) => s.createdBy !== 'env' || wanted.has(signature(s)));
+      const formats = new Map(seeds.map((seed) => [signature(seed), storedFormat(seed.format)]));
+      const kept = all
+        .filter((s) => s.createdBy !== 'env' || formats.has(signature(s)))
+        .map((s) => (s.createdBy === 'env' ? withFormat(s, formats.get(signature(s))) : s));
       const present = new Set(kept.filter((s) => s.createdBy === 'env').map(signature));
       const next = [...kept];
       const ids = idsOf(kept);
@@ -236,7 +259,9 @@ export class SubscriptionRepository {
         present.add(key);
         const id = newId(ids);
         ids.add(id);
-        next.push({ ...seed, id, createdBy: 'env', createdAt: this.#clock.now() });
+        next.push(
+          withFormat({ ...seed, id, createdBy: 'env', createdAt: this.#clock.now() }, formats.get(key)),
+        );
         added += 1;
       }
       return { next, result: { added, removed: all.length - kept.length } };
@@ -272,7 +297,30 @@ export class SubscriptionRepository {
   }
 }
 
-/** Identity of a route: where, which feed, which filters. */
+/** What `add` answers: the stored subscription and what, if anything, it changed. */
+export interface AddResult {
+  subscription: Subscription;
+  created: boolean;
+  /** It existed paused and is active again. */
+  resumed: boolean;
+  /** It existed with another format and now has the one asked for. */
+  reformatted: boolean;
+}
+
+/** `full` is the default and never stored, so a stored subscription either names another format or none. */
+function storedFormat(format: MessageFormat | undefined): Exclude<MessageFormat, 'full'> | undefined {
+  return format === 'full' ? undefined : format;
+}
+
+/** The subscription with `format` (stored form), the same object when nothing changes. */
+function withFormat(subscription: Subscription, format: MessageFormat | undefined): Subscription {
+  const wanted = storedFormat(format);
+  if (subscription.format === wanted) return subscription;
+  const { format: _format, ...rest } = subscription;
+  return wanted === undefined ? rest : { ...rest, format: wanted };
+}
+
+/** Identity of a route: where, which feed, which filters (not the format: see `add`). */
 function signature(route: Pick<Subscription, 'platform' | 'channelId' | 'feed' | 'filters'>): string {
   return JSON.stringify([route.platform, route.channelId, route.feed, sortKeys(route.filters)]);
 }

@@ -6,6 +6,7 @@ import { destinationKey } from '../delivery/router.js';
 import type { SubscriptionRepository } from '../delivery/subscriptions.js';
 import type { Feed } from '../feeds/feed.js';
 import type { FeedItem } from '../feeds/feed-item.js';
+import { formatMessage } from '../messages/index.js';
 import type { Clock } from '../ports/clock.js';
 import type { Message } from '../ports/message.js';
 import { directoryKeys } from '../store/directory-keys.js';
@@ -50,7 +51,7 @@ export async function runFeedOnce(
   const now = clock.now();
 
   const candidates: OutboxEntry[] = [];
-  const messages = new Map<string, Message>();
+  const composed = new Map<string, Message>();
   for (const item of items) {
     const targets = index.route(item, {
       now,
@@ -59,11 +60,13 @@ export async function runFeedOnce(
     for (const subscription of targets) {
       const key = destinationKey(subscription.platform, subscription.channelId);
       if (outbox.has(key, item.key)) continue;
-      let message = messages.get(item.key);
-      if (!message) {
-        message = options.compose(item);
-        messages.set(item.key, message);
+      let full = composed.get(item.key);
+      if (!full) {
+        full = options.compose(item);
+        composed.set(item.key, full);
       }
+      // Composed once per item; each destination gets it in its own subscription's format.
+      const message = formatMessage(full, subscription.format);
       candidates.push({
         destination: {
           platform: subscription.platform,

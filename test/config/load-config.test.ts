@@ -294,6 +294,27 @@ describe('loading the configuration', () => {
     ]);
   });
 
+  it('reads format=full|compact|title beside the filters, as how items look rather than which', () => {
+    const config = load({
+      SUBSCRIPTIONS:
+        'slack:C0123ABCD=comments?format=compact&keyword=ai;console:demo=posts?format=title;console:demo=live?format=full',
+    });
+    expect(config.feeds.subscriptions).toEqual([
+      {
+        platform: 'slack',
+        channelId: 'C0123ABCD',
+        feed: 'comments',
+        filters: { keywords: ['ai'] },
+        format: 'compact',
+      },
+      { platform: 'console', channelId: 'demo', feed: 'posts', filters: {}, format: 'title' },
+      { platform: 'console', channelId: 'demo', feed: 'live', filters: {}, format: 'full' },
+    ]);
+    expect(problemsOf({ SUBSCRIPTIONS: 'slack:C0123ABCD=comments?format=tiny' })).toEqual([
+      'SUBSCRIPTIONS: "slack:C0123ABCD=comments?format=tiny": format expects full, compact or title, got "tiny"',
+    ]);
+  });
+
   it('rejects a filter that does not apply to the feed', () => {
     expect(problemsOf({ SUBSCRIPTIONS: 'slack:C0123ABCD=comments?video=true' })[0]).toContain(
       'filter video does not apply to the comments feed',

@@ -38,6 +38,44 @@ describe('subscriptions', () => {
     ]);
   });
 
+  it("changes a SUBSCRIPTIONS route's format in place, the later of two entries differing only in format winning", async () => {
+    const { repo, now } = repository();
+    await repo.seed([
+      { platform: 'console', channelId: 'a', feed: 'comments', filters: {}, format: 'compact' },
+      { platform: 'console', channelId: 'b', feed: 'posts', filters: {} },
+    ]);
+    const [a, b] = await repo.list();
+    expect([a?.format, b]).toEqual(['compact', expect.not.objectContaining({ format: expect.anything() })]);
+    now.value = 5000;
+    const result = await repo.seed([
+      { platform: 'console', channelId: 'a', feed: 'comments', filters: {}, format: 'compact' },
+      { platform: 'console', channelId: 'a', feed: 'comments', filters: {}, format: 'title' },
+      { platform: 'console', channelId: 'b', feed: 'posts', filters: {}, format: 'full' },
+    ]);
+    expect(result).toEqual({ added: 0, removed: 0 });
+    const all = await repo.list();
+    expect(all.map((s) => [s.id, s.channelId, s.format, s.createdAt])).toEqual([
+      [a?.id, 'a', 'title', 1000],
+      [b?.id, 'b', undefined, 1000],
+    ]);
+  });
+
+  it('resumes a paused subscription and takes its new format when someone subscribes to it again', async () => {
+    const { repo } = repository();
+    const input = {
+      platform: 'slack',
+      channelId: 'C1',
+      feed: 'comments' as const,
+      filters: {},
+      createdBy: 'U1',
+    };
+    const { subscription } = await repo.add(input);
+    await repo.pauseDestination('slack', 'C1', 'is_archived', 'archived');
+    const again = await repo.add({ ...input, format: 'compact' });
+    expect(again).toMatchObject({ created: false, resumed: true, reformatted: true });
+    expect(await repo.list()).toEqual([{ ...subscription, format: 'compact' }]);
+  });
+
   it('resumes a paused subscription when someone subscribes to it again', async () => {
     const { repo } = repository();
     const input = {
