@@ -12,7 +12,12 @@ export function describeSubscription(subscription: Subscription, defaultRemindMi
       ? `reminder ${defaultRemindMinutes} min before (default)`
       : '';
   const details = [filters, remind].filter((part) => part !== '').join(', ');
-  return `${subscription.feed}${details === '' ? ' (everything)' : ` — ${details}`}`;
+  // The format shows only when it is not the default card, as `--format` would be typed.
+  const format =
+    subscription.format === undefined || subscription.format === 'full'
+      ? ''
+      : `, format ${subscription.format}`;
+  return `${subscription.feed}${details === '' ? ' (everything)' : ` — ${details}`}${format}`;
 }
 
 /**

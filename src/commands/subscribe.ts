@@ -1,6 +1,8 @@
 import { z } from 'zod';
 import { type FeedFilters, feedFiltersSchema, filtersNotApplicable } from '../delivery/feed-filters.js';
 import { FEED_NAMES, type FeedName, isFeedName } from '../feeds/feed-names.js';
+import { formatMessage } from '../messages/index.js';
+import { isMessageFormat, MESSAGE_FORMATS } from '../ports/message.js';
 import { splitList } from './arg-formats.js';
 import type { ActionCommand } from './command-module.js';
 import type { ParsedArgs } from './command-spec.js';
@@ -62,12 +64,13 @@ export const subscribe: ActionCommand = {
     kind: 'manage',
     description: 'Follow a feed in this channel, optionally filtered',
     usage:
-      'subscribe <posts|comments|collections|live|notifications> [--post <id|slug>] [--user <username>] [--keyword <words>] [--exclude <words>] [--video] [--min-votes N] [--remind N]',
+      'subscribe <posts|comments|collections|live|notifications> [--post <id|slug>] [--user <username>] [--keyword <words>] [--exclude <words>] [--video] [--min-votes N] [--remind N] [--format full|compact|title]',
     examples: [
       'subscribe posts --min-votes 50',
       'subscribe comments --keyword ai,ml --exclude crypto',
       'subscribe comments --post notion-ai',
       'subscribe live --video --remind 15',
+      'subscribe comments --format compact',
     ],
     options: [
       {
@@ -153,6 +156,16 @@ export const subscribe: ActionCommand = {
           .min(0, { error: 'must be 0 or more' })
           .max(1440, { error: 'must be at most 1440 (a day)' }),
       },
+      {
+        name: 'format',
+        description: 'How items look: full card (default), compact one line, or title only',
+        type: 'string',
+        required: false,
+        positional: false,
+        choices: MESSAGE_FORMATS,
+        maxLength: 20,
+        schema: z.enum(MESSAGE_FORMATS, { error: 'full, compact or title' }),
+      },
     ],
   },
   async run({ invocation, args, spec, deps }) {
@@ -160,12 +173,17 @@ export const subscribe: ActionCommand = {
     if (!isFeedName(feed)) return errorReply('command_usage', `Unknown feed "${feed}".`, spec.usage);
     const checked = filtersFromArgs(feed, args);
     if (!checked.ok) return errorReply('command_usage', checked.problem, spec.usage);
-    const { subscription, created, resumed } = await deps.subscriptions.add({
+    const format = String(args['format'] ?? 'full');
+    if (!isMessageFormat(format)) {
+      return errorReply('command_usage', `--format expects full, compact or title.`, spec.usage);
+    }
+    const { subscription, created, resumed, reformatted } = await deps.subscriptions.add({
       platform: invocation.platform,
       channelId: invocation.channelId,
       ...(invocation.workspaceId === undefined ? {} : { workspaceId: invocation.workspaceId }),
       feed,
       filters: checked.filters,
+      format,
       createdBy: invocation.actor.userId,
     });
     const what = describeSubscription(subscription, deps.defaultRemindMinutes);
@@ -173,13 +191,16 @@ export const subscribe: ActionCommand = {
       ? `Subscribed this channel to ${what}. Id: ${subscription.id} (to stop: unsubscribe ${subscription.id}).`
       : resumed
         ? `Resumed this channel's paused subscription: ${what}. Id: ${subscription.id}.`
-        : `This channel already has that subscription: ${what}. Id: ${subscription.id}.`;
+        : reformatted
+          ? `Changed the format of this channel's subscription to ${format}: ${what}. Id: ${subscription.id}.`
+          : `This channel already has that subscription: ${what}. Id: ${subscription.id}.`;
     let preview: string;
     const messages = [];
     try {
       const message = await previewSubscription(deps.client, feed, checked.filters, deps.clock.now());
       if (message) {
-        messages.push(message);
+        // Shown as the channel will see it, in the subscription's format.
+        messages.push(formatMessage(message, format));
         preview = 'The most recent matching item is below; new ones will appear in this channel.';
       } else {
         preview = 'Nothing recent matches these filters; new matching items will appear in this channel.';

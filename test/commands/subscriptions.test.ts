@@ -161,12 +161,78 @@ describe('subscription commands', () => {
       ['subscribe posts --keywrd ai', 'Did you mean --keyword?'],
       ['subscribe comments --video', '--video does not apply to the comments feed'],
       ['subscribe live --min-votes 3', '--min-votes does not apply to the live feed'],
+      ['subscribe comments --format tiny', '--format expects full, compact or title, got "tiny"'],
+      ['subscribe comments --format', '--format needs a value'],
+      ['subscribe comments --formt compact', 'Did you mean --format?'],
     ];
     it.each(bad)('"%s" is refused with the usage: %s', async (text, problem) => {
       const reply = await h.run(text, MANAGER);
       expect(reply.error).toEqual({ code: 'command_usage', usage: SUBSCRIBE_USAGE });
       expect(reply.text).toContain(problem);
       expect(await h.subscriptions.list()).toEqual([]);
+    });
+  });
+
+  describe('--format', () => {
+    it('stores the format, says it, and previews the item in that format', async () => {
+      const post = h.emulator.admin.addPost({ name: 'Format Target' });
+      h.emulator.admin.addComment({ postId: post.id, body: 'Compact me @everyone <!channel>' });
+      const reply = await h.run(`subscribe comments --post ${post.id} --format compact`, MANAGER);
+      expect(reply.error).toBeUndefined();
+      const [subscription] = await h.subscriptions.forChannel('slack', CHANNEL);
+      expect(subscription?.format).toBe('compact');
+      expect(reply.text).toContain(
+        `Subscribed this channel to comments — on post ${post.id}, format compact.`,
+      );
+      // The preview is the one linked line the channel will get: no body, fields or author.
+      expect(reply.messages).toHaveLength(1);
+      const preview = reply.messages[0];
+      expect(preview?.layout).toBe('line');
+      expect(preview?.title).toMatch(/^New comment by .+: Compact me @everyone <!channel>$/);
+      expect(preview?.url).toMatch(/^https?:\/\//);
+      expect([preview?.text, preview?.fields, preview?.author]).toEqual([undefined, undefined, undefined]);
+
+      const titled = await h.run('subscribe posts --format title', MANAGER);
+      expect(titled.text).toContain('Subscribed this channel to posts (everything), format title.');
+      expect(titled.messages[0]).toMatchObject({ layout: 'line' });
+      expect(titled.messages[0]?.fallback).not.toBe(titled.messages[0]?.title);
+    });
+
+    it('leaves the full card as it was: no format stored, none shown', async () => {
+      const reply = await h.run('subscribe posts --format full', MANAGER);
+      expect(reply.text).toContain('Subscribed this channel to posts (everything).');
+      const [subscription] = await h.subscriptions.forChannel('slack', CHANNEL);
+      expect(subscription).not.toHaveProperty('format');
+      expect(reply.messages[0]?.layout).toBeUndefined();
+    });
+
+    it('changes the format of the same subscription in place when subscribed again with another', async () => {
+      const first = await h.run('subscribe comments --keyword ai', MANAGER);
+      const [before] = await h.subscriptions.forChannel('slack', CHANNEL);
+      const again = await h.run('subscribe comments --keyword ai --format title', MANAGER);
+      const after = await h.subscriptions.forChannel('slack', CHANNEL);
+      expect(after).toHaveLength(1);
+      expect(after[0]).toMatchObject({ id: before?.id, createdAt: before?.createdAt, format: 'title' });
+      expect(first.text).toContain('Subscribed this channel');
+      expect(again.text).toContain(
+        `Changed the format of this channel's subscription to title: comments — mentioning "ai", format title. Id: ${before?.id}.`,
+      );
+      const back = await h.run('subscribe comments --keyword ai', MANAGER);
+      expect(back.text).toContain("Changed the format of this channel's subscription to full");
+      expect((await h.subscriptions.forChannel('slack', CHANNEL))[0]).not.toHaveProperty('format');
+    });
+
+    it('lists each subscription with its format', async () => {
+      await h.run('subscribe comments --format compact', MANAGER);
+      await h.run('subscribe posts', MANAGER);
+      await h.run('subscribe live --format title', MANAGER);
+      const list = await h.run('subscriptions');
+      const lines = list.messages[0]?.text?.split('\n') ?? [];
+      expect(lines.map((line) => line.replace(/^s[0-9a-f]+: /, ''))).toEqual([
+        'comments (everything), format compact',
+        'posts (everything)',
+        'live — reminder 15 min before (default), format title',
+      ]);
     });
   });
 
