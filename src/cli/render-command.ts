@@ -1,7 +1,8 @@
 import { readFile } from 'node:fs/promises';
 import { parseArgs } from 'node:util';
 import { messageOf, UsageError } from '../errors.js';
-import type { Message } from '../ports/message.js';
+import { formatMessage } from '../messages/index.js';
+import { isMessageFormat, MESSAGE_FORMATS, type Message, type MessageFormat } from '../ports/message.js';
 import { type CliIo, USAGE_EXIT_CODE } from './io.js';
 import {
   composeRawRecord,
@@ -34,7 +35,7 @@ const ACCEPTED_SHAPES = `It reads any of these, as the directory answers or as y
   - a V1 list: {"comments": […]}, {"collections": […]}, {"live_events": […]}, {"notifications": […]}
   - a JSON array of records`;
 
-const USAGE = `Usage: directory-bot render --platform console|slack|discord [--kind KIND] [FILE|-]
+const USAGE = `Usage: directory-bot render --platform console|slack|discord [--kind KIND] [--format FORMAT] [FILE|-]
 
 Reads directory records as JSON from FILE (or stdin when FILE is "-" or absent), validates
 each with the directory client's schemas, composes the bot's message and prints what would be
@@ -46,6 +47,8 @@ ${ACCEPTED_SHAPES}
 Options:
   --platform, -p   console | slack | discord (required)
   --kind, -k       ${RECORD_KINDS.join(' | ')}; guessed from the record's fields when left out
+  --format, -f     ${MESSAGE_FORMATS.join(' | ')}: the look a subscription's --format gives it
+                   (full card, the default; one linked summary line; the title alone, linked)
   --help, -h       show this help
 
 Exits 0 on success, 1 when a record is invalid or the input cannot be read, 2 on a usage error.`;
@@ -53,6 +56,7 @@ Exits 0 on success, 1 when a record is invalid or the input cannot be read, 2 on
 interface RenderArgs {
   platform: RenderPlatform;
   kind: RecordKind | undefined;
+  format: MessageFormat;
   file: string | undefined;
 }
 
@@ -62,6 +66,7 @@ function parseRenderArgs(argv: string[]): RenderArgs | 'help' {
     options: {
       platform: { type: 'string', short: 'p' },
       kind: { type: 'string', short: 'k' },
+      format: { type: 'string', short: 'f' },
       help: { type: 'boolean', short: 'h' },
     },
     allowPositionals: true,
@@ -77,8 +82,17 @@ function parseRenderArgs(argv: string[]): RenderArgs | 'help' {
   if (kind !== undefined && !(RECORD_KINDS as readonly string[]).includes(kind)) {
     throw new UsageError(`--kind must be one of ${RECORD_KINDS.join(', ')}, not "${kind}".`);
   }
+  const format = values.format ?? 'full';
+  if (!isMessageFormat(format)) {
+    throw new UsageError(`--format must be one of ${MESSAGE_FORMATS.join(', ')}, not "${format}".`);
+  }
   if (positionals.length > 1) throw new UsageError(`Give one file (or -), not ${positionals.length}.`);
-  return { platform: platform as RenderPlatform, kind: kind as RecordKind | undefined, file: positionals[0] };
+  return {
+    platform: platform as RenderPlatform,
+    kind: kind as RecordKind | undefined,
+    format,
+    file: positionals[0],
+  };
 }
 
 async function readStream(stream: NodeJS.ReadableStream): Promise<string> {
@@ -174,7 +188,7 @@ export function createRenderCommand(
         continue;
       }
       try {
-        payloads.push(await render(result.message));
+        payloads.push(await render(formatMessage(result.message, args.format)));
       } catch (error) {
         io.stderr(`The ${args.platform} renderer failed: ${messageOf(error)}`);
         return 1;

@@ -3,6 +3,8 @@ import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
 import { afterAll, describe, expect, it } from 'vitest';
 import { renderConsoleMessage } from '../../adapters/console/index.js';
+import { renderDiscordMessage } from '../../adapters/discord/index.js';
+import { renderSlackMessage } from '../../adapters/slack/index.js';
 import type { CliIo } from '../../src/cli/io.js';
 import { createRenderCommand, type MessageRenderers } from '../../src/cli/render-command.js';
 import type { Message } from '../../src/ports/index.js';
@@ -201,6 +203,7 @@ describe('directory-bot render', () => {
     [['-p', 'console', '--kind', 'topic'], '--kind must be one of'],
     [['-p', 'console', 'a.json', 'b.json'], 'Give one file (or -), not 2'],
     [['-p', 'console', '--bogus'], '--bogus'],
+    [['-p', 'console', '--format', 'tiny'], '--format must be one of full, compact, title, not "tiny"'],
   ])('exits 2 on the usage error in %j', async (argv, message) => {
     const result = await run(argv);
     expect(result.code).toBe(2);
@@ -225,5 +228,72 @@ describe('directory-bot render', () => {
     const result = await run(['--help']);
     expect(result.code).toBe(0);
     expect(result.stdout).toContain('Usage: directory-bot render --platform console|slack|discord');
+  });
+});
+
+describe('directory-bot render --format', () => {
+  const real: MessageRenderers = {
+    console: async (message) => renderConsoleMessage(message),
+    slack: async (message) => renderSlackMessage(message),
+    discord: async (message) => renderDiscordMessage(message),
+  };
+  const LINK = 'https://www.example-directory.test/posts/analytical-engine?comment=402133';
+
+  async function render(platform: string, format: string) {
+    const io = captureIo();
+    const argv = ['-p', platform, '-k', 'comment', '--format', format, '-'];
+    const code = await createRenderCommand(real, { stdin: stdinWith(JSON.stringify(rawV1Comment)) }).run(
+      argv,
+      io,
+    );
+    expect(code).toBe(0);
+    return io.out.join('\n');
+  }
+
+  it('prints the full card by default and for full, one linked summary line for compact, the title for title', async () => {
+    const full = await render('console', 'full');
+    expect(full).toBe(
+      await run(['-p', 'console', '-k', 'comment', fileWith('full.json', rawV1Comment)]).then(
+        (r) => r.stdout,
+      ),
+    );
+    expect(full).toContain('  by someone\n');
+    expect(await render('console', 'compact')).toBe(
+      `New comment by someone: Congrats on the launch! <!channel> @everyone <@U123ABC> → ${LINK}`,
+    );
+    expect(await render('console', 'title')).toBe(`New comment → ${LINK}`);
+  });
+
+  it('prints the exact Slack and Discord payloads of each format, escaped so the comment pings no one', async () => {
+    const slack = JSON.parse(await render('slack', 'compact'));
+    expect(slack.blocks).toEqual([
+      {
+        type: 'section',
+        text: {
+          type: 'mrkdwn',
+          text: `<${LINK}|New comment by someone: Congrats on the launch! &lt;!channel&gt; @\u200beveryone &lt;@U123ABC&gt;>`,
+          verbatim: true,
+        },
+      },
+    ]);
+    expect(JSON.parse(await render('slack', 'title')).blocks[0].text.text).toBe(`<${LINK}|New comment>`);
+    expect(JSON.parse(await render('slack', 'full')).blocks[0]).toMatchObject({ type: 'header' });
+
+    const discord = JSON.parse(await render('discord', 'compact'));
+    expect(discord.embeds).toHaveLength(1);
+    expect(discord.embeds[0].url).toBe(LINK);
+    expect(discord.embeds[0].title).toContain('New comment by someone: Congrats on the launch!');
+    expect(discord.embeds[0].title).not.toContain('@everyone');
+    expect(discord.embeds[0]).not.toHaveProperty('description');
+    expect(discord.allowed_mentions).toEqual({ parse: [] });
+    expect(JSON.parse(await render('discord', 'title')).embeds[0]).toMatchObject({
+      title: 'New comment',
+      url: LINK,
+    });
+  });
+
+  it('lists the formats in its help', async () => {
+    const result = await run(['--help']);
+    expect(result.stdout).toContain('--format, -f     full | compact | title');
   });
 });
