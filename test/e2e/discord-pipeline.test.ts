@@ -191,6 +191,61 @@ describe('Discord end to end: emulator → engine → Discord adapter → fake D
     for (const payload of [comment, post]) expect(payload).not.toMatch(/[\u202a-\u202e\u2066-\u2069]/);
   });
 
+  it("posts one comment to three channels in each channel's format — full card, compact line, title line — and a post title, pinging no one", async () => {
+    const e2e = await discordBot();
+    const [full, compact, title, postTitle] = [nextId(), nextId(), nextId(), nextId()];
+    const routes = [
+      [full, 'comments', 'full'],
+      [compact, 'comments', 'compact'],
+      [title, 'comments', 'title'],
+      [postTitle, 'posts', 'title'],
+    ] as const;
+    for (const [channelId, feed, format] of routes) {
+      e2e.rest.addChannel(channelId, 'ok', GUILD_ID);
+      await e2e.bot.engine.subscriptions.add({
+        platform: 'discord',
+        channelId,
+        workspaceId: GUILD_ID,
+        feed,
+        filters: {},
+        format,
+        createdBy: 'e2e',
+      });
+    }
+    await e2e.bot.engine.pollAllOnce();
+    world.emulator.admin.addComment({ body: 'Busy thread @everyone <@123456789012345678> **loud**' });
+    world.emulator.admin.addPost({ name: 'Launcher @everyone <@123456789012345678>' });
+    await e2e.pollAndDeliver();
+
+    type Embed = { title?: string; url?: string; description?: string; fields?: unknown[] };
+    const embedIn = (channelId: string): Embed => {
+      const posted = e2e.posted(channelId);
+      expect(posted).toHaveLength(1);
+      const embeds = posted[0]?.['embeds'] as Embed[];
+      expect(embeds).toHaveLength(1);
+      return embeds[0] ?? {};
+    };
+    expect(embedIn(full).description).toContain('Busy thread');
+    // A line: the embed is the linked title and nothing else (no body, fields, author or buttons).
+    const line = (channelId: string) => {
+      const embed = embedIn(channelId);
+      expect(Object.keys(embed).sort()).toEqual(['color', 'title', 'url']);
+      expect(e2e.posted(channelId)[0]).not.toHaveProperty('components');
+      return embed.title ?? '';
+    };
+    expect(line(compact)).toMatch(
+      /^New comment by .+: Busy thread @\u200beveryone \\<@123456789012345678\\> \\\*\\\*loud\\\*\\\*$/,
+    );
+    expect(line(title)).toMatch(/^New comment/);
+    expect(line(title)).not.toContain('Busy thread');
+    expect(line(postTitle)).toBe('Launcher @\u200beveryone \\<@123456789012345678\\>');
+
+    const bodies = e2e.rest.callsTo('POST', MESSAGES).map((c) => c.body as Record<string, unknown>);
+    for (const body of bodies) expect(body['allowed_mentions']).toEqual({ parse: [] });
+    expect(bodies.map(shown).filter((b) => /@(everyone|here)/.test(b))).toEqual([]);
+    expect(e2e.rest.problems).toEqual([]);
+  });
+
   it('does not post twice when the same delivery is retried after a lost answer', async () => {
     const e2e = await discordBot();
     const channel = nextId();

@@ -178,6 +178,61 @@ describe('Slack end to end: emulator → engine → Slack adapter → fake Slack
     for (const payload of [comment, post]) expect(payload).not.toMatch(/[\u202a-\u202e\u2066-\u2069]/);
   });
 
+  it("posts one comment to three channels in each channel's format — full card, compact line, title line — and a post title, pinging no one", async () => {
+    const e2e = await slackBot();
+    const formats = { C0FULL: 'full', C0COMPACT: 'compact', C0TITLE: 'title' } as const;
+    for (const [channelId, format] of Object.entries(formats)) {
+      e2e.slack.addChannel(channelId);
+      await e2e.bot.engine.subscriptions.add({
+        platform: 'slack',
+        channelId,
+        feed: 'comments',
+        filters: {},
+        format,
+        createdBy: 'e2e',
+      });
+    }
+    e2e.slack.addChannel('C0POSTTITLE');
+    await e2e.bot.engine.subscriptions.add({
+      platform: 'slack',
+      channelId: 'C0POSTTITLE',
+      feed: 'posts',
+      filters: {},
+      format: 'title',
+      createdBy: 'e2e',
+    });
+    await e2e.bot.engine.pollAllOnce();
+    world.emulator.admin.addComment({ body: 'Busy thread @everyone <!channel> <@U123> & more' });
+    world.emulator.admin.addPost({ name: 'Launcher @everyone <!channel> <@U123>' });
+    await e2e.pollAndDeliver();
+
+    const [full, compact, title, postTitle] = ['C0FULL', 'C0COMPACT', 'C0TITLE', 'C0POSTTITLE'].map((c) => {
+      const calls = e2e.posted(c);
+      expect(calls).toHaveLength(1);
+      return calls[0]?.params['blocks'] as { type: string; text?: { text: string } }[];
+    });
+    expect(full?.map((b) => b.type)).toContain('header');
+    expect(full?.map((b) => b.type)).toContain('actions');
+    // A line: one section whose text is our link around the escaped line, no header and no button.
+    const line = (blocks: typeof full) => {
+      expect(blocks?.map((b) => b.type)).toEqual(['section']);
+      return blocks?.[0]?.text?.text ?? '';
+    };
+    expect(line(compact)).toMatch(
+      /^<http[^|<>]+\|New comment by [^<>]+: Busy thread @\u200beveryone &lt;!channel&gt; &lt;@U123&gt; &amp; more>$/,
+    );
+    expect(line(title)).toMatch(/^<http[^|<>]+\|New comment[^<>:]*>$/);
+    expect(line(postTitle)).toMatch(
+      /^<http[^|<>]+\|Launcher @\u200beveryone &lt;!channel&gt; &lt;@U123&gt;>$/,
+    );
+
+    const everything = e2e.slack.callsTo('chat.postMessage').map((c) => JSON.stringify(c.params));
+    for (const raw of ['<!channel>', '<@U123>'])
+      expect(everything.filter((p) => p.includes(raw))).toEqual([]);
+    expect(everything.filter((p) => /@(everyone|channel)\b/.test(p))).toEqual([]);
+    expect(e2e.slack.violations).toEqual([]);
+  });
+
   it('delivers everything once through a 429 storm on one channel, waits out each Retry-After, and keeps other channels flowing', async () => {
     const e2e = await slackBot();
     await e2e.subscribe('C0STORM', 'comments');
