@@ -299,17 +299,14 @@ describe('loading the configuration', () => {
       SUBSCRIPTIONS:
         'slack:C0123ABCD=comments?format=compact&keyword=ai;console:demo=posts?format=title;console:demo=live?format=full',
     });
-    expect(config.feeds.subscriptions).toEqual([
-      {
-        platform: 'slack',
-        channelId: 'C0123ABCD',
-        feed: 'comments',
-        filters: { keywords: ['ai'] },
-        format: 'compact',
-      },
-      { platform: 'console', channelId: 'demo', feed: 'posts', filters: {}, format: 'title' },
-      { platform: 'console', channelId: 'demo', feed: 'live', filters: {}, format: 'full' },
+    const routes = config.feeds.subscriptions.map((s) => [s.channelId, s.feed, s.filters, s.format]);
+    expect(routes).toEqual([
+      ['C0123ABCD', 'comments', { keywords: ['ai'] }, 'compact'],
+      ['demo', 'posts', {}, 'title'],
+      ['demo', 'live', {}, 'full'],
     ]);
+    // Without format= an entry names none: the subscription is full, as before formats existed.
+    expect(load({ SUBSCRIPTIONS: 'console:demo=posts' }).feeds.subscriptions[0]).not.toHaveProperty('format');
     expect(problemsOf({ SUBSCRIPTIONS: 'slack:C0123ABCD=comments?format=tiny' })).toEqual([
       'SUBSCRIPTIONS: "slack:C0123ABCD=comments?format=tiny": format expects full, compact or title, got "tiny"',
     ]);

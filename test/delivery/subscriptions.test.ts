@@ -60,22 +60,6 @@ describe('subscriptions', () => {
     ]);
   });
 
-  it('resumes a paused subscription and takes its new format when someone subscribes to it again', async () => {
-    const { repo } = repository();
-    const input = {
-      platform: 'slack',
-      channelId: 'C1',
-      feed: 'comments' as const,
-      filters: {},
-      createdBy: 'U1',
-    };
-    const { subscription } = await repo.add(input);
-    await repo.pauseDestination('slack', 'C1', 'is_archived', 'archived');
-    const again = await repo.add({ ...input, format: 'compact' });
-    expect(again).toMatchObject({ created: false, resumed: true, reformatted: true });
-    expect(await repo.list()).toEqual([{ ...subscription, format: 'compact' }]);
-  });
-
   it('resumes a paused subscription when someone subscribes to it again', async () => {
     const { repo } = repository();
     const input = {
@@ -85,11 +69,16 @@ describe('subscriptions', () => {
       filters: { keywords: ['ai'] },
       createdBy: 'U1',
     };
-    await repo.add(input);
+    const { subscription } = await repo.add(input);
     await repo.pauseDestination('slack', 'C1', 'is_archived', 'archived');
     const again = await repo.add(input);
-    expect(again).toMatchObject({ created: false, resumed: true });
+    expect(again).toMatchObject({ created: false, resumed: true, reformatted: false });
     expect((await repo.list())[0]?.paused).toBeUndefined();
+    // Paused again, then subscribed with another format: resumed and reformatted, same id and start.
+    await repo.pauseDestination('slack', 'C1', 'is_archived', 'archived');
+    const compact = await repo.add({ ...input, format: 'compact' });
+    expect(compact).toMatchObject({ created: false, resumed: true, reformatted: true });
+    expect(await repo.list()).toEqual([{ ...subscription, format: 'compact' }]);
   });
 
   it('keeps both pauses when two channels are refused at the same moment', async () => {
