@@ -6,6 +6,7 @@ import { sleep } from '../ports/clock.js';
 import type { MessageFormat } from '../ports/message.js';
 import type { LeaseBackend } from '../store/leases.js';
 import type { FeedFilters } from './feed-filters.js';
+import { idsOf, newId, sameFilters, signature, withFormat } from './subscription-identity.js';
 import { SubscriptionIndex } from './subscription-index.js';
 import type { SubscriptionSeed } from './subscription-spec.js';
 
@@ -17,10 +18,7 @@ export interface Subscription {
   workspaceId?: string;
   feed: FeedName;
   filters: FeedFilters;
-  /**
-   * How its items are shown (`--format`). Absent means `full`, which is how every subscription
-   * stored before formats existed keeps working; `full` itself is never stored.
-   */
+  /** How its items look (`--format`); absent = full, as stored before formats (full is never stored). */
   format?: MessageFormat;
   /** `env` for routes seeded from SUBSCRIPTIONS, otherwise the platform user id. */
   createdBy: string;
@@ -111,9 +109,8 @@ export class SubscriptionRepository {
   /**
    * Adds a subscription; an identical one (same channel, feed and filters) is returned
    * instead of duplicated — and resumed if it was paused, since subscribing again is how a
-   * person says "the channel is fine now". The format is not part of that identity: one
-   * differing only in format takes the newer format in place (same id, same start), because a
-   * channel shows each item once and two such subscriptions could never both be seen.
+   * person says "the channel is fine now". One differing only in format takes the new format in
+   * place (same id and start): a channel shows an item once, so both could never be seen.
    */
   async add(input: NewSubscription): Promise<AddResult> {
     return this.#update<AddResult>((all) => {
@@ -126,17 +123,11 @@ export class SubscriptionRepository {
       );
       if (existing) {
         const { paused, ...active } = existing;
-        const updated = withFormat(active, input.format);
-        const reformatted = updated.format !== existing.format;
-        if (!paused && !reformatted) {
-          return {
-            next: all,
-            result: { subscription: existing, created: false, resumed: false, reformatted },
-          };
-        }
+        const subscription = withFormat(active, input.format);
+        const reformatted = subscription.format !== existing.format;
         return {
-          next: all.map((s) => (s === existing ? updated : s)),
-          result: { subscription: updated, created: false, resumed: paused !== undefined, reformatted },
+          next: all.map((s) => (s === existing ? subscription : s)),
+          result: { subscription, created: false, resumed: paused !== undefined, reformatted },
         };
       }
       const created = withFormat(
@@ -239,13 +230,12 @@ export class SubscriptionRepository {
   /**
    * Makes the stored routes from SUBSCRIPTIONS (created by `env`) match the variable:
    * new entries are added, entries no longer listed are removed, and unchanged ones keep
-   * their creation time so a restart does not reset what counts as "new". A route whose
-   * `format=` changed keeps its id and creation time and takes the new format; of two entries
-   * differing only in format, the later one wins (as a later `/directory subscribe` would).
+   * their creation time so a restart does not reset what counts as "new" (a changed `format=`
+   * too; of two entries differing only in format the later wins, as with `/directory subscribe`).
    */
   async seed(seeds: readonly SubscriptionSeed[]): Promise<{ added: number; removed: number }> {
     return this.#update((all) => {
-      const formats = new Map(seeds.map((seed) => [signature(seed), storedFormat(seed.format)]));
+      const formats = new Map(seeds.map((seed) => [signature(seed), seed.format]));
       const kept = all
         .filter((s) => s.createdBy !== 'env' || formats.has(signature(s)))
         .map((s) => (s.createdBy === 'env' ? withFormat(s, formats.get(signature(s))) : s));
@@ -305,42 +295,4 @@ export interface AddResult {
   resumed: boolean;
   /** It existed with another format and now has the one asked for. */
   reformatted: boolean;
-}
-
-/** `full` is the default and never stored, so a stored subscription either names another format or none. */
-function storedFormat(format: MessageFormat | undefined): Exclude<MessageFormat, 'full'> | undefined {
-  return format === 'full' ? undefined : format;
-}
-
-/** The subscription with `format` (stored form), the same object when nothing changes. */
-function withFormat(subscription: Subscription, format: MessageFormat | undefined): Subscription {
-  const wanted = storedFormat(format);
-  if (subscription.format === wanted) return subscription;
-  const { format: _format, ...rest } = subscription;
-  return wanted === undefined ? rest : { ...rest, format: wanted };
-}
-
-/** Identity of a route: where, which feed, which filters (not the format: see `add`). */
-function signature(route: Pick<Subscription, 'platform' | 'channelId' | 'feed' | 'filters'>): string {
-  return JSON.stringify([route.platform, route.channelId, route.feed, sortKeys(route.filters)]);
-}
-
-function sameFilters(a: FeedFilters, b: FeedFilters): boolean {
-  return JSON.stringify(sortKeys(a)) === JSON.stringify(sortKeys(b));
-}
-
-function sortKeys(value: FeedFilters): [string, unknown][] {
-  return Object.entries(value)
-    .filter(([, v]) => v !== undefined)
-    .sort(([x], [y]) => x.localeCompare(y));
-}
-
-const idsOf = (subscriptions: readonly Subscription[]) => new Set(subscriptions.map((s) => s.id));
-
-function newId(taken: ReadonlySet<string>): string {
-  for (;;) {
-    // 4 bytes: ids stay short to type; the set keeps them unique (seeding 100k routes stays linear).
-    const id = `s${randomBytes(4).toString('hex')}`;
-    if (!taken.has(id)) return id;
-  }
 }

@@ -1,0 +1,47 @@
+import { randomBytes } from 'node:crypto';
+import type { MessageFormat } from '../ports/message.js';
+import type { FeedFilters } from './feed-filters.js';
+import type { Subscription } from './subscriptions.js';
+
+/**
+ * What makes a subscription itself: its id, and the route (where, which feed, which filters) that
+ * no two subscriptions share. The format is not part of the route: it is how, not what.
+ */
+
+/** `full` is the default and never stored, so a stored subscription either names another format or none. */
+function storedFormat(format: MessageFormat | undefined): Exclude<MessageFormat, 'full'> | undefined {
+  return format === 'full' ? undefined : format;
+}
+
+/** The subscription with `format` (stored form), the same object when nothing changes. */
+export function withFormat(subscription: Subscription, format: MessageFormat | undefined): Subscription {
+  const wanted = storedFormat(format);
+  if (subscription.format === wanted) return subscription;
+  const { format: _format, ...rest } = subscription;
+  return wanted === undefined ? rest : { ...rest, format: wanted };
+}
+
+/** Identity of a route: where, which feed, which filters (not the format: see `SubscriptionRepository.add`). */
+export function signature(route: Pick<Subscription, 'platform' | 'channelId' | 'feed' | 'filters'>): string {
+  return JSON.stringify([route.platform, route.channelId, route.feed, sortKeys(route.filters)]);
+}
+
+export function sameFilters(a: FeedFilters, b: FeedFilters): boolean {
+  return JSON.stringify(sortKeys(a)) === JSON.stringify(sortKeys(b));
+}
+
+function sortKeys(value: FeedFilters): [string, unknown][] {
+  return Object.entries(value)
+    .filter(([, v]) => v !== undefined)
+    .sort(([x], [y]) => x.localeCompare(y));
+}
+
+export const idsOf = (subscriptions: readonly Subscription[]) => new Set(subscriptions.map((s) => s.id));
+
+export function newId(taken: ReadonlySet<string>): string {
+  for (;;) {
+    // 4 bytes: ids stay short to type; the set keeps them unique (seeding 100k routes stays linear).
+    const id = `s${randomBytes(4).toString('hex')}`;
+    if (!taken.has(id)) return id;
+  }
+}
