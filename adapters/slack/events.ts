@@ -22,4 +22,9 @@ export type SlackAdapterEvent =
   /** A `/directory` invocation was answered; `deferred` when it went through response_url. */
   | { type: 'command'; deferred: boolean; failed: boolean }
   /** Someone pressed "Share in channel". */
-  | { type: 'shared' };
+  | { type: 'shared' }
+  /**
+   * A `link_shared` event was handled: `links` previewed, `unfurled` of them sent in one
+   * chat.unfurl (0: none named a record the directory has); `failed`: Slack refused the unfurl.
+   */
+  | { type: 'unfurl'; links: number; unfurled: number; failed?: string };

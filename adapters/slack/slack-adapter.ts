@@ -16,6 +16,7 @@ import { createSlackDelivery } from './delivery.js';
 import type { SlackAdapterEvent } from './events.js';
 import { createSlackHttpReceiver, mountSlackHttpReceiver } from './http-receiver.js';
 import { createKeyValueInstallationStore } from './installation-store.js';
+import { bindLinkUnfurls } from './link-unfurls.js';
 import { installedBotToken, oauthInstallOptions, type SlackOAuthOptions } from './oauth-install.js';
 import { connectSlackSocketMode, createSlackSocketModeReceiver } from './socket-mode.js';
 import { createTokenHealth } from './token-health.js';
@@ -235,8 +236,8 @@ export function createSlackAdapter(options: SlackAdapterOptions): ChatAdapter {
       commandName: options.commandName ?? '/directory',
       ackBudgetMs: options.ackBudgetMs ?? 2000,
     });
-    if (context.workspaceRemoved !== undefined)
-      bindUninstallEvents(created, context.workspaceRemoved, logger);
+    bindLinkUnfurls(created, { commands: context.commands, logger, emit });
+    if (context.workspaceRemoved) bindUninstallEvents(created, context.workspaceRemoved, logger);
     if (http !== undefined) mountSlackHttpReceiver(context.http, http, { logger, isStopped: () => stopped });
     attached = {
       app: created,

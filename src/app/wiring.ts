@@ -135,6 +135,12 @@ export function buildCommandHandler(
       ? {
           onEvent: (event) =>
             metrics.commands.inc({ platform: event.platform, command: event.command, result: event.result }),
+          onPreview: (event) =>
+            metrics.linkPreviews.inc({
+              platform: event.platform,
+              result: event.result,
+              cached: String(event.cached),
+            }),
         }
       : {}),
     ...overrides,

@@ -1,5 +1,6 @@
+import type { DirectoryClient } from '../directory/index.js';
 import { composeCollectionMessage } from '../messages/index.js';
-import type { LookupCommand } from './command-module.js';
+import type { Lookup, LookupCommand } from './command-module.js';
 import { INTERACTIVE } from './interactive.js';
 import { notFound, stringArg } from './lookup-helpers.js';
 import { lookupReply } from './replies.js';
@@ -25,14 +26,19 @@ export const collection: LookupCommand = {
     ],
   },
   run({ args, deps: { client } }) {
-    const wanted = (stringArg(args, 'slug') ?? '').toLowerCase();
-    return {
-      key: `collection ${wanted}`,
-      async fetch() {
-        const found = await client.getCollection({ slug: wanted }, INTERACTIVE);
-        if (!found) return notFound(`No collection with slug ${wanted}.`);
-        return lookupReply(`Collection: ${found.name}`, [composeCollectionMessage(found)]);
-      },
-    };
+    return collectionLookup(client, stringArg(args, 'slug') ?? '');
   },
 };
+
+/** One collection by slug; a pasted link to it (link previews) shares the answer and its cache key. */
+export function collectionLookup(client: DirectoryClient, slug: string): Lookup {
+  const wanted = slug.toLowerCase();
+  return {
+    key: `collection ${wanted}`,
+    async fetch() {
+      const found = await client.getCollection({ slug: wanted }, INTERACTIVE);
+      if (!found) return notFound(`No collection with slug ${wanted}.`);
+      return lookupReply(`Collection: ${found.name}`, [composeCollectionMessage(found)]);
+    },
+  };
+}

@@ -1,9 +1,10 @@
 import type { CommandHandler, CommandInvocation, CommandReply } from '../ports/commands.js';
 import { COMMANDS } from './all-commands.js';
 import { mayManage, whoMayManage } from './channel-permission.js';
-import { type CommandModule, isLookup } from './command-module.js';
+import { type CommandModule, isLookup, type Lookup } from './command-module.js';
 import { createCommandRegistry } from './command-registry.js';
 import { foreignLinkReply } from './directory-links.js';
+import { createLinkPreviews } from './link-preview.js';
 import { createLookupCache } from './lookup-cache.js';
 import { errorReply } from './replies.js';
 import { formatDuration } from './time-text.js';
@@ -65,12 +66,12 @@ export function createCommandHandler(
     }
   };
 
-  async function lookup(invocation: CommandInvocation, key: string, fetch: () => Promise<CommandReply>) {
+  async function lookup(who: { platform: string; userId: string }, { key, fetch }: Lookup) {
     const cached = cache.get(key);
     if (cached) return { reply: cached, cached: true };
     const pending = inFlight.get(key);
     if (pending) return { reply: await pending, cached: true };
-    const waitMs = limiter.take(invocation.platform, invocation.actor.userId);
+    const waitMs = limiter.take(who.platform, who.userId);
     if (waitMs > 0) {
       const reply = errorReply(
         'command_rate_limited',
@@ -93,6 +94,20 @@ export function createCommandHandler(
       inFlight.delete(key);
     }
   }
+
+  const preview = createLinkPreviews({
+    client,
+    clock,
+    directoryLinks: deps.directoryLinks,
+    lookup,
+    onEvent: (event) => {
+      try {
+        deps.onPreview?.(event);
+      } catch {
+        // Metrics must never break an answer.
+      }
+    },
+  });
 
   async function answer(
     invocation: CommandInvocation,
@@ -128,8 +143,8 @@ export function createCommandHandler(
       return { command, reply: errorReply('internal', 'This command has no answer yet.'), cached: false };
     const request = { invocation, args, spec: parsed.spec, deps, commands: registry.specs };
     if (isLookup(commandModule)) {
-      const prepared = commandModule.run(request);
-      return { command, ...(await lookup(invocation, prepared.key, () => prepared.fetch())) };
+      const who = { platform: invocation.platform, userId: invocation.actor.userId };
+      return { command, ...(await lookup(who, commandModule.run(request))) };
     }
     return { command, reply: await commandModule.run(request), cached: false };
   }
@@ -157,6 +172,7 @@ export function createCommandHandler(
       });
       return outcome.reply;
     },
+    preview,
     async complete(command, option, partial) {
       const prefix = partial.trim().toLowerCase();
       const pick = (values: readonly string[]) =>

@@ -15,12 +15,14 @@ export { type CommandRegistry, createCommandRegistry } from './command-registry.
 export type { ArgValue, CommandKind, CommandSpec, OptionSpec, ParsedArgs } from './command-spec.js';
 export { createCommandHandler } from './create-command-handler.js';
 export { type DirectoryLinks, directoryLinks } from './directory-links.js';
+export { type LinkTarget, linkTarget } from './link-preview.js';
 export { MAX_COMMAND_LENGTH, type ParseResult, parseInvocation } from './parse-invocation.js';
 export { MAX_RESULTS } from './shared-options.js';
 export type {
   CommandDependencies,
   CommandEvent,
   CommandResult,
+  PreviewEvent,
   QuotaStatus,
   StatusReport,
 } from './types.js';

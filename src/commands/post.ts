@@ -1,5 +1,6 @@
+import type { DirectoryClient, IdOrSlug } from '../directory/index.js';
 import { composePostMessage } from '../messages/index.js';
-import type { LookupCommand } from './command-module.js';
+import type { Lookup, LookupCommand } from './command-module.js';
 import { INTERACTIVE } from './interactive.js';
 import { describeRef, LOOKUP, notFound, postRefArg, refKey } from './lookup-helpers.js';
 import { lookupReply } from './replies.js';
@@ -15,14 +16,18 @@ export const post: LookupCommand = {
     options: [postRef],
   },
   run({ args, deps: { client } }) {
-    const ref = postRefArg(args);
-    return {
-      key: `post ${refKey(ref)}`,
-      async fetch() {
-        const found = await client.getPost(ref, INTERACTIVE);
-        if (!found) return notFound(`No post with ${describeRef(ref)}.`);
-        return lookupReply(`Post: ${found.name}`, [composePostMessage(found, LOOKUP)]);
-      },
-    };
+    return postLookup(client, postRefArg(args));
   },
 };
+
+/** One post by id or slug; a pasted link to it (link previews) shares the answer and its cache key. */
+export function postLookup(client: DirectoryClient, ref: IdOrSlug): Lookup {
+  return {
+    key: `post ${refKey(ref)}`,
+    async fetch() {
+      const found = await client.getPost(ref, INTERACTIVE);
+      if (!found) return notFound(`No post with ${describeRef(ref)}.`);
+      return lookupReply(`Post: ${found.name}`, [composePostMessage(found, LOOKUP)]);
+    },
+  };
+}

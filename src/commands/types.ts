@@ -3,6 +3,7 @@ import type { DirectoryClient, QuotaClass } from '../directory/index.js';
 import type { FeedHealth } from '../engine/feed-scheduler.js';
 import type { FeedName } from '../feeds/feed-names.js';
 import type { Clock } from '../ports/clock.js';
+import type { LinkPreview } from '../ports/commands.js';
 import type { DirectoryLinks } from './directory-links.js';
 
 /** One directory quota class as `status` shows it. */
@@ -47,6 +48,14 @@ export interface CommandEvent {
   result: CommandResult;
 }
 
+/** How a link preview ended, for metrics: `found`, or the reason there is no card. */
+export interface PreviewEvent {
+  platform: string;
+  result: 'found' | Extract<LinkPreview, { status: 'none' }>['reason'];
+  /** Answered from the lookup cache: no directory request. */
+  cached: boolean;
+}
+
 export interface CommandDependencies {
   client: DirectoryClient;
   subscriptions: SubscriptionRepository;
@@ -63,4 +72,6 @@ export interface CommandDependencies {
   /** Lookups that go upstream per person per minute. Default 10. */
   userRateLimit?: { perMinute: number };
   onEvent?: (event: CommandEvent) => void;
+  /** Every link preview (`CommandHandler.preview`), for metrics. */
+  onPreview?: (event: PreviewEvent) => void;
 }

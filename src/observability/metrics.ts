@@ -70,6 +70,12 @@ export function createMetrics() {
       labelNames: ['platform', 'command', 'result'] as const,
       registers: [registry],
     }),
+    linkPreviews: new Counter({
+      name: 'directory_bot_link_previews_total',
+      help: 'Directory links pasted in conversations (Slack unfurls), by platform, result (found, not_found, not_an_item, other_site, rate_limited, failed) and whether the lookup cache answered.',
+      labelNames: ['platform', 'result', 'cached'] as const,
+      registers: [registry],
+    }),
     workspacesRemoved: new Counter({
       name: 'directory_bot_workspaces_removed_total',
       help: 'Workspaces (Slack) and servers (Discord) that uninstalled or removed the bot, whose data was deleted, by platform and reason.',

@@ -61,9 +61,36 @@ export interface CommandDefinition {
   managesChannel: boolean;
 }
 
+/** A link someone pasted in a conversation, which the platform offers to preview (Slack `link_shared`). */
+export interface LinkPreviewRequest {
+  platform: string;
+  /** Who pasted it: the lookup it causes counts against their per-person limit, like a command. */
+  userId: string;
+  workspaceId?: string;
+  url: string;
+}
+
+/**
+ * What a pasted link previews as: the card the bot would post for the record it names, or why
+ * there is none. `other_site`: not the directory's; `not_an_item`: a page of the directory's site
+ * that names no post, collection, user or live event; `not_found`: no such record (removed);
+ * `rate_limited`: the paster's lookup allowance is spent; `failed`: the directory did not answer.
+ */
+export type LinkPreview =
+  | { status: 'found'; message: Message }
+  | {
+      status: 'none';
+      reason: 'other_site' | 'not_an_item' | 'not_found' | 'rate_limited' | 'failed';
+    };
+
 export interface CommandHandler {
   definitions(): readonly CommandDefinition[];
   handle(invocation: CommandInvocation): Promise<CommandReply>;
+  /**
+   * The card a pasted directory link unfurls into, looked up like the command naming the same
+   * record: the same cache, the same per-person limit, the quota's lookup reserve. Never throws.
+   */
+  preview?(request: LinkPreviewRequest): Promise<LinkPreview>;
   /** Suggestions for an option being typed (slugs, usernames). Empty when none are cheap. */
   complete?(command: string, option: string, partial: string): Promise<readonly string[]>;
 }

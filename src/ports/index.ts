@@ -36,6 +36,8 @@ export type {
   CommandInvocation,
   CommandOptionDefinition,
   CommandReply,
+  LinkPreview,
+  LinkPreviewRequest,
 } from './commands.js';
 export { withDeadline } from './deadline.js';
 export { SLACK_INSTALLATION_KEYS, SLACK_INSTALLATION_SECRETS } from './installation-keys.js';

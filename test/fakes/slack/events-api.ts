@@ -37,3 +37,28 @@ export const APP_UNINSTALLED = { type: 'app_uninstalled' } as const;
 export function tokensRevoked(tokens: { bot?: string[]; oauth?: string[] }): Record<string, unknown> {
   return { type: 'tokens_revoked', tokens };
 }
+
+/**
+ * `link_shared`, as Slack sends it when someone pastes links on one of the app's unfurl domains:
+ * each link with its domain, where it was pasted (`channel` + `message_ts`, or `COMPOSER` and an
+ * `unfurl_id` while the message is still being written), and never the message's text.
+ */
+export function linkShared(options: {
+  channel: string;
+  user: string;
+  messageTs: string;
+  urls: readonly string[];
+  unfurlId: string;
+  source: 'composer' | 'conversations_history';
+}): Record<string, unknown> {
+  return {
+    type: 'link_shared',
+    channel: options.channel,
+    is_bot_user_member: true,
+    user: options.user,
+    message_ts: options.messageTs,
+    unfurl_id: options.unfurlId,
+    source: options.source,
+    links: options.urls.map((url) => ({ domain: new URL(url).hostname, url })),
+  };
+}

@@ -3,6 +3,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net';
 import { type WebSocket, WebSocketServer } from 'ws';
 import { blockKitViolations } from './block-kit-limits.js';
+import { FakeUnfurls } from './chat-unfurl.js';
 import { APP_UNINSTALLED, postEvent, tokensRevoked } from './events-api.js';
 import { FakeOAuth, type OAuthGrant } from './fake-oauth.js';
 import { operationParameters } from './slack-spec.js';
@@ -67,6 +68,8 @@ export class FakeSlackApi {
   readonly violations: string[] = [];
   readonly channels = new Map<string, FakeChannel>();
   readonly users = new Map<string, { is_admin: boolean; is_owner: boolean }>();
+  /** chat.unfurl and the link_shared events that lead to it (chat-unfurl.ts). */
+  readonly unfurls = new FakeUnfurls(this.violations);
   private readonly tokens = new Map<string, FakeToken>();
   private readonly buckets = new Map<string, { tokens: number; at: number }>();
   private readonly forced: {
@@ -473,6 +476,8 @@ export class FakeSlackApi {
       }
       case 'chat.postMessage':
         return this.postMessage(known.teamId, params);
+      case 'chat.unfurl':
+        return this.unfurls.answer(params);
       default:
         return fail('unknown_method');
     }
