@@ -1,3 +1,4 @@
+import { webApi } from '@slack/bolt';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { renderSlackMessage, type SlackAdapterEvent } from '../../../adapters/slack/index.js';
 import { createSlackAdapter } from '../../../adapters/slack/slack-adapter.js';
@@ -213,3 +214,73 @@ describe('Slack link previews (link_shared → chat.unfurl)', () => {
 function fail(): never {
   throw new Error('missing test data');
 }
+
+describe('the fake chat.unfurl refuses what Slack refuses', () => {
+  let slack: FakeSlackApi;
+  let server: MountServer;
+  let client: webApi.WebClient;
+  const URL_PASTED = `${EMULATOR_WEB_URL}/posts/atlas`;
+  const card = { blocks: [{ type: 'section', text: { type: 'mrkdwn', text: 'Atlas' } }] };
+
+  beforeEach(async () => {
+    slack = await new FakeSlackApi().start();
+    slack.addToken(TOKEN, 'T1');
+    // Nothing listens: the fake only has to remember the message it announced.
+    server = await startMountServer();
+    client = new webApi.WebClient(TOKEN, { slackApiUrl: slack.apiUrl, retryConfig: { retries: 0 } });
+  });
+  afterEach(async () => {
+    await server.close();
+    await slack.close();
+  });
+
+  const shareOne = async () =>
+    (
+      await slack.unfurls.share(server.url, SECRET, {
+        teamId: 'T1',
+        channel: 'C1',
+        user: 'U1',
+        urls: [URL_PASTED],
+      })
+    ).messageTs;
+  const errorOf = (call: Promise<unknown>) =>
+    call.then(
+      () => 'ok',
+      (error: { data?: { error?: string } }) => error.data?.error,
+    );
+  const unfurl = (args: Record<string, unknown>) =>
+    errorOf(client.apiCall('chat.unfurl', args as Record<string, unknown> & { unfurls: unknown }));
+
+  it('accepts a well-formed unfurl of a shared link', async () => {
+    const ts = await shareOne();
+    expect(await unfurl({ channel: 'C1', ts, unfurls: { [URL_PASTED]: card } })).toBe('ok');
+    expect(slack.violations).toEqual([]);
+  });
+
+  it('refuses a request that names no message, or half of one', async () => {
+    const ts = await shareOne();
+    expect(await unfurl({ channel: 'C1', unfurls: { [URL_PASTED]: card } })).toBe('invalid_arguments');
+    expect(await unfurl({ ts, source: 'composer', unfurls: { [URL_PASTED]: card } })).toBe(
+      'invalid_arguments',
+    );
+    expect(await unfurl({ channel: 'C1', ts: '1.000001', unfurls: { [URL_PASTED]: card } })).toBe(
+      'cannot_unfurl_url',
+    );
+    expect(slack.violations).toHaveLength(3);
+  });
+
+  it('refuses a link the message did not contain, an empty map, an unknown parameter and broken blocks', async () => {
+    const ts = await shareOne();
+    expect(await unfurl({ channel: 'C1', ts, unfurls: { 'https://evil.example/': card } })).toBe(
+      'cannot_unfurl_url',
+    );
+    expect(await unfurl({ channel: 'C1', ts, unfurls: {} })).toBe('missing_unfurls');
+    expect(await unfurl({ channel: 'C1', ts, link_names: true, unfurls: { [URL_PASTED]: card } })).toBe(
+      'invalid_arg_name',
+    );
+    const tooMany = { blocks: Array.from({ length: 51 }, () => card.blocks[0]) };
+    expect(await unfurl({ channel: 'C1', ts, unfurls: { [URL_PASTED]: tooMany } })).toBe('invalid_blocks');
+    expect(slack.violations.join('\n')).toContain('no more than 50 items allowed');
+    expect(slack.unfurls.sent).toEqual([]);
+  });
+});

@@ -4,6 +4,8 @@ import formats from 'ajv-formats';
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { SLACK_BOT_SCOPES } from '../../../adapters/slack/index.js';
+import { directoryLinks } from '../../../src/commands/index.js';
+import { EMULATOR_WEB_URL } from '../../../src/emulator/index.js';
 
 /** Slack's manifest schemas, vendored (test/fixtures/platform/README.md). */
 const SCHEMAS = new URL('../../fixtures/platform/slack-manifest-schema/', import.meta.url);
@@ -25,12 +27,13 @@ function validator() {
 }
 
 type Manifest = {
-  features: { slash_commands: { command: string; url: string }[] };
+  features: { slash_commands: { command: string; url: string }[]; unfurl_domains: string[] };
   oauth_config: { scopes: { bot: string[] }; redirect_urls: string[] };
   settings: {
     interactivity: { is_enabled: boolean; request_url: string };
     socket_mode_enabled: boolean;
     token_rotation_enabled: boolean;
+    event_subscriptions: { bot_events: string[] };
   };
 };
 
@@ -62,6 +65,21 @@ describe('slack-manifest.yml', () => {
     expect(manifest.settings.interactivity.request_url).toMatch(/\/slack\/events$/);
     expect(manifest.oauth_config.redirect_urls[0]).toMatch(/\/slack\/oauth_redirect$/);
     expect([...manifest.oauth_config.scopes.bot].sort()).toEqual([...SLACK_BOT_SCOPES].sort());
+  });
+
+  it("declares link previews: the example directory's domain, whose links the bot accepts, and link_shared", () => {
+    // The example DIRECTORY_BASE_URL of .env.example and the docs; operators put their own domain.
+    const links = directoryLinks('https://directory.example.com', EMULATOR_WEB_URL);
+    expect(manifest.features.unfurl_domains).toEqual(['directory.example.com']);
+    for (const domain of manifest.features.unfurl_domains) expect(links.accepts(domain)).toBe(true);
+    expect(manifest.settings.event_subscriptions.bot_events).toContain('link_shared');
+    expect(manifest.oauth_config.scopes.bot).toEqual(expect.arrayContaining(['links:read', 'links:write']));
+    expect(
+      validator()({
+        ...manifest,
+        features: { ...manifest.features, unfurl_domains: ['Directory.Example.com'] },
+      }),
+    ).toBe(false);
   });
 
   it('leaves token rotation off (Slack cannot undo it; SLACK_BOT_TOKEN must not expire), and validates with it on', () => {
