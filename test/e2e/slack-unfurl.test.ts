@@ -1,0 +1,91 @@
+import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import { createKeyValueInstallationStore } from '../../adapters/slack/installation-store.js';
+import { buildCommandHandler } from '../../src/app/wiring.js';
+import { EMULATOR_WEB_URL } from '../../src/emulator/index.js';
+import { createMetrics } from '../../src/observability/metrics.js';
+import type { KeyValueStore } from '../../src/ports/index.js';
+import { FakeSlackApi } from '../fakes/slack/fake-slack-api.js';
+import { startInstance, startWorld } from '../support/engine-harness.js';
+import { Cleanup, silentLogger, startBotHttp } from '../support/pipeline-harness.js';
+import { createOAuthSlackAdapter, createTestSealer } from '../support/slack-oauth.js';
+import { installation } from '../support/workspace-seed.js';
+
+const SIGNING_SECRET = 'e2e-signing-secret';
+
+const world = await startWorld();
+afterAll(() => world.close());
+const cleanup = new Cleanup();
+afterEach(() => cleanup.run());
+
+/**
+ * Link previews through the bot's own wiring: the multi-workspace Slack adapter (Bolt authorizes
+ * each `link_shared` with the installation of the workspace it came from), the command handler as
+ * the composition root builds it (with its metrics), the engine's directory client, the emulator.
+ */
+describe('Slack link previews end to end, multi-workspace', () => {
+  it("unfurls with the token of the workspace the link was pasted in, and counts every preview in /metrics' counter", async () => {
+    const slack = await new FakeSlackApi().start();
+    cleanup.add(() => slack.close());
+    let botStore: KeyValueStore | undefined;
+    const installationStore: KeyValueStore = {
+      get: async (key) => botStore?.get(key),
+      set: async (key, value, ttlMs) => botStore?.set(key, value, ttlMs),
+      delete: async (key) => (await botStore?.delete(key)) ?? false,
+    };
+    const sealer = createTestSealer();
+    const adapter = createOAuthSlackAdapter(slack.apiUrl, installationStore, sealer, SIGNING_SECRET);
+    const bot = await startInstance({
+      emulator: world.emulator,
+      storeUrl: world.sqliteUrl(),
+      namespace: 'e2e-slack-unfurl',
+      adapters: [adapter],
+    });
+    cleanup.add(() => bot.close());
+    botStore = bot.store.keyv;
+    for (const [team, token] of [
+      ['T0ONE', 'xoxb-one'],
+      ['T0TWO', 'xoxb-two'],
+    ] as const) {
+      slack.addToken(token, team);
+      await createKeyValueInstallationStore(installationStore, sealer).storeInstallation(
+        installation(team, token),
+      );
+    }
+    const metrics = createMetrics();
+    const commands = buildCommandHandler(
+      { feeds: { adminUserIds: [], liveRemindMinutes: 15 }, directory: { baseUrl: undefined } },
+      { ...bot, metrics },
+    );
+    const logger = silentLogger();
+    const server = await startBotHttp(logger);
+    cleanup.add(() => server.close());
+    await adapter.start({ http: server.http, commands, logger });
+    cleanup.add(() => adapter.stop());
+
+    const post = world.emulator.admin.addPost({ name: 'Shared <!here> link' });
+    const url = `${EMULATOR_WEB_URL}/posts/${String(post['slug'])}`;
+    const missing = `${EMULATOR_WEB_URL}/posts/no-such-post-here`;
+    const { response } = await slack.unfurls.share(server.url, SIGNING_SECRET, {
+      teamId: 'T0TWO',
+      channel: 'C2',
+      user: 'U2',
+      urls: [url, missing],
+    });
+    expect(response.status).toBe(200);
+
+    const call = await slack.waitForCall((c) => c.method === 'chat.unfurl');
+    expect(call.token).toBe('xoxb-two');
+    expect(call.response).toEqual({ ok: true });
+    const sent = slack.unfurls.sent[0];
+    expect(Object.keys(sent?.unfurls ?? {})).toEqual([url]);
+    expect(JSON.stringify(sent?.unfurls)).toContain('Shared &lt;!here&gt; link');
+    expect(slack.violations).toEqual([]);
+    const counted = await metrics.registry.getSingleMetricAsString('directory_bot_link_previews_total');
+    expect(counted).toContain(
+      'directory_bot_link_previews_total{platform="slack",result="found",cached="false"} 1',
+    );
+    expect(counted).toContain(
+      'directory_bot_link_previews_total{platform="slack",result="not_found",cached="false"} 1',
+    );
+  });
+});
