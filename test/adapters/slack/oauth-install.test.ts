@@ -48,7 +48,15 @@ describe('Slack multi-workspace install', () => {
     expect(location.origin + location.pathname).toBe('https://slack.com/oauth/v2/authorize');
     expect(location.searchParams.get('client_id')).toBe('client-id');
     expect(location.searchParams.get('scope')?.split(',').sort()).toEqual(
-      ['channels:join', 'chat:write', 'chat:write.public', 'commands', 'users:read'].sort(),
+      [
+        'channels:join',
+        'chat:write',
+        'chat:write.public',
+        'commands',
+        'users:read',
+        'links:read',
+        'links:write',
+      ].sort(),
     );
     const state = location.searchParams.get('state') ?? '';
     const cookie = (start.headers.get('set-cookie') ?? '').split(';')[0] ?? '';
