@@ -6,8 +6,7 @@ import { renderMessageBlocks } from './render-message.js';
 
 /**
  * The most links of one message previewed. Each may cost a directory request from the lookup
- * reserve; Slack's own previews stop at five links per message as well, so a message pasting a
- * list of twenty costs no more than five lookups.
+ * reserve, so a message pasting a list of twenty links costs at most five lookups.
  */
 export const MAX_UNFURLS_PER_MESSAGE = 5;
 
@@ -51,27 +50,21 @@ export function bindLinkUnfurls(app: App, { commands, logger, emit }: LinkUnfurl
   const preview = commands.preview?.bind(commands);
   if (preview === undefined) return;
   app.event('link_shared', async ({ event, body, client }) => {
-    const shared = event as LinkShared;
+    const shared: LinkShared = event;
     const workspaceId = (body as { team_id?: string }).team_id;
     const urls = [...new Set(shared.links.map((link) => link.url))].slice(0, MAX_UNFURLS_PER_MESSAGE);
-    const previews: [string, LinkPreview][] = await Promise.all(
-      urls.map(
-        async (url) =>
-          [
-            url,
-            await preview({
-              platform: 'slack',
-              userId: shared.user,
-              ...(workspaceId === undefined ? {} : { workspaceId }),
-              url,
-            }),
-          ] as [string, LinkPreview],
-      ),
-    );
+    const previewOf = (url: string): Promise<LinkPreview> =>
+      preview({
+        platform: 'slack',
+        userId: shared.user,
+        ...(workspaceId === undefined ? {} : { workspaceId }),
+        url,
+      });
+    const previews = await Promise.all(urls.map(async (url) => ({ url, found: await previewOf(url) })));
     // Our blocks are built loose (SlackBlock, always with a `type`); the fake Slack checks them
     // against Block Kit's limits.
     const unfurls: Record<string, { blocks: { type: string }[] }> = {};
-    for (const [url, found] of previews) {
+    for (const { url, found } of previews) {
       if (found.status === 'found')
         unfurls[url] = { blocks: renderMessageBlocks(found.message) as { type: string }[] };
       else logger.debug({ url, reason: found.reason }, 'link not unfurled');

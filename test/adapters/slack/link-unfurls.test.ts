@@ -123,6 +123,15 @@ describe('Slack link previews (link_shared → chat.unfurl)', () => {
     expect(title(liveUrl)).toContain('Launch AMA');
   });
 
+  it('previews at most five links of one message, each link once', async () => {
+    const urls = Array.from({ length: 7 }, (_, i) => `${post.url}?ref=${i}`);
+    const { handled } = await paste([...urls, urls[0] ?? fail()]);
+    expect(handled).toEqual({ type: 'unfurl', links: 5, unfurled: 5 });
+    expect(Object.keys(slack.unfurls.sent[0]?.unfurls ?? {})).toEqual(urls.slice(0, 5));
+    // Five links to one post: one lookup, the others answered by it.
+    expect(previews.filter((p) => !p.cached)).toHaveLength(1);
+  });
+
   it('ignores links to other sites and pages that name no record, without asking the directory', async () => {
     const before = h.requests();
     const { handled } = await paste([
