@@ -196,6 +196,21 @@ describe('Slack link previews (link_shared → chat.unfurl)', () => {
     expect(h.requests()).toBe(before);
   });
 
+  it('refuses a correctly signed link_shared older than five minutes (a replay) with 401', async () => {
+    const before = h.requests();
+    const { response } = await slack.unfurls.share(server.url, SECRET, {
+      teamId: 'T1',
+      channel: 'C1',
+      user: 'U1',
+      urls: [post.url],
+      signedAt: Math.floor(Date.now() / 1000) - 6 * 60,
+    });
+    expect(response.status).toBe(401);
+    expect(slack.callsTo('chat.unfurl')).toEqual([]);
+    expect(previews).toEqual([]);
+    expect(h.requests()).toBe(before);
+  });
+
   it('escapes hostile text in the card: no mention, broadcast or link can be formed', async () => {
     const hostile = h.emulator.admin.addPost({
       name: 'Ping <!channel> now',

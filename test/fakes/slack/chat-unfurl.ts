@@ -18,6 +18,8 @@ export interface SharedLinks {
   urls: string[];
   /** The link is still in the message composer: Slack sends `source: composer` and an `unfurl_id`. */
   composer?: boolean;
+  /** When the request is signed, Unix seconds (default now): an old one replays a stale event. */
+  signedAt?: number;
 }
 
 type Answer = { status: number; body: Record<string, unknown> };
@@ -81,7 +83,7 @@ export class FakeUnfurls {
       unfurlId,
       source: shared.composer === true ? 'composer' : 'conversations_history',
     });
-    const response = await postEvent(botUrl, signingSecret, shared.teamId, event);
+    const response = await postEvent(botUrl, signingSecret, shared.teamId, event, shared.signedAt);
     return { response, messageTs, unfurlId };
   }
 

@@ -15,18 +15,22 @@ export function eventCallback(teamId: string, event: Record<string, unknown>): R
   };
 }
 
-/** Posts one Events API request to the bot's `/slack/events`, JSON and signed with `signingSecret` now. */
+/**
+ * Posts one Events API request to the bot's `/slack/events`, JSON and signed with `signingSecret`
+ * at `timestamp` (Unix seconds; default now).
+ */
 export function postEvent(
   botUrl: string,
   signingSecret: string,
   teamId: string,
   event: Record<string, unknown>,
+  timestamp = Math.floor(Date.now() / 1000),
 ): Promise<Response> {
   const body = JSON.stringify(eventCallback(teamId, event));
   return fetch(`${botUrl}/slack/events`, {
     method: 'POST',
     body,
-    headers: signedHeaders(signingSecret, body, Math.floor(Date.now() / 1000), 'application/json'),
+    headers: signedHeaders(signingSecret, body, timestamp, 'application/json'),
   });
 }
 
