@@ -4,6 +4,7 @@ import {
   type DeliveryOutcome,
   type DeliveryPacing,
   type Logger,
+  type Message,
   messageOf,
 } from '../../src/ports/index.js';
 import { type ConsolePrompt, startConsolePrompt } from './console-prompt.js';
@@ -56,6 +57,20 @@ export function createConsoleAdapter(options: ConsoleAdapterOptions): ChatAdapte
   let prompt: ConsolePrompt | undefined;
   let sequence = 0;
 
+  async function print(header: string, message: Message): Promise<DeliveryOutcome> {
+    if (state === 'stopped') {
+      return { status: 'failed', code: 'platform_error', reason: 'the console adapter is stopped' };
+    }
+    try {
+      screen.write(`\n${header}\n${renderConsoleMessage(message, options.render)}\n`);
+    } catch (error) {
+      // A closed stdout (EPIPE) may recover only if someone reattaches; treat it as transient.
+      return { status: 'failed', code: 'platform_error', reason: messageOf(error) };
+    }
+    sequence += 1;
+    return { status: 'delivered', platformMessageId: `console-${sequence}` };
+  }
+
   return {
     platform: 'console',
     pacing: CONSOLE_PACING,
@@ -80,23 +95,13 @@ export function createConsoleAdapter(options: ConsoleAdapterOptions): ChatAdapte
       logger.debug({ prompt: prompt !== undefined }, 'console adapter ready');
     },
 
-    async deliver(destination, message): Promise<DeliveryOutcome> {
-      if (state === 'stopped') {
-        return { status: 'failed', code: 'platform_error', reason: 'the console adapter is stopped' };
-      }
-      try {
-        const header = `── #${oneLine(destination.channelId) || 'console'} ──`;
-        screen.write(`\n${header}\n${renderConsoleMessage(message, options.render)}\n`);
-      } catch (error) {
-        // A closed stdout (EPIPE) may recover only if someone reattaches; treat it as transient.
-        return {
-          status: 'failed',
-          code: 'platform_error',
-          reason: messageOf(error),
-        };
-      }
-      sequence += 1;
-      return { status: 'delivered', platformMessageId: `console-${sequence}` };
+    deliver(destination, message): Promise<DeliveryOutcome> {
+      return print(`── #${oneLine(destination.channelId) || 'console'} ──`, message);
+    },
+
+    /** A reminder DM, printed under a "DM to" header instead of a channel's. */
+    deliverDirect(destination, message): Promise<DeliveryOutcome> {
+      return print(`── DM to @${oneLine(destination.channelId) || 'console'} ──`, message);
     },
 
     health(): AdapterHealth {

@@ -107,12 +107,29 @@ export async function deliverMessage(
   message: Message,
   idempotencyKey: string,
 ): Promise<DeliveryOutcome> {
+  const outcome = await postMessage(deps.rest, destination.channelId, message, idempotencyKey);
+  if (outcome.status !== 'delivered') {
+    deps.logger.warn(
+      { channelId: destination.channelId, status: outcome.status, code: outcome.code },
+      'discord delivery did not go through',
+    );
+  }
+  return outcome;
+}
+
+/** The post itself, without logging (the caller decides what a failure is worth saying). */
+export async function postMessage(
+  rest: REST,
+  channelId: string,
+  message: Message,
+  idempotencyKey: string,
+): Promise<DeliveryOutcome> {
   const body = { ...renderDiscordMessage(message), nonce: nonceFor(idempotencyKey), enforce_nonce: true };
   try {
     // `queueRequest` rather than `post`: the same request through the same limiter, but the
     // answer's rate-limit headers come back with it, so the outbox paces this channel by them.
-    const response = await deps.rest.queueRequest({
-      fullRoute: Routes.channelMessages(destination.channelId),
+    const response = await rest.queueRequest({
+      fullRoute: Routes.channelMessages(channelId),
       method: RequestMethod.Post,
       body,
     });
@@ -124,12 +141,6 @@ export async function deliverMessage(
       ...(bucket === undefined ? {} : { bucket }),
     };
   } catch (error) {
-    const outcome = outcomeOfError(error);
-    const code = outcome.status === 'delivered' ? undefined : outcome.code;
-    deps.logger.warn(
-      { channelId: destination.channelId, status: outcome.status, code },
-      'discord delivery did not go through',
-    );
-    return outcome;
+    return outcomeOfError(error);
   }
 }

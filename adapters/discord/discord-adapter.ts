@@ -12,6 +12,7 @@ import type {
 } from '../../src/ports/index.js';
 import { BotError } from '../../src/ports/index.js';
 import { deliverMessage } from './deliver.js';
+import { createDiscordDirectMessages } from './direct-message.js';
 import { discordRemovalCheck, removedGuildOf, watchGuildRemoval } from './guild-removal.js';
 import { createHttpInteractionsHandler } from './http-interactions.js';
 import { createInteractionFlow } from './interaction-flow.js';
@@ -137,6 +138,7 @@ export function createDiscordAdapter(options: DiscordAdapterOptions): ChatAdapte
     return created;
   }
 
+  const directMessages = createDiscordDirectMessages({ rest, logger });
   return {
     platform: 'discord',
     pacing: DISCORD_PACING,
@@ -175,6 +177,13 @@ export function createDiscordAdapter(options: DiscordAdapterOptions): ChatAdapte
         rest.setToken(options.token);
       }
       return outcome;
+    },
+
+    async deliverDirect(destination, message, delivery): Promise<DeliveryOutcome> {
+      if (!options.token) {
+        return { status: 'failed', code: 'not_configured', reason: 'DISCORD_TOKEN is not set' };
+      }
+      return directMessages(destination, message, delivery.idempotencyKey);
     },
 
     health(): AdapterHealth {

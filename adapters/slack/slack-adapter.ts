@@ -12,7 +12,7 @@ import { createAdminLookup } from './admin-lookup.js';
 import { createBoltLogger } from './bolt-logger.js';
 import { type SlackBotIdentity, singleTokenAuthorize, verifySlackBotToken } from './bot-identity.js';
 import { bindDirectoryCommand } from './command-binding.js';
-import { createSlackDelivery } from './delivery.js';
+import { createSlackDeliveries } from './direct-message.js';
 import type { SlackAdapterEvent } from './events.js';
 import { createSlackHttpReceiver, mountSlackHttpReceiver } from './http-receiver.js';
 import { createKeyValueInstallationStore } from './installation-store.js';
@@ -169,7 +169,7 @@ export function createSlackAdapter(options: SlackAdapterOptions): ChatAdapter {
 
   // Only the one configured token speaks for the whole bot; OAuth tokens speak for one workspace.
   const tokenHealth = options.botToken === undefined ? undefined : createTokenHealth();
-  const deliver = createSlackDelivery({
+  const { deliver, deliverDirect } = createSlackDeliveries({
     client: webClient,
     tokenFor,
     ...(rotation === undefined ? {} : { refreshExpired }),
@@ -281,6 +281,7 @@ export function createSlackAdapter(options: SlackAdapterOptions): ChatAdapter {
     deliver(destination, message) {
       return deliver(destination, message);
     },
+    deliverDirect,
 
     health() {
       // A refused token outranks a healthy connection: commands may still arrive, but nothing

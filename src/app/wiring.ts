@@ -130,6 +130,7 @@ export function buildCommandHandler(
     adminUserIds: config.feeds.adminUserIds,
     status,
     defaultRemindMinutes: config.feeds.liveRemindMinutes,
+    reminders: { repository: engine.reminders, directoryId, listedEvents: engine.listedLiveEvents },
     directoryLinks: directoryLinks(config.directory.baseUrl, EMULATOR_WEB_URL),
     ...(metrics
       ? {

@@ -126,6 +126,7 @@ function printReport(report: ForgetReport, io: CliIo): void {
       : `Deleted from ${report.workspace}:`,
   );
   io.stdout(`  subscriptions       ${counts.subscriptions}`);
+  io.stdout(`  reminders           ${counts.reminders}`);
   io.stdout(`  queued deliveries   ${counts.queuedDeliveries}`);
   io.stdout(`  delivery ledger     ${counts.deliveryLedger}`);
   io.stdout(`  installations       ${counts.installations}`);

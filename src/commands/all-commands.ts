@@ -8,6 +8,7 @@ import { live } from './live.js';
 import { pause } from './pause.js';
 import { post } from './post.js';
 import { posts } from './posts.js';
+import { remind } from './remind.js';
 import { resume } from './resume.js';
 import { status } from './status.js';
 import { subscribe } from './subscribe.js';
@@ -27,6 +28,7 @@ export const COMMANDS = [
   collection,
   collections,
   live,
+  remind,
   user,
   subscribe,
   unsubscribe,

@@ -126,18 +126,24 @@ export function directoryLinks(baseUrl: string | undefined, emulatorWebUrl: stri
   };
 }
 
+/** Options that take a directory link, and what their link names (for the refusal). */
+const LINK_OPTIONS: Readonly<Record<string, string>> = { post: 'post', event: 'live event' };
+
 /**
- * The reply refusing a link to another site in a command's post reference, or undefined when
- * there is no link or it is the directory's.
+ * The reply refusing a link to another site in a command's post or live-event reference, or
+ * undefined when there is no link or it is the directory's.
  */
 export function foreignLinkReply(args: ParsedArgs, links: DirectoryLinks): CommandReply | undefined {
-  const value = args['post'];
-  if (typeof value !== 'string') return undefined;
-  const url = postLink(value);
-  if (url === undefined || links.accepts(url.hostname)) return undefined;
-  return errorReply(
-    'command_usage',
-    `${url.hostname} is not the directory, so that link was not looked up. ` +
-      `Paste a link from ${links.primaryHost}, or give the post's id or slug.`,
-  );
+  for (const [option, what] of Object.entries(LINK_OPTIONS)) {
+    const value = args[option];
+    if (typeof value !== 'string') continue;
+    const url = postLink(value);
+    if (url === undefined || links.accepts(url.hostname)) continue;
+    return errorReply(
+      'command_usage',
+      `${url.hostname} is not the directory, so that link was not looked up. ` +
+        `Paste a link from ${links.primaryHost}, or give the ${what}'s id or slug.`,
+    );
+  }
+  return undefined;
 }

@@ -1,5 +1,6 @@
+import type { ReminderRepository } from '../delivery/reminders.js';
 import type { Subscription, SubscriptionRepository } from '../delivery/subscriptions.js';
-import type { DirectoryClient, QuotaClass } from '../directory/index.js';
+import type { DirectoryClient, DirectoryLiveEvent, QuotaClass } from '../directory/index.js';
 import type { FeedHealth } from '../engine/feed-scheduler.js';
 import type { FeedName } from '../feeds/feed-names.js';
 import type { Clock } from '../ports/clock.js';
@@ -56,6 +57,15 @@ export interface PreviewEvent {
   cached: boolean;
 }
 
+/** What `/directory remind` needs: where reminders are kept and what the live feed last listed. */
+export interface ReminderDesk {
+  repository: ReminderRepository;
+  /** The directory the bot reads: a reminder is about one of its events. */
+  directoryId: string;
+  /** Upcoming events from the live feed's last listing in the store: no upstream request. */
+  listedEvents(): Promise<readonly DirectoryLiveEvent[]>;
+}
+
 export interface CommandDependencies {
   client: DirectoryClient;
   subscriptions: SubscriptionRepository;
@@ -67,6 +77,8 @@ export interface CommandDependencies {
   defaultRemindMinutes: number;
   /** Which links name directory posts; a link to any other site is refused, not looked up. */
   directoryLinks: DirectoryLinks;
+  /** Personal live-event reminders; absent where nothing is stored (then `remind` says so). */
+  reminders?: ReminderDesk;
   /** Identical lookups within this many ms are answered from memory. Default 60 s. */
   cacheTtlMs?: number;
   /** Lookups that go upstream per person per minute. Default 10. */

@@ -153,9 +153,7 @@ export class Dispatcher {
 
     let outcome: DeliveryOutcome;
     try {
-      outcome = await adapter.deliver(entry.destination, entry.message, {
-        idempotencyKey: `${entry.destinationKey}|${entry.itemKey}`,
-      });
+      outcome = await send(adapter, entry);
     } catch (error) {
       // An adapter should return outcomes, not throw; treat a throw as transient.
       onEvent?.({ type: 'error', entry, error });
@@ -173,7 +171,8 @@ export class Dispatcher {
         await this.#recordDelivered(entry, startedAt);
         return;
       }
-      if (outcome.status === 'rejected' && outcome.scope === 'message') {
+      // A person who refuses DMs holds no channel and no subscription: drop that one message.
+      if (outcome.status === 'rejected' && (outcome.scope === 'message' || entry.destination.direct)) {
         await outbox.remove(entry);
         onEvent?.({ type: 'dropped', entry, code: outcome.code, reason: outcome.reason });
         return;
@@ -241,6 +240,21 @@ export class Dispatcher {
     entry.notBefore = this.#options.clock.now() + backoff(entry.attempts);
     this.#options.onEvent?.({ type: 'error', entry, error });
   }
+}
+
+/** A channel post, or a direct message where the destination is a person (a reminder). */
+function send(adapter: ChatAdapter, entry: OutboxEntry): Promise<DeliveryOutcome> {
+  const options = { idempotencyKey: `${entry.destinationKey}|${entry.itemKey}` };
+  if (entry.destination.direct !== true) return adapter.deliver(entry.destination, entry.message, options);
+  if (adapter.deliverDirect === undefined) {
+    return Promise.resolve({
+      status: 'rejected',
+      code: 'direct_messages_unsupported',
+      reason: `${adapter.platform} cannot send direct messages`,
+      scope: 'message',
+    });
+  }
+  return adapter.deliverDirect(entry.destination, entry.message, options);
 }
 
 /** Exponential backoff with full jitter, capped. */

@@ -1,13 +1,15 @@
 import { DeliveredLedger } from '../delivery/dedupe.js';
 import { type DispatchEvent, Dispatcher } from '../delivery/dispatcher.js';
 import { Outbox } from '../delivery/outbox.js';
+import { ReminderRepository } from '../delivery/reminders.js';
 import type { SubscriptionSeed } from '../delivery/subscription-spec.js';
 import { SubscriptionRepository } from '../delivery/subscriptions.js';
-import type { DirectoryClient } from '../directory/index.js';
+import type { DirectoryClient, DirectoryLiveEvent } from '../directory/index.js';
 import { createFeeds } from '../feeds/create-feeds.js';
 import type { Feed } from '../feeds/feed.js';
 import type { FeedItem } from '../feeds/feed-item.js';
 import type { FeedName } from '../feeds/feed-names.js';
+import type { LiveFeedState } from '../feeds/live-feed.js';
 import type { ChatAdapter } from '../ports/chat-adapter.js';
 import type { Clock } from '../ports/clock.js';
 import type { Message } from '../ports/message.js';
@@ -17,6 +19,7 @@ import { type DirectoryReturn, startFromNowAfterDirectoryChange } from './active
 import { type PollSummary, runFeedOnce } from './feed-runner.js';
 import { FeedScheduler, type SchedulerEvent } from './feed-scheduler.js';
 import { LeaderElection, type LeaderEvent } from './leader.js';
+import { createReminderRunner, type ReminderEvent } from './reminder-runner.js';
 import { migrateUnprefixedState } from './unprefixed-state.js';
 
 export interface EngineSettings {
@@ -29,6 +32,8 @@ export interface EngineSettings {
   windowMs: number;
   leaseTtlMs?: number;
   leaseRenewMs?: number;
+  /** How often the poller looks for due reminders; default REMINDER_TICK_MS (tests go faster). */
+  reminderTickMs?: number;
 }
 
 export type EngineEvent =
@@ -37,6 +42,7 @@ export type EngineEvent =
   | ({ source: 'store'; type: 'directory-changed'; directoryId: string } & DirectoryReturn)
   | ({ source: 'scheduler' } & SchedulerEvent)
   | ({ source: 'dispatcher' } & DispatchEvent)
+  | ({ source: 'reminders' } & ReminderEvent)
   | ({ source: 'leader' } & LeaderEvent);
 
 export interface EngineOptions {
@@ -96,6 +102,20 @@ export function createEngine(options: EngineOptions) {
     onEvent: (event) => onEvent?.({ source: 'dispatcher', ...event }),
   });
 
+  const reminders = new ReminderRepository({ keyv, leases: store.leases, clock });
+  const reminderRunner = createReminderRunner({
+    reminders,
+    outbox,
+    ledger,
+    keyv,
+    directoryId,
+    clock,
+    wake: () => dispatcher.wake(),
+    platforms: () => new Set(adapters.keys()),
+    ...(settings.reminderTickMs === undefined ? {} : { tickMs: settings.reminderTickMs }),
+    onEvent: (event) => onEvent?.({ source: 'reminders', ...event }),
+  });
+
   let reminderHorizon = settings.defaultRemindMinutes;
   const feeds = createFeeds(
     { client, clock },
@@ -128,7 +148,11 @@ export function createEngine(options: EngineOptions) {
       0,
       ...active.filter((r) => r.feed === 'live').map((r) => r.remindMinutes ?? settings.defaultRemindMinutes),
     );
-    return new Set(active.map((s) => s.feed));
+    const wanted = new Set(active.map((s) => s.feed));
+    // Pending personal reminders read the live feed's listing for moved or cancelled events.
+    if ((await reminders.list()).some((r) => r.directoryId === directoryId && adapters.has(r.platform)))
+      wanted.add('live');
+    return wanted;
   };
 
   const scheduler = new FeedScheduler({
@@ -178,12 +202,14 @@ export function createEngine(options: EngineOptions) {
       await outbox.load();
       dispatcher.start();
       scheduler.start();
+      reminderRunner.start();
       sweep();
       sweepTimer = setInterval(sweep, SWEEP_EVERY_MS);
       sweepTimer.unref();
     },
     async onFollow() {
       clearInterval(sweepTimer);
+      await reminderRunner.stop();
       await scheduler.stop();
       await dispatcher.stop();
     },
@@ -192,6 +218,8 @@ export function createEngine(options: EngineOptions) {
 
   return {
     subscriptions,
+    reminders,
+    reminderRunner,
     outbox,
     dispatcher,
     scheduler,
@@ -207,6 +235,10 @@ export function createEngine(options: EngineOptions) {
     /** Stops polling, finishes deliveries in flight, releases the lease. */
     async stop(): Promise<void> {
       await leader.stop();
+    },
+    /** Upcoming live events as the live feed last listed them (from the store; no request). */
+    async listedLiveEvents(): Promise<DirectoryLiveEvent[]> {
+      return (await keyv.get<LiveFeedState>(directoryKeys(directoryId).feedState('live')))?.upcoming ?? [];
     },
     /** Polls every wanted feed once, now, regardless of cadence (tests, benchmarks). */
     async pollAllOnce(): Promise<PollSummary[]> {

@@ -13,4 +13,5 @@ export { composeNotificationMessage } from './notification-message.js';
 export { SOMEONE } from './people.js';
 export { FALLBACK_MAX } from './plain-text.js';
 export { composePostMessage } from './post-message.js';
+export { composeReminderDm, type ReminderDm, type ReminderDmOptions } from './reminder-message.js';
 export { composeUserMessage } from './user-message.js';

@@ -116,6 +116,13 @@ export function engineEventSink(logger: Logger, metrics: Metrics, outboxSize: ()
             { ...where, code: event.code, retryInMs: event.retryInMs },
             'delivery failed; will retry',
           );
+        } else if (event.type === 'dropped' && entry.destination.direct === true) {
+          metrics.deliveries.inc({ platform: entry.destination.platform, outcome: 'dropped' });
+          metrics.reminders.inc({ platform: entry.destination.platform, event: 'refused_dm' });
+          logger.warn(
+            { platform: entry.destination.platform, item: entry.itemKey, code: event.code },
+            `a reminder DM was refused (${event.reason}); dropped, not retried`,
+          );
         } else if (event.type === 'dropped') {
           metrics.deliveries.inc({ platform: entry.destination.platform, outcome: 'dropped' });
           logger.warn(
@@ -130,6 +137,20 @@ export function engineEventSink(logger: Logger, metrics: Metrics, outboxSize: ()
         }
         return;
       }
+      case 'reminders':
+        if (event.type === 'queued') {
+          metrics.reminders.inc({ platform: event.platform, event: event.late ? 'late' : 'queued' });
+          logger.info({ reminder: event.reminderId, late: event.late }, 'reminder DM queued');
+        } else if (event.type === 'retimed') {
+          metrics.reminders.inc({ platform: event.platform, event: 'retimed' });
+          logger.info(
+            { reminder: event.reminderId, from: event.from, to: event.to },
+            'live event moved; reminder re-timed',
+          );
+        } else {
+          logger.warn({ err: event.error }, 'could not check reminders; will try again');
+        }
+        return;
       case 'leader':
         if (event.type === 'acquired') {
           logger.info({ owner: event.owner }, 'this instance now polls and delivers');

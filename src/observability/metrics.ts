@@ -76,6 +76,12 @@ export function createMetrics() {
       labelNames: ['platform', 'result', 'cached'] as const,
       registers: [registry],
     }),
+    reminders: new Counter({
+      name: 'directory_bot_reminders_total',
+      help: 'Personal live-event reminders: queued (on time), late (queued after the bot was down), retimed, and refused_dm (the person takes no DMs from the bot).',
+      labelNames: ['platform', 'event'] as const,
+      registers: [registry],
+    }),
     workspacesRemoved: new Counter({
       name: 'directory_bot_workspaces_removed_total',
       help: 'Workspaces (Slack) and servers (Discord) that uninstalled or removed the bot, whose data was deleted, by platform and reason.',

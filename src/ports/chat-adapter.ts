@@ -9,6 +9,11 @@ export interface Destination {
   channelId: string;
   /** Slack team id for multi-workspace installs; Discord guild id when known. */
   workspaceId?: string;
+  /**
+   * A direct message to one person: `channelId` is then the person's platform user id, and the
+   * adapter opens (or reuses) the DM conversation before posting (see `ChatAdapter.deliverDirect`).
+   */
+  direct?: true;
 }
 
 /**
@@ -168,6 +173,16 @@ export interface ChatAdapter {
    */
   start(context: AdapterContext): Promise<void>;
   deliver(destination: Destination, message: Message, options: DeliveryOptions): Promise<DeliveryOutcome>;
+  /**
+   * Sends a direct message to the person `destination.channelId` names (`destination.direct`).
+   * Optional: a platform without DMs leaves it out and such messages are dropped. A person who
+   * refuses DMs is `rejected` with scope `message`: never retried, and no channel is paused.
+   */
+  deliverDirect?(
+    destination: Destination,
+    message: Message,
+    options: DeliveryOptions,
+  ): Promise<DeliveryOutcome>;
   health(): AdapterHealth;
   /** Present where a removal can go unannounced: see `RemovalCheck`. */
   readonly removalCheck?: RemovalCheck;

@@ -12,7 +12,8 @@ export interface WorkspaceDeps {
 
 /**
  * Everything the store holds about one workspace, as plain JSON-ready data: its subscriptions
- * (with their filters, the only per-channel settings there are), queued deliveries, the keys of
+ * (with their filters, the only per-channel settings there are), people's live-event reminders
+ * (their user ids and the events), queued deliveries (reminder DMs included), the keys of
  * its delivery ledger, and its installation without the tokens.
  */
 export async function exportWorkspace(deps: WorkspaceDeps, ref: WorkspaceRef) {
@@ -22,6 +23,7 @@ export async function exportWorkspace(deps: WorkspaceDeps, ref: WorkspaceRef) {
     exportedAt: new Date((deps.clock ?? systemClock).now()).toISOString(),
     store: deps.store.description,
     subscriptions: data.subscriptions,
+    reminders: data.reminders,
     channels: data.channels,
     sharedChannels: data.sharedChannels,
     queuedDeliveries: data.queues,

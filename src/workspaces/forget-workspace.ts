@@ -1,3 +1,4 @@
+import { REMINDERS_KEY, ReminderRepository } from '../delivery/reminders.js';
 import { SUBSCRIPTIONS_KEY, SubscriptionRepository } from '../delivery/subscriptions.js';
 import { systemClock } from '../ports/clock.js';
 import type { WorkspaceDeps } from './export-workspace.js';
@@ -8,7 +9,13 @@ export interface ForgetReport {
   workspace: string;
   dryRun: boolean;
   /** How many of each kind were deleted (or, in a dry run, would be). */
-  counts: { subscriptions: number; queuedDeliveries: number; deliveryLedger: number; installations: number };
+  counts: {
+    subscriptions: number;
+    reminders: number;
+    queuedDeliveries: number;
+    deliveryLedger: number;
+    installations: number;
+  };
   /** Every store key deleted, plus the documents changed (subscriptions, outbox indexes). */
   keys: string[];
   /** The workspace's own channels (`platform:channelId`), whose queues and ledger went with it. */
@@ -41,12 +48,14 @@ export async function forgetWorkspace(
     dryRun: options.dryRun,
     counts: {
       subscriptions: data.subscriptions.length,
+      reminders: data.reminders.length,
       queuedDeliveries: data.queues.reduce((sum, q) => sum + q.entries.length, 0),
       deliveryLedger: data.ledgerKeys.length,
       installations: installationKeys.length,
     },
     keys: [
       ...(data.subscriptions.length > 0 ? [SUBSCRIPTIONS_KEY] : []),
+      ...(data.reminders.length > 0 ? [REMINDERS_KEY] : []),
       ...data.queueIndexes.map((i) => i.key),
       ...queueKeys,
       ...data.ledgerKeys,
@@ -61,6 +70,8 @@ export async function forgetWorkspace(
   const repository = new SubscriptionRepository({ keyv: store.keyv, leases: store.leases, clock });
   // Under the subscriptions' write lock: the count is what was actually removed.
   report.counts.subscriptions = (await repository.removeWorkspace(ref.platform, ref.id)).length;
+  const reminders = new ReminderRepository({ keyv: store.keyv, leases: store.leases, clock });
+  report.counts.reminders = (await reminders.removeWorkspace(ref.platform, ref.id)).length;
   // The indexes first: should this stop half-way, a queue no index names is never loaded
   // again, so nothing of the workspace's is posted after all.
   for (const index of data.queueIndexes) {

@@ -1,4 +1,5 @@
 import type { OutboxEntry } from '../delivery/outbox.js';
+import { REMINDERS_KEY, type Reminder } from '../delivery/reminders.js';
 import { type Subscription, SubscriptionRepository } from '../delivery/subscriptions.js';
 import { systemClock } from '../ports/clock.js';
 import { SLACK_INSTALLATION_KEYS } from '../ports/installation-keys.js';
@@ -9,6 +10,8 @@ import type { WorkspaceRef } from './workspace-ref.js';
 /** Everything the store holds about one workspace, found by `findWorkspaceData`. */
 export interface WorkspaceData {
   subscriptions: Subscription[];
+  /** Personal live-event reminders people set from the workspace (`/directory remind`). */
+  reminders: Reminder[];
   /** The workspace's channels (`platform:channelId`) whose queues and delivery ledger belong to it. */
   channels: string[];
   /**
@@ -59,6 +62,7 @@ export async function findWorkspaceData(store: BotStore, ref: WorkspaceRef): Pro
   const allQueues = queueKeys.map((key, i) => ({ key, entries: queueValues[i] ?? [] }));
 
   const mine = new Set(subscriptions.map((s) => `${s.platform}:${s.channelId}`));
+  // Reminder DMs queue under `platform:dm:user`: the workspace's own, found the same way.
   for (const queue of allQueues)
     for (const entry of queue.entries)
       if (entry.destination.workspaceId === ref.id) mine.add(entry.destinationKey);
@@ -74,8 +78,12 @@ export async function findWorkspaceData(store: BotStore, ref: WorkspaceRef): Pro
     );
   }
 
+  const reminders = ((await store.keyv.get<Reminder[]>(REMINDERS_KEY)) ?? []).filter(
+    (r) => r.platform === ref.platform && r.workspaceId === ref.id,
+  );
   return {
     subscriptions,
+    reminders,
     channels,
     sharedChannels,
     queues: allQueues.filter((q) => ownQueue(q.key)),

@@ -2,6 +2,7 @@ import type { Installation } from '@slack/bolt';
 import { createKeyValueInstallationStore } from '../../adapters/slack/installation-store.js';
 import { DeliveredLedger } from '../../src/delivery/dedupe.js';
 import { Outbox, type OutboxEntry } from '../../src/delivery/outbox.js';
+import { ReminderRepository } from '../../src/delivery/reminders.js';
 import { SubscriptionRepository } from '../../src/delivery/subscriptions.js';
 import { systemClock } from '../../src/ports/clock.js';
 import type { BotStore } from '../../src/store/create-store.js';
@@ -49,6 +50,7 @@ function entry(destinationKey: string, itemKey: string, workspaceId: string): Ou
 
 /**
  * Two Slack workspaces and a Discord server, each with subscriptions, queued deliveries, a
+ * person's reminder (Slack), a
  * delivery ledger (in two directories, and the pre-directory format) and, for Slack, an
  * installation. Channel C0SHARED is subscribed from both workspaces (Slack Connect); C0ENV is
  * a SUBSCRIPTIONS route, which names no workspace.
@@ -89,6 +91,24 @@ export async function seedWorkspaces(store: BotStore): Promise<void> {
       await ledger.markDelivered(channel, 'post:9');
   }
   await store.keyv.set(UNPREFIXED_KEYS.delivered('slack:C0A1', 'post:8'), 1, 3_600_000);
+
+  // A person's live-event reminder in each Slack workspace (`/directory remind`).
+  const reminders = new ReminderRepository({ keyv: store.keyv, leases: store.leases, clock: systemClock });
+  for (const [workspaceId, userId] of [
+    [TEAM_A, 'U0REMINDA'],
+    [TEAM_B, 'U0REMINDB'],
+  ] as const) {
+    await reminders.add({
+      directoryId: 'dir0aaa',
+      platform: 'slack',
+      workspaceId,
+      userId,
+      eventId: '7',
+      eventName: 'Office hours',
+      startsAt: '2030-01-01T12:00:00.000Z',
+      beforeMinutes: 10,
+    });
+  }
 
   const installations = createKeyValueInstallationStore(store.keyv, createTestSealer());
   await installations.storeInstallation(

@@ -15,7 +15,13 @@ const teamA = { platform: 'slack', id: TEAM_A } as const;
 const teamB = { platform: 'slack', id: TEAM_B } as const;
 const guild = { platform: 'discord', id: GUILD } as const;
 /** What the seed holds about team A: C0SHARED's queue and ledger are kept for team B. */
-const TEAM_A_COUNTS = { subscriptions: 3, queuedDeliveries: 2, deliveryLedger: 5, installations: 1 };
+const TEAM_A_COUNTS = {
+  subscriptions: 3,
+  reminders: 1,
+  queuedDeliveries: 2,
+  deliveryLedger: 5,
+  installations: 1,
+};
 /** An export minus the moment it was made, to compare two of them. */
 const content = async (store: BotStore, ref: typeof teamA | typeof teamB | typeof guild) => {
   const { exportedAt: _at, ...rest } = await exportWorkspace({ store }, ref);
@@ -34,8 +40,11 @@ describe.each(backends)('one workspace’s data on the $name store', (backend) =
     await store?.close();
   });
 
-  it('exports the subscriptions, queued deliveries, ledger keys and installation, and no secret', async () => {
+  it('exports the subscriptions, reminders, queued deliveries, ledger keys and installation, and no secret', async () => {
     const exported = await exportWorkspace({ store }, teamA);
+    expect(exported.reminders).toEqual([
+      expect.objectContaining({ userId: 'U0REMINDA', workspaceId: TEAM_A, eventId: '7' }),
+    ]);
     expect(exported.workspace).toBe(`slack:${TEAM_A}`);
     expect(exported.subscriptions.map((s) => s.channelId).sort()).toEqual(['C0A1', 'C0A2', 'C0SHARED']);
     expect(exported.channels).toEqual(['slack:C0A1', 'slack:C0A2']);
@@ -93,6 +102,7 @@ describe.each(backends)('one workspace’s data on the $name store', (backend) =
 
     const after = await exportWorkspace({ store }, teamA);
     expect(after.subscriptions).toEqual([]);
+    expect(after.reminders).toEqual([]);
     expect(after.channels).toEqual([]);
     expect(after.queuedDeliveries).toEqual([]);
     expect(after.installations).toEqual([]);
@@ -101,6 +111,7 @@ describe.each(backends)('one workspace’s data on the $name store', (backend) =
     // The outbox index still names the other destinations, so their queues reload.
     expect(left['dir:dir0aaa:outbox:destinations']).toEqual(['slack:C0B1', 'discord:222222222222222222']);
     expect(left['dir:dir0aaa:sent:slack:C0SHARED:post:9']).toBe(1);
+    expect((left['reminders'] as { userId: string }[]).map((r) => r.userId)).toEqual(['U0REMINDB']);
     expect((left['subscriptions'] as { channelId: string }[]).map((s) => s.channelId).sort()).toEqual([
       '222222222222222222',
       'C0B1',
@@ -122,6 +133,7 @@ describe.each(backends)('one workspace’s data on the $name store', (backend) =
     // Forgetting again finds nothing: the command can be re-run safely.
     expect((await forgetWorkspace({ store }, teamA, { dryRun: false })).counts).toEqual({
       subscriptions: 0,
+      reminders: 0,
       queuedDeliveries: 0,
       deliveryLedger: 0,
       installations: 0,

@@ -1,5 +1,6 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { FakeDiscordDirectMessages } from './direct-messages.js';
 import { commandsInSpecForm, REQUEST_SCHEMAS, validateAgainstSpec } from './discord-spec.js';
 
 /** One request the fake received, after routing. */
@@ -106,6 +107,13 @@ export class FakeDiscordRest {
   readonly messages = new Map<string, { id: string; body: Record<string, unknown> }[]>();
   gatewayUrl = 'ws://127.0.0.1:1';
   commands: { global: unknown[]; guilds: Map<string, unknown[]> } = { global: [], guilds: new Map() };
+  /** `POST /users/@me/channels`: DM channels opened, users who refuse DMs (direct-messages.ts). */
+  readonly dms = new FakeDiscordDirectMessages({
+    newId: () => this.#id(),
+    addChannel: (id) => this.addChannel(id),
+    refuseEveryPost: (id, error) => this.failNextMessage(id, error, Number.POSITIVE_INFINITY),
+    problems: this.problems,
+  });
 
   readonly #server: Server;
   readonly #options: Required<Omit<FakeDiscordRestOptions, 'token'>> & { token?: string };
@@ -286,6 +294,12 @@ export class FakeDiscordRest {
           status: 200,
           body: { id: '100000000000000099', username: 'directory-bot', discriminator: '0', bot: true },
         }),
+      },
+      {
+        method: 'POST',
+        pattern: /^\/users\/@me\/channels$/,
+        route: '/users/@me/channels',
+        handle: (_match, body) => this.dms.open(body),
       },
       {
         // The bot asks when every channel of a server refused it: still in it, or removed?

@@ -4,6 +4,7 @@ import type { AddressInfo } from 'node:net';
 import { type WebSocket, WebSocketServer } from 'ws';
 import { blockKitViolations } from './block-kit-limits.js';
 import { FakeUnfurls } from './chat-unfurl.js';
+import { FakeSlackDirectMessages } from './direct-messages.js';
 import { APP_UNINSTALLED, postEvent, tokensRevoked } from './events-api.js';
 import { FakeOAuth, type OAuthGrant } from './fake-oauth.js';
 import { operationParameters } from './slack-spec.js';
@@ -70,6 +71,8 @@ export class FakeSlackApi {
   readonly users = new Map<string, { is_admin: boolean; is_owner: boolean }>();
   /** chat.unfurl and the link_shared events that lead to it (chat-unfurl.ts). */
   readonly unfurls = new FakeUnfurls(this.violations);
+  /** `conversations.open`: the DM channels opened, users without one (direct-messages.ts). */
+  readonly dms = new FakeSlackDirectMessages((id) => this.addChannel(id), this.violations);
   private readonly tokens = new Map<string, FakeToken>();
   private readonly buckets = new Map<string, { tokens: number; at: number }>();
   private readonly forced: {
@@ -478,6 +481,8 @@ export class FakeSlackApi {
         return this.postMessage(known.teamId, params);
       case 'chat.unfurl':
         return this.unfurls.answer(params);
+      case 'conversations.open':
+        return this.dms.open(known.teamId, params);
       default:
         return fail('unknown_method');
     }

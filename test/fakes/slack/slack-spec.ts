@@ -11,7 +11,7 @@ export const SLACK_SPEC_URL = new URL(
 );
 
 /** The Web API operations whose spec the fakes read; the vendored copy keeps exactly these. */
-export const SLACK_SPEC_OPERATIONS = ['/chat.postMessage', '/chat.unfurl'] as const;
+export const SLACK_SPEC_OPERATIONS = ['/chat.postMessage', '/chat.unfurl', '/conversations.open'] as const;
 
 interface SpecParameter {
   name: string;
