@@ -3,7 +3,8 @@
  * with the Web API method that needs it: docs/slack.md, "Permissions and why each is needed"):
  * `commands` for /directory, `chat:write` (+ `.public` to post in public channels without an
  * invite), `channels:join` for the one join on `not_in_channel`, `users:read` for the admin check,
- * `links:read` for `link_shared` and `links:write` for `chat.unfurl` (link previews).
+ * `links:read` for `link_shared` and `links:write` for `chat.unfurl` (link previews),
+ * `im:write` to open the DM a `/directory remind` reminder arrives in.
  */
 export const SLACK_BOT_SCOPES = [
   'commands',
@@ -13,4 +14,5 @@ export const SLACK_BOT_SCOPES = [
   'users:read',
   'links:read',
   'links:write',
+  'im:write',
 ] as const;

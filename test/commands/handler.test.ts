@@ -202,6 +202,7 @@ describe('the command handler', () => {
       'collection',
       'collections',
       'live',
+      'remind',
       'user',
       'subscribe',
       'unsubscribe',

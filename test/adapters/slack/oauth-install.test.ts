@@ -56,6 +56,7 @@ describe('Slack multi-workspace install', () => {
         'users:read',
         'links:read',
         'links:write',
+        'im:write',
       ].sort(),
     );
     const state = location.searchParams.get('state') ?? '';

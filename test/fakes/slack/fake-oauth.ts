@@ -20,7 +20,7 @@ export interface FakeOAuthDeps {
 
 type Answer = { status: number; body: Record<string, unknown> };
 
-const SCOPES = 'commands,chat:write,chat:write.public,channels:join,users:read';
+const SCOPES = 'commands,chat:write,chat:write.public,channels:join,users:read,im:write';
 
 /**
  * oauth.v2.access as Slack answers it: a code exchanged for a bot token once, and with token
