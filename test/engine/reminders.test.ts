@@ -341,6 +341,26 @@ describe('/directory remind', () => {
     expect(JSON.stringify(slackDms()[0]?.params['blocks'])).toContain('The event moved: it was to start');
   });
 
+  it('says the event may be cancelled when the listing no longer shows it but shows later ones', async () => {
+    const event = scheduleEvent();
+    const bot = await startBot({ start: false });
+    await bot.ask(`remind ${event.id}`);
+    const later = {
+      id: '999',
+      name: 'Later',
+      startsAt: new Date(START + 120 * MINUTE).toISOString(),
+      liveVideo: false,
+    };
+    const state: LiveFeedState = { seen: ['999'], upcoming: [later] };
+    await bot.store.keyv.set(directoryKeys(bot.directoryId).feedState('live'), state);
+    await bot.engine.outbox.load();
+    bot.engine.dispatcher.start();
+    clock.set(START - 10 * MINUTE);
+    expect(await bot.engine.reminderRunner.runOnce()).toBe(1);
+    await bot.engine.dispatcher.drained();
+    expect(JSON.stringify(slackDms()[0]?.params['blocks'])).toContain('it may have been cancelled or moved');
+  });
+
   it('is exported with the workspace and forgotten with it', async () => {
     const event = scheduleEvent();
     const bot = await startBot({ start: false });

@@ -84,6 +84,20 @@ describe('the console adapter', () => {
     await adapter.stop();
   });
 
+  it('prints a reminder DM as a DM line to the person, not under a channel', async () => {
+    const out = capture();
+    const adapter = createConsoleAdapter({ write: out.write, logger: silentLogger() });
+    await adapter.start(contextWith(fakeCommands()));
+    const outcome = await adapter.deliverDirect?.(
+      { platform: 'console', channelId: 'console', direct: true },
+      message,
+      { idempotencyKey: 'k' },
+    );
+    expect(outcome).toEqual({ status: 'delivered', platformMessageId: 'console-1' });
+    expect(out.output()).toBe('\n── DM to @console ──\nNew comment on Foo\n\n  hi\n');
+    await adapter.stop();
+  });
+
   it('reports a failed delivery when writing throws, and after stop', async () => {
     const adapter = createConsoleAdapter({
       write: () => {

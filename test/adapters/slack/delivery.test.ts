@@ -329,4 +329,37 @@ describe('Slack delivery', () => {
     });
     expect(faster.pacing.global).toEqual({ ratePerSecond: 10, burst: 50 });
   });
+
+  describe('direct messages (reminders)', () => {
+    const dm = { platform: 'slack', channelId: 'U0ALICE', direct: true } as const;
+
+    it('opens the DM with conversations.open and posts the card into it', async () => {
+      const outcome = await adapter().deliverDirect?.(dm, message, KEY);
+      expect(outcome).toMatchObject({ status: 'delivered' });
+      const [open] = slack.callsTo('conversations.open');
+      expect(open?.params).toMatchObject({ users: 'U0ALICE' });
+      expect(open?.token).toBe(TOKEN);
+      const [post] = slack.callsTo('chat.postMessage');
+      expect(post?.params['channel']).toBe(slack.dms.opened.get('T1:U0ALICE'));
+      expect(JSON.stringify(post?.params)).not.toContain('<!channel>');
+      expect(slack.violations).toEqual([]);
+    });
+
+    it('drops the DM of a person Slack does not know, and without im:write, never retrying', async () => {
+      slack.dms.unknownUsers.add('U0ALICE');
+      expect(await adapter().deliverDirect?.(dm, message, KEY)).toMatchObject({
+        status: 'rejected',
+        code: 'user_not_found',
+        scope: 'message',
+      });
+      slack.dms.unknownUsers.clear();
+      slack.dms.missingScope = true;
+      expect(await adapter().deliverDirect?.(dm, message, KEY)).toMatchObject({
+        status: 'rejected',
+        code: 'missing_scope',
+        scope: 'message',
+      });
+      expect(slack.callsTo('chat.postMessage')).toEqual([]);
+    });
+  });
 });
