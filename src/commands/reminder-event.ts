@@ -5,8 +5,8 @@ import { listLiveEventsBetween } from './live-events-between.js';
 
 /** How far back an id is looked for upstream, to tell "already started or ended" from "unknown". */
 const LOOK_BACK_MS = 24 * 60 * 60_000;
-/** Enough events to page through to find one id, within the pages `listLiveEventsBetween` allows. */
-const ID_SEARCH_COUNT = 150;
+/** Events read looking for one id: one or two pages of the listing, so a mistyped id costs little quota. */
+const ID_SEARCH_COUNT = 50;
 
 /** A live event as people paste it: id, slug or a directory link (`…/live/<slug>`). */
 export const parseLiveEventRef: (raw: string) => IdOrSlug | undefined = parsePostRef;
