@@ -278,9 +278,7 @@ export function createSlackAdapter(options: SlackAdapterOptions): ChatAdapter {
       );
     },
 
-    deliver(destination, message) {
-      return deliver(destination, message);
-    },
+    deliver,
     deliverDirect,
 
     health() {
