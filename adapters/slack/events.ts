@@ -27,4 +27,8 @@ export type SlackAdapterEvent =
    * A `link_shared` event was handled: `links` previewed, `unfurled` of them sent in one
    * chat.unfurl (0: none named a record the directory has); `failed`: Slack refused the unfurl.
    */
-  | { type: 'unfurl'; links: number; unfurled: number; failed?: string };
+  | { type: 'unfurl'; links: number; unfurled: number; failed?: string }
+  /** A Home tab was published (views.publish answered ok). */
+  | { type: 'home_published' }
+  /** Someone pressed a Home tab button; `refused` when it changed nothing for them. */
+  | { type: 'home_action'; action: 'pause' | 'resume' | 'remove'; refused: boolean };

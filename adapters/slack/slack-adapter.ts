@@ -6,14 +6,16 @@ import type {
   DeliveryPacing,
   Destination,
   Logger,
+  WindowLimit,
 } from '../../src/ports/index.js';
-import { BotError } from '../../src/ports/index.js';
 import { createAdminLookup } from './admin-lookup.js';
 import { createBoltLogger } from './bolt-logger.js';
 import { type SlackBotIdentity, singleTokenAuthorize, verifySlackBotToken } from './bot-identity.js';
 import { bindDirectoryCommand } from './command-binding.js';
 import { createSlackDeliveries } from './direct-message.js';
 import type { SlackAdapterEvent } from './events.js';
+import type { HomePublisher } from './home-publisher.js';
+import { bindHomeTab } from './home-tab.js';
 import { createSlackHttpReceiver, mountSlackHttpReceiver } from './http-receiver.js';
 import { createKeyValueInstallationStore } from './installation-store.js';
 import { bindLinkUnfurls } from './link-unfurls.js';
@@ -22,6 +24,7 @@ import { connectSlackSocketMode, createSlackSocketModeReceiver } from './socket-
 import { createTokenHealth } from './token-health.js';
 import { createTokenRotation, type TokenRotation } from './token-rotation.js';
 import { bindUninstallEvents } from './uninstall-events.js';
+import { validate } from './validate-options.js';
 
 export interface SlackAdapterOptions {
   /** Single-workspace bot token (`xoxb-…`). Either this or `oauth`. */
@@ -59,6 +62,8 @@ export interface SlackAdapterOptions {
    * client keeps retrying in the background). Default 20 s, inside Heroku's 60 s boot limit.
    */
   socketConnectTimeoutMs?: number;
+  /** The App Home's views.publish pace per workspace. Default 90 a minute (Tier 4). */
+  homePublishLimit?: WindowLimit;
 }
 
 /** The default of `SLACK_WORKSPACE_MESSAGES_PER_MINUTE`. */
@@ -86,32 +91,6 @@ export function slackPacing(
 export const SLACK_PACING: DeliveryPacing = slackPacing();
 
 const DEFAULT_REQUEST_TIMEOUT_MS = 10_000;
-
-function validate(options: SlackAdapterOptions): void {
-  if (options.signingSecret === '' && options.appToken === undefined) {
-    throw new BotError('config_invalid', 'Slack needs SLACK_SIGNING_SECRET to verify requests');
-  }
-  if (options.botToken === undefined && options.oauth === undefined) {
-    throw new BotError('config_invalid', 'Slack needs either SLACK_BOT_TOKEN or the OAuth settings');
-  }
-  if (options.botToken !== undefined && options.oauth !== undefined) {
-    throw new BotError('config_invalid', 'Set SLACK_BOT_TOKEN or the Slack OAuth settings, not both');
-  }
-  if (options.botToken?.startsWith('xoxe.') === true) {
-    // A rotating token dies within 12 hours, and only an OAuth install keeps its refresh token.
-    throw new BotError(
-      'config_invalid',
-      'SLACK_BOT_TOKEN is a rotating token (xoxe.…), which expires within 12 hours: use the multi-workspace OAuth settings, or an app with token_rotation_enabled: false',
-    );
-  }
-  if (options.appToken !== undefined && options.oauth !== undefined) {
-    // Socket Mode has no request URLs of ours, and Bolt would open a second HTTP server for OAuth.
-    throw new BotError(
-      'config_invalid',
-      'Slack Socket Mode works with a single workspace (SLACK_BOT_TOKEN) only',
-    );
-  }
-}
 
 /**
  * Creates the Slack adapter: a Bolt app whose HTTP receiver is mounted on the bot's own server
@@ -208,6 +187,7 @@ export function createSlackAdapter(options: SlackAdapterOptions): ChatAdapter {
   }
 
   let attached: { app: App; http?: HTTPReceiver; socket?: SocketModeReceiver } | undefined;
+  let homes: HomePublisher | undefined;
 
   /** Creates the Bolt app and mounts its routes: no call to Slack, so it can run before the port is bound. */
   function attach(context: AdapterContext) {
@@ -223,14 +203,12 @@ export function createSlackAdapter(options: SlackAdapterOptions): ChatAdapter {
     created.error(async (error) => {
       logger.error({ err: error }, 'unhandled error in a Slack listener');
     });
+    const now = options.now ?? Date.now;
+    const admin = createAdminLookup({ logger, ttlMs: options.adminCacheTtlMs ?? 5 * 60_000, now });
     bindDirectoryCommand({
       app: created,
       commands: context.commands,
-      admin: createAdminLookup({
-        logger,
-        ttlMs: options.adminCacheTtlMs ?? 5 * 60_000,
-        now: options.now ?? Date.now,
-      }),
+      admin,
       logger,
       emit,
       commandName: options.commandName ?? '/directory',
@@ -238,6 +216,25 @@ export function createSlackAdapter(options: SlackAdapterOptions): ChatAdapter {
     });
     bindLinkUnfurls(created, { commands: context.commands, logger, emit });
     if (context.workspaceRemoved) bindUninstallEvents(created, context.workspaceRemoved, logger);
+    if (context.home !== undefined) {
+      const clientFor = async (workspaceId: string) => {
+        const token = await tokenFor({ platform: 'slack', channelId: '', workspaceId });
+        return token === undefined ? undefined : new webApi.WebClient(token, clientOptions);
+      };
+      const soleWorkspace = options.botToken !== undefined;
+      const limit = options.homePublishLimit === undefined ? {} : { publishLimit: options.homePublishLimit };
+      homes = bindHomeTab({
+        app: created,
+        home: context.home,
+        admin,
+        clientFor,
+        soleWorkspace,
+        logger,
+        emit,
+        now,
+        ...limit,
+      });
+    }
     if (http !== undefined) mountSlackHttpReceiver(context.http, http, { logger, isStopped: () => stopped });
     attached = {
       app: created,
@@ -290,6 +287,7 @@ export function createSlackAdapter(options: SlackAdapterOptions): ChatAdapter {
 
     async stop() {
       stopped = true;
+      homes?.stop();
       health = { ready: false, reason: 'stopped' };
       const running = app;
       app = undefined;

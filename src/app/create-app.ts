@@ -17,7 +17,7 @@ import { verifyStoreKey } from '../store/secret-keys.js';
 import { createLostAccessRemoval, type LostAccessRemoval } from './lost-access-removal.js';
 import { type ConsoleOptions, createAdapters } from './platforms.js';
 import { isSandbox, SANDBOX_STORE_NAMESPACE, storeNamespace, subscriptionSeeds } from './sandbox.js';
-import { buildCommandHandler, engineSettings, openDirectory } from './wiring.js';
+import { buildCommandHandler, buildHomeService, engineSettings, openDirectory } from './wiring.js';
 import { createWorkspaceRemoval } from './workspace-removal.js';
 
 export interface App {
@@ -88,6 +88,7 @@ export function createApp(config: Config, options: AppOptions): App {
 
     // Created once the engine is (it needs the engine's outbox); the engine's events reach it.
     let lostAccess: LostAccessRemoval | undefined;
+    let home: ReturnType<typeof buildHomeService> | undefined;
     const eventSink = engineEventSink(logger, metrics, () => activeEngine.outbox.size());
     const activeEngine = createEngine({
       store,
@@ -107,17 +108,15 @@ export function createApp(config: Config, options: AppOptions): App {
       onEvent: (event) => {
         eventSink(event);
         lostAccess?.observe(event);
+        if (event.source === 'dispatcher' && event.type === 'delivered')
+          home?.recordDelivery(event.entry.subscriptionIds, systemClock.now());
       },
     });
     engine = activeEngine;
 
-    const commands = buildCommandHandler(config, {
-      client,
-      engine: activeEngine,
-      store,
-      directoryId: directory.id,
-      metrics,
-    });
+    const parts = { client, engine: activeEngine, store, directoryId: directory.id, metrics };
+    const commands = buildCommandHandler(config, parts);
+    home = buildHomeService(config, parts, commands, logger);
     const workspaceRemoved = createWorkspaceRemoval({ store, outbox: activeEngine.outbox, logger, metrics });
     lostAccess = createLostAccessRemoval({
       subscriptions: activeEngine.subscriptions,
@@ -128,7 +127,7 @@ export function createApp(config: Config, options: AppOptions): App {
     const contexts = new Map(
       adapters.map((adapter) => [
         adapter,
-        { http, commands, logger: logger.child({ adapter: adapter.platform }), workspaceRemoved },
+        { http, commands, logger: logger.child({ adapter: adapter.platform }), workspaceRemoved, home },
       ]),
     );
     for (const [adapter, context] of contexts) {

@@ -2,6 +2,7 @@ import {
   COMMAND_REGISTRY,
   type CommandDependencies,
   createCommandHandler,
+  createHomeService,
   directoryLinks,
   type StatusReport,
 } from '../commands/index.js';
@@ -101,15 +102,12 @@ export interface CommandParts {
   metrics?: Metrics;
 }
 
-/**
- * The `/directory` handler every chat platform and `directory-bot lookup` share. `overrides`
- * is for tests and benchmarks (a lifted rate limit, say); the bot passes none.
- */
-export function buildCommandHandler(
+/** What the `/directory` commands (and the home tab) answer from, built from the running parts. */
+function commandDependencies(
   config: CommandConfig,
   { client, engine, store, directoryId, metrics }: CommandParts,
   overrides: Partial<CommandDependencies> = {},
-): CommandHandler {
+): CommandDependencies {
   const status = async (): Promise<StatusReport> => {
     const index = await engine.subscriptions.index();
     return {
@@ -123,7 +121,7 @@ export function buildCommandHandler(
       isPoller: engine.leader.isLeader,
     };
   };
-  return createCommandHandler({
+  return {
     client,
     subscriptions: engine.subscriptions,
     clock: systemClock,
@@ -145,6 +143,36 @@ export function buildCommandHandler(
         }
       : {}),
     ...overrides,
+  };
+}
+
+/**
+ * The `/directory` handler every chat platform and `directory-bot lookup` share. `overrides`
+ * is for tests and benchmarks (a lifted rate limit, say); the bot passes none.
+ */
+export function buildCommandHandler(
+  config: CommandConfig,
+  parts: CommandParts,
+  overrides: Partial<CommandDependencies> = {},
+): CommandHandler {
+  return createCommandHandler(commandDependencies(config, parts, overrides));
+}
+
+/**
+ * The home surface (Slack's App Home) over the same commands: its buttons run them through
+ * `commands`, and its status is `/directory status`'s. Recent viewers are kept in the store.
+ */
+export function buildHomeService(
+  config: CommandConfig,
+  parts: CommandParts,
+  commands: CommandHandler,
+  logger: Logger,
+): ReturnType<typeof createHomeService> {
+  return createHomeService({
+    deps: commandDependencies(config, parts),
+    commands,
+    store: parts.store.keyv,
+    logger: logger.child({ component: 'home' }),
   });
 }
 

@@ -15,6 +15,7 @@ export { type CommandRegistry, createCommandRegistry } from './command-registry.
 export type { ArgValue, CommandKind, CommandSpec, OptionSpec, ParsedArgs } from './command-spec.js';
 export { createCommandHandler } from './create-command-handler.js';
 export { type DirectoryLinks, directoryLinks } from './directory-links.js';
+export { createHomeService, HOME_MAX_VIEWERS, HOME_RECENT_MS, type HomeServiceDeps } from './home.js';
 export { type LinkTarget, linkTarget } from './link-preview.js';
 export { MAX_COMMAND_LENGTH, type ParseResult, parseInvocation } from './parse-invocation.js';
 export { MAX_RESULTS } from './shared-options.js';

@@ -50,11 +50,10 @@ function feedLine(health: FeedHealth, subscribed: boolean, now: number): string 
 }
 
 /**
- * `status`: quota left per class and when it resets, each feed's last poll, lag and health,
- * and this channel's paused subscriptions with the reason. Other channels' subscriptions are
- * only counted: their names are not the asker's business.
+ * What `status` shows of the bot as a whole: quota left per class and each feed's health, as
+ * fields (the Slack home tab shows the same).
  */
-export function statusReply(report: StatusReport, invocation: CommandInvocation, now: number): CommandReply {
+export function statusFields(report: StatusReport, now: number): MessageField[] {
   const quotaFields: MessageField[] = Object.entries(report.quotas).map(([name, quota]) => ({
     name: QUOTA_NAMES[name] ?? name,
     value: quotaLine(quota, now),
@@ -63,6 +62,23 @@ export function statusReply(report: StatusReport, invocation: CommandInvocation,
     name: `Feed ${health.feed}`,
     value: feedLine(health, report.subscribedFeeds.has(health.feed), now),
   }));
+  return [
+    ...quotaFields,
+    ...(feedFields.length > 0 ? feedFields : [{ name: 'Feeds', value: 'no feed is being polled' }]),
+  ];
+}
+
+/** Feeds failing that someone wants: a feed nobody subscribes to is not polled, so its last failure no longer matters. */
+export function failingFeeds(report: StatusReport): number {
+  return report.feeds.filter((h) => h.consecutiveFailures > 0 && report.subscribedFeeds.has(h.feed)).length;
+}
+
+/**
+ * `status`: quota left per class and when it resets, each feed's last poll, lag and health,
+ * and this channel's paused subscriptions with the reason. Other channels' subscriptions are
+ * only counted: their names are not the asker's business.
+ */
+export function statusReply(report: StatusReport, invocation: CommandInvocation, now: number): CommandReply {
   const here = report.pausedSubscriptions.filter(
     (s) => s.platform === invocation.platform && s.channelId === invocation.channelId,
   );
@@ -79,17 +95,11 @@ export function statusReply(report: StatusReport, invocation: CommandInvocation,
       report.isPoller
         ? 'This instance polls the directory.'
         : 'Another instance polls the directory; feed health is as it last saved it.',
-      [
-        ...quotaFields,
-        ...(feedFields.length > 0 ? feedFields : [{ name: 'Feeds', value: 'no feed is being polled' }]),
-      ],
+      statusFields(report, now),
     ),
   ];
   if (pausedLines.length > 0) messages.push(infoMessage('Paused subscriptions', pausedLines.join('\n')));
-  // A feed nobody subscribes to is not polled, so its last failure no longer matters.
-  const failing = report.feeds.filter(
-    (h) => h.consecutiveFailures > 0 && report.subscribedFeeds.has(h.feed),
-  ).length;
+  const failing = failingFeeds(report);
   const lead =
     failing > 0 || here.length > 0
       ? `Status: ${failing > 0 ? `${failing} feed(s) failing` : ''}${failing > 0 && here.length > 0 ? ', ' : ''}${

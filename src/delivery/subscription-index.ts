@@ -62,6 +62,11 @@ export class SubscriptionIndex {
     return [...(this.#byChannel.get(destinationKey(platform, channelId)) ?? [])];
   }
 
+  /** Every subscription `predicate` accepts, in the order they were made (a workspace's, for its home tab). */
+  where(predicate: (subscription: Subscription) => boolean): Subscription[] {
+    return [...this.#position.keys()].filter(predicate);
+  }
+
   paused(): Subscription[] {
     return [...this.#paused];
   }

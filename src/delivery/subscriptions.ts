@@ -6,6 +6,7 @@ import { sleep } from '../ports/clock.js';
 import type { MessageFormat } from '../ports/message.js';
 import type { LeaseBackend } from '../store/leases.js';
 import type { FeedFilters } from './feed-filters.js';
+import { notifyChange, type SubscriptionChangeListener } from './subscription-changes.js';
 import { idsOf, newId, sameFilters, signature, withFormat } from './subscription-identity.js';
 import { SubscriptionIndex } from './subscription-index.js';
 import type { SubscriptionSeed } from './subscription-spec.js';
@@ -34,7 +35,7 @@ export interface Subscription {
 /** The pause code of a subscription a person paused (`/directory pause`), not the platform. */
 export const USER_PAUSE_CODE = 'paused_by_user';
 
-/** One subscription's change by id: the subscription after it, and whether it changed; undefined when no such id. */
+/** One subscription changed by id, and whether it did; undefined when the channel has no such id. */
 type OneChange = { subscription: Subscription; changed: boolean } | undefined;
 
 export type NewSubscription = Omit<Subscription, 'id' | 'createdAt' | 'paused'>;
@@ -69,12 +70,18 @@ export class SubscriptionRepository {
    */
   #writes: Promise<unknown> = Promise.resolve();
   #cached: { version: string; index: SubscriptionIndex } | undefined;
+  readonly #listeners: SubscriptionChangeListener[] = [];
   #loading: Promise<SubscriptionIndex> | undefined;
 
   constructor(options: { keyv: Keyv; leases: LeaseBackend; clock: Clock }) {
     this.#keyv = options.keyv;
     this.#leases = options.leases;
     this.#clock = options.clock;
+  }
+
+  /** Calls `listener` after every change this instance writes (other instances' are not seen). */
+  onChange(listener: SubscriptionChangeListener): void {
+    this.#listeners.push(listener);
   }
 
   async list(): Promise<Subscription[]> {
@@ -182,25 +189,13 @@ export class SubscriptionRepository {
    * is the more useful one. Undefined when the channel has no subscription with this id.
    */
   async pause(platform: string, channelId: string, id: string, by: string): Promise<OneChange> {
+    const paused = { code: USER_PAUSE_CODE, reason: 'a channel manager paused it', by };
     return this.#changeOne(platform, channelId, id, (s) =>
-      s.paused
-        ? s
-        : {
-            ...s,
-            paused: {
-              code: USER_PAUSE_CODE,
-              reason: 'a channel manager paused it',
-              by,
-              at: this.#clock.now(),
-            },
-          },
+      s.paused ? s : { ...s, paused: { ...paused, at: this.#clock.now() } },
     );
   }
 
-  /**
-   * Resumes one subscription of a channel, whoever or whatever paused it (as subscribing again
-   * does): items discovered from now on reach it. Undefined when the channel has no such id.
-   */
+  /** Resumes one subscription of a channel, whatever paused it (as subscribing again does). */
   async resume(platform: string, channelId: string, id: string): Promise<OneChange> {
     return this.#changeOne(platform, channelId, id, (s) => {
       if (!s.paused) return s;
@@ -220,10 +215,8 @@ export class SubscriptionRepository {
       if (!found) return { next: all, result: undefined };
       const changed = change(found);
       if (changed === found) return { next: all, result: { subscription: found, changed: false } };
-      return {
-        next: all.map((s) => (s === found ? changed : s)),
-        result: { subscription: changed, changed: true },
-      };
+      const next = all.map((s) => (s === found ? changed : s));
+      return { next, result: { subscription: changed, changed: true } };
     });
   }
 
@@ -267,11 +260,13 @@ export class SubscriptionRepository {
   async #updateLocked<T>(change: (all: Subscription[]) => { next: Subscription[]; result: T }): Promise<T> {
     await this.#lock();
     try {
-      const { next, result } = change(await this.list());
+      const all = await this.list();
+      const { next, result } = change(all);
       await this.#keyv.set(SUBSCRIPTIONS_KEY, next);
       await this.#keyv.set(SUBSCRIPTIONS_VERSION_KEY, randomBytes(8).toString('hex'));
       // A load started before this write must not answer a read made after it.
       this.#loading = undefined;
+      notifyChange(this.#listeners, all, next);
       return result;
     } finally {
       await this.#leases.release(SUBSCRIPTIONS_WRITE_LOCK, this.#owner).catch(() => {});

@@ -1,5 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { CommandHandler } from './commands.js';
+import type { HomeService } from './home.js';
 import type { Logger } from './logger.js';
 import type { Message } from './message.js';
 
@@ -117,6 +118,8 @@ export interface AdapterContext {
    * are logged). Absent where nothing is stored (the CLI's lookups, some tests).
    */
   workspaceRemoved?(workspace: RemovedWorkspace, reason: WorkspaceRemovalReason): Promise<void>;
+  /** The home surface (Slack's App Home), where the platform has one. Absent in the CLI and some tests. */
+  home?: HomeService;
 }
 
 export interface AdapterHealth {

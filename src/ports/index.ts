@@ -40,6 +40,16 @@ export type {
   LinkPreviewRequest,
 } from './commands.js';
 export { withDeadline } from './deadline.js';
+export type {
+  HomeAction,
+  HomeActionResult,
+  HomeChannel,
+  HomeService,
+  HomeSubscription,
+  HomeView,
+  HomeViewer,
+  StaleHomes,
+} from './home.js';
 export { SLACK_INSTALLATION_KEYS, SLACK_INSTALLATION_SECRETS } from './installation-keys.js';
 export { stripInvisibleFormatting } from './invisible-text.js';
 export type { KeyValueStore } from './key-value-store.js';

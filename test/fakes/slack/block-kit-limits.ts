@@ -1,11 +1,13 @@
 /**
  * The Block Kit limits Slack enforces with `invalid_blocks` (CONTRACTS.md §1(e), limits.json).
  * Returns one message per violation, shaped like Slack's `response_metadata.messages`.
+ * `maxBlocks`: 50 in a message, 100 in a modal or Home tab view.
  */
-export function blockKitViolations(blocks: unknown): string[] {
+export function blockKitViolations(blocks: unknown, maxBlocks = 50): string[] {
   const problems: string[] = [];
   if (!Array.isArray(blocks)) return ['blocks must be an array [json-pointer:/blocks]'];
-  if (blocks.length > 50) problems.push(`no more than 50 items allowed [json-pointer:/blocks]`);
+  if (blocks.length > maxBlocks)
+    problems.push(`no more than ${maxBlocks} items allowed [json-pointer:/blocks]`);
   const textObject = (value: unknown, max: number, at: string, types = ['plain_text', 'mrkdwn']): void => {
     const text = value as { type?: unknown; text?: unknown } | undefined;
     if (typeof text !== 'object' || text === null || !types.includes(String(text.type))) {

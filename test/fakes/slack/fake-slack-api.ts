@@ -7,6 +7,7 @@ import { FakeUnfurls } from './chat-unfurl.js';
 import { FakeSlackDirectMessages } from './direct-messages.js';
 import { APP_UNINSTALLED, postEvent, tokensRevoked } from './events-api.js';
 import { FakeOAuth, type OAuthGrant } from './fake-oauth.js';
+import { FakeViews, type TierLimit } from './fake-views.js';
 import { operationParameters } from './slack-spec.js';
 
 /** One Web API call as the fake saw it. */
@@ -54,6 +55,8 @@ export interface FakeSlackOptions {
   /** The app's credentials, checked when a refresh token is used. Default `client-id`/`client-secret`. */
   clientId?: string;
   clientSecret?: string;
+  /** views.publish's tier per workspace; default Tier 4's floor, 100 a minute. */
+  viewsPublishTier?: TierLimit;
 }
 
 /**
@@ -98,10 +101,13 @@ export class FakeSlackApi {
   private wss: WebSocketServer | undefined;
   private envelopeSeq = 0;
   private readonly oauth: FakeOAuth;
+  /** views.publish: published Home tabs, checked against the spec, Block Kit and the tier. */
+  readonly views: FakeViews;
 
   constructor(options: FakeSlackOptions = {}) {
     this.now = options.now ?? Date.now;
     this.burst = options.burst ?? 1;
+    this.views = new FakeViews(this.now, this.violations, options.viewsPublishTier);
     this.oauth = new FakeOAuth({
       now: this.now,
       issue: (token, teamId, expiresAt) => {
@@ -483,6 +489,8 @@ export class FakeSlackApi {
         return this.unfurls.answer(params);
       case 'conversations.open':
         return this.dms.open(known.teamId, params);
+      case 'views.publish':
+        return this.views.publish(known.teamId, params);
       default:
         return fail('unknown_method');
     }

@@ -11,19 +11,34 @@ export const SLACK_SPEC_URL = new URL(
 );
 
 /** The Web API operations whose spec the fakes read; the vendored copy keeps exactly these. */
-export const SLACK_SPEC_OPERATIONS = ['/chat.postMessage', '/chat.unfurl', '/conversations.open'] as const;
+export const SLACK_SPEC_OPERATIONS = [
+  '/chat.postMessage',
+  '/chat.unfurl',
+  '/conversations.open',
+  '/views.publish',
+] as const;
 
-interface SpecParameter {
+export interface SpecParameter {
   name: string;
   in: string;
+  required?: boolean;
 }
 
-/** The parameter names the spec declares for `POST <operation>`. */
-export function operationParameters(operation: (typeof SLACK_SPEC_OPERATIONS)[number]): Set<string> {
+/** The parameters the spec declares for `<operation>` (its POST, or its GET where that is all it lists). */
+export function operationSpecParameters(operation: (typeof SLACK_SPEC_OPERATIONS)[number]): SpecParameter[] {
   const spec = JSON.parse(readFileSync(SLACK_SPEC_URL, 'utf8')) as {
-    paths: Record<string, { post?: { parameters?: SpecParameter[] } }>;
+    paths: Record<
+      string,
+      { post?: { parameters?: SpecParameter[] }; get?: { parameters?: SpecParameter[] } }
+    >;
   };
-  const parameters = spec.paths[operation]?.post?.parameters;
-  if (!parameters) throw new Error(`the vendored Slack spec has no POST ${operation}; re-run trim.ts`);
-  return new Set(parameters.map((p) => p.name));
+  // The 2020 spec files views.publish under GET; the Web API takes every method as a POST.
+  const parameters = spec.paths[operation]?.post?.parameters ?? spec.paths[operation]?.get?.parameters;
+  if (!parameters) throw new Error(`the vendored Slack spec has no ${operation}; re-run trim.ts`);
+  return parameters;
+}
+
+/** The parameter names the spec declares for `<operation>`. */
+export function operationParameters(operation: (typeof SLACK_SPEC_OPERATIONS)[number]): Set<string> {
+  return new Set(operationSpecParameters(operation).map((p) => p.name));
 }
