@@ -11,12 +11,13 @@ import { benchFanOut, type FanOutResult } from './fan-out.js';
 import { benchFootprint, type FootprintResult, footprintRows } from './footprint.js';
 import { benchFreshness, type FreshnessResult } from './freshness.js';
 import { freshnessRows } from './freshness-rows.js';
+import { benchHomeTab, type HomeTabResult, homeTabRows } from './home-tab.js';
 import { benchLookups, type LookupsResult } from './lookups.js';
 import { benchScaleOut, type ScaleOutOptions, type ScaleOutResult } from './scale-out.js';
 import { type MachineInfo, machineInfo, round, type Violation } from './support.js';
 import { type Row, renderTable } from './table.js';
 
-const NAMES = ['freshness', 'fan-out', 'lookups', 'footprint', 'emulator', 'scale-out'] as const;
+const NAMES = ['freshness', 'fan-out', 'lookups', 'footprint', 'emulator', 'scale-out', 'home'] as const;
 type Name = (typeof NAMES)[number];
 
 /** Sizes per mode. Quick: CI, under 2 minutes on 2 cores. Full: the issue's sizes. */
@@ -29,6 +30,7 @@ const MODES = {
     emulator: { durationSeconds: 3 },
     // Quick mode runs it only when asked (`--only scale-out`), and small.
     scaleOut: [{ destinations: 1_000, workspaces: 100, windowMs: 20_000 }],
+    home: { subscriptions: 1_000, viewers: 10, changes: 5, burst: 10 },
   },
   full: {
     freshness: { durationMs: 300_000, comments: 150, posts: 40, windowSeconds: 30, seed: 1 },
@@ -40,6 +42,7 @@ const MODES = {
       { destinations: 10_000, workspaces: 1_000, windowMs: 60_000 },
       { destinations: 50_000, workspaces: 1_000, windowMs: 60_000 },
     ],
+    home: { subscriptions: 1_000, viewers: 20, changes: 10, burst: 20 },
   },
 } as const;
 
@@ -53,6 +56,7 @@ interface Results {
   lookups?: LookupsResult | undefined;
   footprint?: FootprintResult | undefined;
   scaleOut?: ScaleOutResult[] | undefined;
+  home?: HomeTabResult | undefined;
   emulator?: EmulatorBenchResult & {
     neededRequestsPerSecond?: number;
     /** Capacity ÷ the bot's peak need, per kind of request. */
@@ -134,6 +138,7 @@ async function main(): Promise<number> {
       return runs;
     });
   }
+  if (only.has('home')) results.home = await attempt(results, 'home', () => benchHomeTab(sizes.home));
   if (only.has('emulator')) {
     const measured = await attempt(results, 'emulator', () => benchEmulator(sizes.emulator));
     if (measured) {
@@ -167,6 +172,7 @@ async function main(): Promise<number> {
     results.fanOut,
     results.lookups,
     results.footprint,
+    results.home,
     ...(results.scaleOut ?? []),
   ]) {
     if (part) results.violations.push(...part.violations);
@@ -235,6 +241,7 @@ function rows(results: Results): Row[] {
       detail: `${s.messagesPerSecond} of ${s.platformCeilingPerSecond} msg/s (${s.workspaces} workspaces, ${s.store}); CPU ${s.cpuShare} core, ${s.cpuMsPerMessage} ms/msg; loop delay p99 ${s.eventLoopDelayMs.p99} ms; post ${s.meanPostMs} of ${s.meanDeliveryMs} ms`,
     });
   }
+  if (results.home) out.push(...homeTabRows(results.home));
   const e = results.emulator;
   if (e) {
     for (const [name, c, ratio, goal] of [
