@@ -3,6 +3,7 @@ import { createHomeService } from '../../src/commands/index.js';
 import type { HomeViewer } from '../../src/ports/index.js';
 import { createCapturingLogger } from '../support/capturing-logger.js';
 import { CHANNEL, type Harness, startHarness } from '../support/command-harness.js';
+import { homeDeps } from '../support/home-tab-harness.js';
 
 const MANAGER = { canManageChannel: true, userId: 'UMGR' };
 
@@ -23,19 +24,7 @@ describe('the home surface core', () => {
   beforeEach(async () => {
     h = await startHarness();
     home = createHomeService({
-      deps: {
-        subscriptions: h.subscriptions,
-        clock: h.clock,
-        adminUserIds: [],
-        defaultRemindMinutes: 15,
-        status: async () => ({
-          quotas: h.client.ledger.snapshot(),
-          feeds: [],
-          pausedSubscriptions: (await h.subscriptions.index()).paused(),
-          subscribedFeeds: new Set(),
-          isPoller: true,
-        }),
-      },
+      deps: { ...homeDeps(h), adminUserIds: [] },
       commands: h.handler,
       store: h.store.keyv,
       logger: createCapturingLogger(),

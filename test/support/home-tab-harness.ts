@@ -1,5 +1,5 @@
 import { createSlackAdapter, type SlackAdapterEvent } from '../../adapters/slack/index.js';
-import { createHomeService } from '../../src/commands/index.js';
+import { createHomeService, type HomeServiceDeps } from '../../src/commands/index.js';
 import type { ChatAdapter, WindowLimit } from '../../src/ports/index.js';
 import { FakeSlackApi, type FakeSlackOptions } from '../fakes/slack/fake-slack-api.js';
 import { postAppHomeOpened, postHomeButton } from '../fakes/slack/home-events.js';
@@ -38,6 +38,23 @@ export interface HomeTabHarness {
   close(): Promise<void>;
 }
 
+/** What the home service reads, from a command harness (status as the harness's: no feed polled). */
+export function homeDeps(h: Harness): HomeServiceDeps['deps'] {
+  return {
+    subscriptions: h.subscriptions,
+    clock: h.clock,
+    adminUserIds: [ADMIN_ID],
+    defaultRemindMinutes: 15,
+    status: async () => ({
+      quotas: h.client.ledger.snapshot(),
+      feeds: [],
+      pausedSubscriptions: (await h.subscriptions.index()).paused(),
+      subscribedFeeds: new Set(),
+      isPoller: true,
+    }),
+  };
+}
+
 export async function startHomeTab(
   options: { fake?: FakeSlackOptions; publishLimit?: WindowLimit } = {},
 ): Promise<HomeTabHarness> {
@@ -49,24 +66,7 @@ export async function startHomeTab(
   slack.addUser(MEMBER);
   const server = await startMountServer();
   const logger = createCapturingLogger();
-  const home = createHomeService({
-    deps: {
-      subscriptions: h.subscriptions,
-      clock: h.clock,
-      adminUserIds: [ADMIN_ID],
-      defaultRemindMinutes: 15,
-      status: async () => ({
-        quotas: h.client.ledger.snapshot(),
-        feeds: [],
-        pausedSubscriptions: (await h.subscriptions.index()).paused(),
-        subscribedFeeds: new Set(),
-        isPoller: true,
-      }),
-    },
-    commands: h.handler,
-    store: h.store.keyv,
-    logger,
-  });
+  const home = createHomeService({ deps: homeDeps(h), commands: h.handler, store: h.store.keyv, logger });
   const events: SlackAdapterEvent[] = [];
   const adapter = createSlackAdapter({
     botToken: 'xoxb-home',
