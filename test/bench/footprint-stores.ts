@@ -64,7 +64,9 @@ function sqlite(): BenchStore {
   return {
     kind: 'sqlite',
     store,
-    sizeBytes: async () => statSync(path).size,
+    // The write-ahead log holds what has not been checkpointed into the file yet.
+    sizeBytes: async () =>
+      statSync(path).size + (statSync(`${path}-wal`, { throwIfNoEntry: false })?.size ?? 0),
     countKeys: async () => Number(((await query('SELECT COUNT(*) AS n FROM keyv')) as { n: number }[])[0]?.n),
     afterSweep: async () => {},
     async writeLedger(entries, expiresAt) {

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { isBotError } from '../../src/errors.js';
@@ -152,6 +153,25 @@ describe.each(backends)('the $name store', (backend) => {
     await store.leases.release(name, 'instance-a');
     expect(await store.leases.holder(name)).toBeUndefined();
     expect(await store.leases.acquire(name, 'instance-b', 2000)).toBe(true);
+  });
+});
+
+describe('a SQLite store file', () => {
+  it('writes through a write-ahead log beside the file, and a clean close folds it back in', async () => {
+    const file = join(temp.path, `wal-${randomUUID()}.sqlite`);
+    const store = createStore({ url: `sqlite://${file}` });
+    await store.keyv.set('outbox:queue:slack:C1', ['item-1']);
+    const query = (store.keyv.store as { query: (sql: string) => Promise<unknown[]> }).query;
+    expect(await query('PRAGMA journal_mode')).toEqual([{ journal_mode: 'wal' }]);
+    // NORMAL (1): a commit survives the process being killed; see useWriteAheadLog.
+    expect(await query('PRAGMA synchronous')).toEqual([{ synchronous: 1 }]);
+    expect(existsSync(`${file}-wal`)).toBe(true);
+    await store.close();
+
+    expect(existsSync(`${file}-wal`)).toBe(false);
+    const reopened = createStore({ url: `sqlite://${file}` });
+    expect(await reopened.keyv.get('outbox:queue:slack:C1')).toEqual(['item-1']);
+    await reopened.close();
   });
 });
 
