@@ -62,7 +62,7 @@ export function createDiscordRegisterCommand(
         io.stderr(`--guild expects a Discord server id (17 to 20 digits), got "${values.guild}"`);
         return USAGE_EXIT_CODE;
       }
-      const config = loadConfigOrReport(io);
+      const config = loadConfigOrReport(io, 'directory-bot discord register');
       if (typeof config === 'number') return config;
       if (!config.discord?.token) {
         if (values['if-configured']) {

@@ -5,7 +5,8 @@ import { CONFIG_ERROR_EXIT_CODE, configProblems, loadConfig } from '../config/lo
 import { isBotError } from '../errors.js';
 import { createLogger } from '../observability/create-logger.js';
 import type { Logger } from '../ports/logger.js';
-import { type CliIo, handleHelpOnly } from './io.js';
+import { reportConfigProblems } from './cli-config.js';
+import { handleHelpOnly } from './io.js';
 import { createPromptLogging } from './prompt-logging.js';
 import type { Subcommand } from './subcommand.js';
 
@@ -21,6 +22,8 @@ warnings, with the full logs in data/directory-bot.log unless LOG_LEVEL is set; 
 background or behind a pipe it runs without a prompt and logs everything to stdout.
 All settings are environment variables; see .env.example.`;
 
+const CANNOT_START = 'directory-bot cannot start';
+
 export const startCommand: Subcommand = {
   name: 'start',
   summary: 'Run the bot (the default).',
@@ -35,7 +38,7 @@ export const startCommand: Subcommand = {
     } catch (error) {
       const problems = configProblems(error);
       if (problems === undefined) throw error;
-      return reportConfigProblems(io, problems);
+      return reportConfigProblems(io, CANNOT_START, problems);
     }
 
     // A reader that went away (`| tee log` killed along with the job, `| head`) must not crash the
@@ -118,7 +121,7 @@ export const startCommand: Subcommand = {
       // stack trace: a token the platform refused is as much a bad value as PORT=abc.
       const problems = configProblems(error);
       if (problems !== undefined) {
-        reportConfigProblems(io, problems);
+        reportConfigProblems(io, CANNOT_START, problems);
       } else if (isBotError(error, 'store_key_mismatch') || isBotError(error, 'store_secret_corrupt')) {
         io.stderr(`directory-bot cannot start: ${error.message}.`);
       } else if (isBotError(error, 'port_in_use')) {
@@ -141,14 +144,6 @@ export const startCommand: Subcommand = {
     return code;
   },
 };
-
-/** The configuration error report: one line per problem, each naming its variable; exit 78. */
-function reportConfigProblems(io: CliIo, problems: readonly string[]): number {
-  io.stderr('directory-bot cannot start: the configuration is invalid.');
-  for (const problem of problems) io.stderr(`  ${problem}`);
-  io.stderr('See .env.example for every variable and what it expects.');
-  return CONFIG_ERROR_EXIT_CODE;
-}
 
 function ignoreLostReader(error: NodeJS.ErrnoException): void {
   if (error.code === 'EPIPE' || error.code === 'ERR_STREAM_DESTROYED') return;

@@ -27,7 +27,7 @@ export const storeRotateKeyCommand: Subcommand = {
   async run(argv: string[], io: CliIo) {
     const finished = handleHelpOnly(argv, io, USAGE);
     if (finished !== undefined) return finished;
-    const config = loadConfigOrReport(io);
+    const config = loadConfigOrReport(io, 'directory-bot store rotate-key');
     if (typeof config === 'number') return config;
     if (config.store.encryption === undefined) {
       io.stderr('STORE_ENCRYPTION_KEY: required to re-encrypt the store (the key to rotate to)');

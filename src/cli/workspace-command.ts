@@ -1,6 +1,5 @@
 import { parseArgs } from 'node:util';
 import { storeNamespace } from '../app/sandbox.js';
-import { CONFIG_ERROR_EXIT_CODE, configProblems, loadConfig } from '../config/load-config.js';
 import { messageOf, UsageError } from '../errors.js';
 import { type BotStore, createStore } from '../store/create-store.js';
 import { ACTIVE_DIRECTORY_KEY, directoryKeys } from '../store/directory-keys.js';
@@ -11,6 +10,7 @@ import {
   parseWorkspaceRef,
   type WorkspaceRef,
 } from '../workspaces/index.js';
+import { loadConfigOrReport } from './cli-config.js';
 import { type CliIo, USAGE_EXIT_CODE } from './io.js';
 import type { Subcommand } from './subcommand.js';
 
@@ -35,7 +35,7 @@ export const workspaceExportCommand: Subcommand = {
   summary: 'Print everything stored about one workspace or server, as JSON (no secrets).',
   usage: EXPORT_USAGE,
   run: (argv, io) =>
-    withWorkspace(argv, io, EXPORT_USAGE, {}, async (store, ref) => {
+    withWorkspace(argv, io, 'workspace export', EXPORT_USAGE, {}, async (store, ref) => {
       io.stdout(JSON.stringify(await exportWorkspace({ store }, ref), null, 2));
     }),
 };
@@ -45,13 +45,20 @@ export const workspaceForgetCommand: Subcommand = {
   summary: 'Delete everything stored about one workspace or server (--dry-run to list it).',
   usage: FORGET_USAGE,
   run: (argv, io) =>
-    withWorkspace(argv, io, FORGET_USAGE, { 'dry-run': { type: 'boolean' } }, async (store, ref, values) => {
-      if (await pollerRunning(store))
-        io.stderr(
-          'Warning: a bot is running on this store; stop it so it cannot write queued deliveries back.',
-        );
-      printReport(await forgetWorkspace({ store }, ref, { dryRun: values['dry-run'] === true }), io);
-    }),
+    withWorkspace(
+      argv,
+      io,
+      'workspace forget',
+      FORGET_USAGE,
+      { 'dry-run': { type: 'boolean' } },
+      async (store, ref, values) => {
+        if (await pollerRunning(store))
+          io.stderr(
+            'Warning: a bot is running on this store; stop it so it cannot write queued deliveries back.',
+          );
+        printReport(await forgetWorkspace({ store }, ref, { dryRun: values['dry-run'] === true }), io);
+      },
+    ),
 };
 
 type Options = Record<string, { type: 'boolean' }>;
@@ -60,6 +67,7 @@ type Options = Record<string, { type: 'boolean' }>;
 async function withWorkspace(
   argv: string[],
   io: CliIo,
+  name: string,
   usage: string,
   options: Options,
   action: (store: BotStore, ref: WorkspaceRef, values: Record<string, unknown>) => Promise<void>,
@@ -88,15 +96,8 @@ async function withWorkspace(
     io.stderr(usage);
     return USAGE_EXIT_CODE;
   }
-  let config: ReturnType<typeof loadConfig>;
-  try {
-    config = loadConfig();
-  } catch (error) {
-    const problems = configProblems(error);
-    if (problems === undefined) throw error;
-    for (const problem of problems) io.stderr(problem);
-    return CONFIG_ERROR_EXIT_CODE;
-  }
+  const config = loadConfigOrReport(io, `directory-bot ${name}`);
+  if (typeof config === 'number') return config;
   // The namespace the bot itself uses with this configuration (the sandbox has its own).
   const store = createStore({ url: config.store.url, ...storeNamespace(config) });
   try {

@@ -76,6 +76,15 @@ describe('the directory-bot command', () => {
     ]);
   });
 
+  it('a one-shot command reports a bad configuration as start does, under its own name', async () => {
+    const bot = spawnBot(['workspace', 'export', 'slack:T0123'], { PORT: 'abc' });
+    expect((await bot.exited).code).toBe(78);
+    const lines = bot.output().split('\n');
+    expect(lines).toContain('directory-bot workspace export: the configuration is invalid.');
+    expect(lines).toContain('  PORT: expected a whole number from 0 to 65535, got "abc"');
+    expect(lines).toContain('See .env.example for every variable and what it expects.');
+  });
+
   it('doctor reports a reachable store and what is not configured', async () => {
     const bot = spawnBot(['doctor'], { STORE_URL: `sqlite://${join(temp.path, 'doctor.sqlite')}` });
     expect((await bot.exited).code).toBe(0);
