@@ -5,19 +5,16 @@ import { createSlackAdapter, SLACK_PACING } from '../../adapters/slack/index.js'
 import type { SubscriptionSeed } from '../../src/delivery/subscription-spec.js';
 import { createDirectoryClient } from '../../src/directory/index.js';
 import { startEmulator } from '../../src/emulator/index.js';
-import { createItemComposer } from '../../src/engine/compose-item.js';
 import { createEngine, type EngineEvent } from '../../src/engine/engine.js';
 import { createHttpServer } from '../../src/observability/http-server.js';
-import { systemClock } from '../../src/ports/clock.js';
 import type { ChatAdapter, DeliveryPacing } from '../../src/ports/index.js';
 import { createStore } from '../../src/store/create-store.js';
-import { directoryIdFor } from '../../src/store/directory-keys.js';
 import { FakeDiscordRest } from '../fakes/discord/fake-discord-rest.js';
 import { FakeSlackApi } from '../fakes/slack/fake-slack-api.js';
 import { makeTempDir } from '../support/temp-dir.js';
 import { type FanOutCeiling, fanOutCeiling, type PostingLimit } from './ceiling.js';
 import { createBenchCommandHandler } from './command-handler.js';
-import { round, silentLogger, type Violation, waitFor } from './support.js';
+import { benchEngineParts, round, silentLogger, type Violation, waitFor } from './support.js';
 
 export interface FanOutOptions {
   /** Destinations per platform (the issue: 500 each; quick mode 50). */
@@ -133,14 +130,13 @@ export async function benchFanOut(options: FanOutOptions): Promise<FanOutResult>
     options.pacing?.discord,
   );
   const events: (EngineEvent & { at: number })[] = [];
-  const directoryId = directoryIdFor(emulator.url);
+  const parts = benchEngineParts(emulator.url);
+  const { directoryId } = parts;
   const engine = createEngine({
     store,
     client,
-    directoryId,
     adapters: [slackAdapter, discordAdapter],
-    clock: systemClock,
-    compose: createItemComposer(systemClock),
+    ...parts,
     settings: {
       pollMinIntervalMs: 1000,
       dedupeTtlMs: 86_400_000,

@@ -6,14 +6,11 @@ import {
   type QuotaClass,
 } from '../../src/directory/index.js';
 import { startEmulator } from '../../src/emulator/index.js';
-import { createItemComposer } from '../../src/engine/compose-item.js';
 import { createEngine, type EngineEvent } from '../../src/engine/engine.js';
 import type { FeedName } from '../../src/feeds/feed-names.js';
-import { systemClock } from '../../src/ports/clock.js';
 import { createStore } from '../../src/store/create-store.js';
-import { directoryIdFor } from '../../src/store/directory-keys.js';
 import { makeTempDir } from '../support/temp-dir.js';
-import { percentile, round, seededRandom, type Violation, waitFor } from './support.js';
+import { benchEngineParts, percentile, round, seededRandom, type Violation, waitFor } from './support.js';
 import { TimingAdapter } from './timing-adapter.js';
 
 export interface FreshnessOptions {
@@ -163,10 +160,8 @@ export async function benchFreshness(options: FreshnessOptions): Promise<Freshne
   const engine = createEngine({
     store,
     client,
-    directoryId: directoryIdFor(emulator.url),
     adapters: [adapter],
-    clock: systemClock,
-    compose: createItemComposer(systemClock),
+    ...benchEngineParts(emulator.url),
     settings: {
       pollMinIntervalMs: POLL_MIN_INTERVAL_MS,
       dedupeTtlMs: 86_400_000,

@@ -6,18 +6,15 @@ import { Agent, request } from 'undici';
 import { createSlackAdapter } from '../../adapters/slack/index.js';
 import { createDirectoryClient } from '../../src/directory/index.js';
 import { startEmulator } from '../../src/emulator/index.js';
-import { createItemComposer } from '../../src/engine/compose-item.js';
 import { createEngine } from '../../src/engine/engine.js';
 import { createHttpServer } from '../../src/observability/http-server.js';
-import { systemClock } from '../../src/ports/clock.js';
 import { createStore } from '../../src/store/create-store.js';
-import { directoryIdFor } from '../../src/store/directory-keys.js';
 import { FakeSlackApi } from '../fakes/slack/fake-slack-api.js';
 import { signedHeaders } from '../fakes/slack/signing.js';
 import { TEST_SETTINGS } from '../support/engine-harness.js';
 import { makeTempDir } from '../support/temp-dir.js';
 import { createBenchCommandHandler } from './command-handler.js';
-import { percentile, round, silentLogger, type Violation } from './support.js';
+import { benchEngineParts, percentile, round, silentLogger, type Violation } from './support.js';
 
 export interface LookupsOptions {
   /** Measured commands per app (each app gets the same number, interleaved). */
@@ -73,15 +70,14 @@ export async function benchLookups(options: LookupsOptions): Promise<LookupsResu
   slack.addToken(TOKEN, 'T1');
   const client = createDirectoryClient({ baseUrl: emulator.url, token: 'dev-token' });
   const store = createStore({ url: `sqlite://${join(temp.path, 'lookups.sqlite')}`, namespace: 'bench' });
-  const directoryId = directoryIdFor(emulator.url);
+  const parts = benchEngineParts(emulator.url);
+  const { directoryId } = parts;
   // Never started, like `directory-bot lookup`'s: it only answers commands.
   const engine = createEngine({
     store,
     client,
-    directoryId,
     adapters: [],
-    clock: systemClock,
-    compose: createItemComposer(systemClock),
+    ...parts,
     settings: TEST_SETTINGS,
   });
 

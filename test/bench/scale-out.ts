@@ -6,10 +6,8 @@ import type { Subscription } from '../../src/delivery/subscriptions.js';
 import { SUBSCRIPTIONS_KEY } from '../../src/delivery/subscriptions.js';
 import { createDirectoryClient } from '../../src/directory/index.js';
 import { startEmulator } from '../../src/emulator/index.js';
-import { createItemComposer } from '../../src/engine/compose-item.js';
 import { createEngine } from '../../src/engine/engine.js';
 import { createHttpServer } from '../../src/observability/http-server.js';
-import { systemClock } from '../../src/ports/clock.js';
 import type { ChatAdapter, DeliveryPacing } from '../../src/ports/index.js';
 import { createStore } from '../../src/store/create-store.js';
 import { directoryIdFor } from '../../src/store/directory-keys.js';
@@ -17,7 +15,7 @@ import { TEST_SETTINGS } from '../support/engine-harness.js';
 import { makeTempDir } from '../support/temp-dir.js';
 import { createBenchCommandHandler } from './command-handler.js';
 import { fakeChannelId, startFakeSlackProcess } from './fake-slack-process.js';
-import { round, silentLogger, type Violation, waitFor } from './support.js';
+import { benchEngineParts, round, silentLogger, type Violation, waitFor } from './support.js';
 
 export interface ScaleOutOptions {
   /** Slack destinations, one message each. */
@@ -105,10 +103,8 @@ export async function benchScaleOut(options: ScaleOutOptions): Promise<ScaleOutR
   const engine = createEngine({
     store,
     client,
-    directoryId: directoryIdFor(emulator.url),
     adapters: [adapter],
-    clock: systemClock,
-    compose: createItemComposer(systemClock),
+    ...benchEngineParts(emulator.url),
     settings: TEST_SETTINGS, // the burst is polled by hand: intervals and leases do not matter
     onEvent: (event) => {
       if (event.source !== 'dispatcher') return;

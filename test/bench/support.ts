@@ -1,6 +1,24 @@
 import { cpus, totalmem } from 'node:os';
+import { createItemComposer } from '../../src/engine/compose-item.js';
+import type { EngineOptions } from '../../src/engine/engine.js';
 import { createLogger } from '../../src/observability/create-logger.js';
+import { systemClock } from '../../src/ports/clock.js';
 import type { Logger } from '../../src/ports/index.js';
+import { directoryIdFor } from '../../src/store/directory-keys.js';
+
+/**
+ * The engine options every benchmark's engine shares: the directory id the emulator at
+ * `emulatorUrl` gets, the real clock and the real item composer.
+ */
+export function benchEngineParts(
+  emulatorUrl: string,
+): Pick<EngineOptions, 'directoryId' | 'clock' | 'compose'> {
+  return {
+    directoryId: directoryIdFor(emulatorUrl),
+    clock: systemClock,
+    compose: createItemComposer(systemClock),
+  };
+}
 
 /** A logger that drops everything: benchmarks must not pay for (or print) log lines. */
 export function silentLogger(): Logger {
