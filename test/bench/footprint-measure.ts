@@ -33,6 +33,12 @@ export interface StoreFootprint {
    * writer put there (its buffers count, the bot never holds a batch).
    */
   rss: { baselineMiB: number; beforeBulkMiB: number; loadedMiB: number; ratio: number };
+  /**
+   * Where the RSS of each reading is: V8's heap (used, and reserved), memory outside it that V8
+   * knows of (Buffers), and the rest (code, native libraries, and freed memory malloc has not
+   * given back to the system).
+   */
+  memory: { baseline: MemoryBreakdown; beforeBulk: MemoryBreakdown; loaded: MemoryBreakdown };
   store: {
     afterFirstBatchBytes: number;
     bytesPerLedgerEntry: number;
@@ -58,6 +64,17 @@ export interface StoreFootprint {
   violations: Violation[];
 }
 
+export interface MemoryBreakdown {
+  /** A second after the GC: what the process holds. */
+  rssMiB: number;
+  /** Right after the GC, while V8 is still returning the pages it freed (up to 160 MiB more). */
+  rssAtGcMiB: number;
+  heapUsedMiB: number;
+  heapTotalMiB: number;
+  externalMiB: number;
+  otherMiB: number;
+}
+
 const mib = (bytes: number) => round(bytes / 1_048_576, 1);
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 /** Ledger entries written through the bot's own DeliveredLedger before the batches. */
@@ -74,7 +91,7 @@ export async function measureStore(
   const problem = (text: string) => violations.push({ benchmark: `footprint ${kind}`, problem: text });
   try {
     await store.ping(10_000);
-    const baseline = rss();
+    const baseline = await memory();
     const subscriptions = new SubscriptionRepository({
       keyv: store.keyv,
       leases: store.leases,
@@ -130,7 +147,7 @@ export async function measureStore(
       );
     const ledgerWritesPerSecond = round(botPairs.length / ((performance.now() - botStarted) / 1000), 0);
 
-    const beforeBulk = rss();
+    const beforeBulk = await memory();
     const batchSeconds: number[] = [];
     const writeBatch = async (batch: number): Promise<number> => {
       const started = Date.now();
@@ -151,7 +168,7 @@ export async function measureStore(
     const readBack = await ledger.delivered(sample);
     if (Date.now() < firstExpires && !readBack.every(Boolean))
       problem('the bot does not read back the entries written');
-    const loaded = rss();
+    const loaded = await memory();
     const afterFirst = await bench.sizeBytes();
 
     await sleep(firstExpires - Date.now() + 50);
@@ -171,11 +188,12 @@ export async function measureStore(
       kind,
       subscriptions: index.size,
       rss: {
-        baselineMiB: mib(baseline),
-        beforeBulkMiB: mib(beforeBulk),
-        loadedMiB: mib(loaded),
-        ratio: round(loaded / baseline, 2),
+        baselineMiB: baseline.rssMiB,
+        beforeBulkMiB: beforeBulk.rssMiB,
+        loadedMiB: loaded.rssMiB,
+        ratio: round(loaded.rssMiB / baseline.rssMiB, 2),
       },
+      memory: { baseline, beforeBulk, loaded },
       store: {
         afterFirstBatchBytes: afterFirst,
         bytesPerLedgerEntry: round(afterFirst / options.ledgerEntries, 1),
@@ -202,7 +220,23 @@ export async function measureStore(
   }
 }
 
-function rss(): number {
+/**
+ * After a full GC (the child runs with --expose-gc) and a second more: V8 hands the pages a GC
+ * freed back to the system on a thread of its own, so RSS read at once still counts them. With
+ * 100,000 subscriptions that was up to 160 MiB, more or less depending on the moment, which made
+ * one store's figure look 100 MiB heavier than another's (docs/benchmarks.md, footprint).
+ */
+async function memory(): Promise<MemoryBreakdown> {
   (globalThis as { gc?: () => void }).gc?.();
-  return process.memoryUsage().rss;
+  const atGc = process.memoryUsage().rss;
+  await sleep(1000);
+  const { rss, heapUsed, heapTotal, external } = process.memoryUsage();
+  return {
+    rssMiB: mib(rss),
+    rssAtGcMiB: mib(atGc),
+    heapUsedMiB: mib(heapUsed),
+    heapTotalMiB: mib(heapTotal),
+    externalMiB: mib(external),
+    otherMiB: mib(rss - heapTotal - external),
+  };
 }
