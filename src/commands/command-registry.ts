@@ -3,7 +3,7 @@ import type { CommandDefinition, CommandReply } from '../ports/commands.js';
 import type { CommandModule } from './command-module.js';
 import { type CommandSpec, publicDefinition } from './command-spec.js';
 import { helpReply } from './help.js';
-import { type ParseResult, parseInvocation } from './parse-invocation.js';
+import { type ParseResult, parseInvocation, parseTokens } from './parse-invocation.js';
 
 /** Everything a list of commands drives: the parser, help and the definitions adapters bind. */
 export interface CommandRegistry {
@@ -14,6 +14,8 @@ export interface CommandRegistry {
   readonly definitions: readonly CommandDefinition[];
   find(name: string): CommandModule | undefined;
   parse(text: string): ParseResult;
+  /** Parses words already split (a submitted form's), with the same checks and messages. */
+  parseTokens(tokens: readonly string[]): ParseResult;
   /** `help` (topic undefined) or `help <topic>`. */
   help(topic: string | undefined): CommandReply;
 }
@@ -38,6 +40,7 @@ export function createCommandRegistry(commands: readonly CommandModule[]): Comma
     definitions,
     find: (name) => byName.get(name),
     parse: (text) => parseInvocation(text, specs),
+    parseTokens: (tokens) => parseTokens(tokens, specs),
     help: (topic) => helpReply(specs, topic),
   };
 }

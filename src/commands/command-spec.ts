@@ -23,10 +23,27 @@ export interface OptionSpec extends CommandOptionDefinition {
  */
 export type CommandKind = 'lookup' | 'manage' | 'local';
 
+/** One input of a command's form: the option it fills, its label and its grey example text. */
+export interface FormInput {
+  option: string;
+  label: string;
+  placeholder?: string;
+}
+
+/** How a command's form looks; each input takes its type, limits and hint from its option. */
+export interface FormLayout {
+  title: string;
+  submitLabel: string;
+  /** In order of usefulness: a surface that shows fewer keeps the first ones. */
+  inputs: readonly FormInput[];
+}
+
 /** A command's grammar and help. Whether it manages the channel follows from `kind`. */
-export interface CommandSpec extends Omit<CommandDefinition, 'options' | 'managesChannel'> {
+export interface CommandSpec extends Omit<CommandDefinition, 'options' | 'managesChannel' | 'opensForm'> {
   kind: CommandKind;
   options: readonly OptionSpec[];
+  /** The bare command opens this form where the surface can show one. */
+  form?: FormLayout;
 }
 
 /** The public definition (what adapters see), without the parser's validation details. */
@@ -37,6 +54,7 @@ export function publicDefinition(spec: CommandSpec): CommandDefinition {
     usage: spec.usage,
     examples: spec.examples,
     managesChannel: spec.kind === 'manage',
+    ...(spec.form === undefined ? {} : { opensForm: true }),
     options: spec.options.map((option) => {
       const { schema: _schema, repeatable: _repeatable, aliases: _aliases, ...definition } = option;
       return definition;

@@ -1,12 +1,14 @@
 import type { CommandHandler, CommandInvocation, CommandReply } from '../ports/commands.js';
 import { COMMANDS } from './all-commands.js';
 import { mayManage, whoMayManage } from './channel-permission.js';
+import { commandForm, formTokens, tokensAsText } from './command-form.js';
 import { type CommandModule, isLookup, type Lookup } from './command-module.js';
 import { createCommandRegistry } from './command-registry.js';
 import { foreignLinkReply } from './directory-links.js';
 import { createLinkPreviews } from './link-preview.js';
 import { createLookupCache } from './lookup-cache.js';
-import { errorReply } from './replies.js';
+import type { ParseResult } from './parse-invocation.js';
+import { errorReply, infoReply } from './replies.js';
 import { formatDuration } from './time-text.js';
 import type { CommandDependencies, CommandEvent, CommandResult } from './types.js';
 import { upstreamFailureReply } from './upstream-failure.js';
@@ -109,10 +111,15 @@ export function createCommandHandler(
     },
   });
 
+  /**
+   * Answers parsed words: typed text and submitted forms alike. `bare`: the command was named
+   * with nothing after it, which opens its form when the surface can show one.
+   */
   async function answer(
     invocation: CommandInvocation,
+    parsed: ParseResult,
+    bare: boolean,
   ): Promise<{ command: string; reply: CommandReply; cached: boolean }> {
-    const parsed = registry.parse(invocation.text);
     if (parsed.ok === 'empty') return { command: 'help', reply: registry.help(undefined), cached: false };
     const spec = parsed.ok ? parsed.spec : parsed.spec && !parsed.suggestion ? parsed.spec : undefined;
     const command = spec?.name ?? 'unknown';
@@ -127,11 +134,16 @@ export function createCommandHandler(
         cached: false,
       };
     }
+    // Checked after the permission: someone who may not subscribe is refused before any form.
+    const form = bare && invocation.canOpenForm === true && spec ? commandForm(spec) : undefined;
+    if (form) {
+      return { command, reply: { ...infoReply(`Opening the ${command} form…`), form }, cached: false };
+    }
     if (!parsed.ok) {
       return {
         command,
         // The usage line only of the command the problem is about: any other would mislead.
-        reply: errorReply('command_usage', parsed.problem, parsed.spec?.usage),
+        reply: errorReply('command_usage', parsed.problem, parsed.spec?.usage, parsed.option),
         cached: false,
       };
     }
@@ -149,28 +161,52 @@ export function createCommandHandler(
     return { command, reply: await commandModule.run(request), cached: false };
   }
 
+  async function respond(
+    invocation: CommandInvocation,
+    parse: () => { parsed: ParseResult; bare: boolean },
+  ): Promise<CommandReply> {
+    let outcome: { command: string; reply: CommandReply; cached: boolean };
+    try {
+      const { parsed, bare } = parse();
+      outcome = await answer(invocation, parsed, bare);
+    } catch (error) {
+      // Store or upstream failures outside a lookup (subscriptions, status) still get an answer.
+      const failure = upstreamFailureReply(error, { ledger: client.ledger, now: clock.now() });
+      const word = invocation.text.trim().split(/\s+/, 1)[0]?.toLowerCase() ?? '';
+      outcome = {
+        command: registry.find(word) ? word : 'unknown',
+        reply: failure.reply,
+        cached: false,
+      };
+    }
+    emit({
+      command: outcome.command,
+      platform: invocation.platform,
+      result: outcome.cached ? 'cached' : resultOf(outcome.reply),
+    });
+    return outcome.reply;
+  }
+
   return {
     definitions: () => registry.definitions,
-    async handle(invocation) {
-      let outcome: { command: string; reply: CommandReply; cached: boolean };
-      try {
-        outcome = await answer(invocation);
-      } catch (error) {
-        // Store or upstream failures outside a lookup (subscriptions, status) still get an answer.
-        const failure = upstreamFailureReply(error, { ledger: client.ledger, now: clock.now() });
-        const word = invocation.text.trim().split(/\s+/, 1)[0]?.toLowerCase() ?? '';
-        outcome = {
-          command: registry.find(word) ? word : 'unknown',
-          reply: failure.reply,
-          cached: false,
-        };
+    handle(invocation) {
+      return respond(invocation, () => ({
+        parsed: registry.parse(invocation.text),
+        bare: invocation.text.trim() !== '' && !/\s/.test(invocation.text.trim()),
+      }));
+    },
+    async submitForm(submission) {
+      const { command, values: _values, ...rest } = submission;
+      const spec = registry.find(command)?.spec;
+      if (spec?.form === undefined) {
+        return errorReply('command_usage', `"${command}" has no form; type the command instead.`);
       }
-      emit({
-        command: outcome.command,
-        platform: invocation.platform,
-        result: outcome.cached ? 'cached' : resultOf(outcome.reply),
-      });
-      return outcome.reply;
+      // The same words the typed command would be split into, through the same parser and checks.
+      const tokens = formTokens(spec, submission);
+      return respond({ ...rest, text: tokensAsText(tokens) }, () => ({
+        parsed: registry.parseTokens(tokens),
+        bare: false,
+      }));
     },
     preview,
     async complete(command, option, partial) {

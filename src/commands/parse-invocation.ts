@@ -7,8 +7,11 @@ export const MAX_COMMAND_LENGTH = 1000;
 
 export type ParseResult =
   | { ok: true; spec: CommandSpec; args: ParsedArgs }
-  /** `spec` is the command the problem is about (for its usage line), when known. */
-  | { ok: false; problem: string; spec?: CommandSpec; suggestion?: string }
+  /**
+   * `spec` is the command the problem is about (for its usage line), when known; `option` the
+   * option it is about (a form shows the problem beside that input), when one is.
+   */
+  | { ok: false; problem: string; spec?: CommandSpec; suggestion?: string; option?: string }
   | { ok: 'empty' };
 
 /** Quotes a user's value in a problem message, shortened so a huge paste stays readable. */
@@ -88,7 +91,15 @@ export function parseInvocation(text: string, specs: readonly CommandSpec[]): Pa
       ...(spec ? { spec } : {}),
     };
   }
-  const [word, ...rest] = tokenized.tokens;
+  return parseTokens(tokenized.tokens, specs);
+}
+
+/**
+ * Parses words already split (by the tokenizer, or one per form input) against the command
+ * specs: everything `parseInvocation` checks after tokenizing, with the same messages.
+ */
+export function parseTokens(tokens: readonly string[], specs: readonly CommandSpec[]): ParseResult {
+  const [word, ...rest] = tokens;
   if (word === undefined) return { ok: 'empty' };
   const spec = specs.find((s) => s.name === word.toLowerCase());
   if (!spec) {
@@ -105,7 +116,12 @@ export function parseInvocation(text: string, specs: readonly CommandSpec[]): Pa
       ...(suggested ? { spec: suggested, suggestion: suggested.name } : {}),
     };
   }
-  const fail = (problem: string): ParseResult => ({ ok: false, problem, spec });
+  const fail = (problem: string, option?: OptionSpec): ParseResult => ({
+    ok: false,
+    problem,
+    spec,
+    ...(option === undefined ? {} : { option: option.name }),
+  });
 
   const positionals: string[] = [];
   const given = new Map<OptionSpec, string[]>();
@@ -140,13 +156,14 @@ export function parseInvocation(text: string, specs: readonly CommandSpec[]): Pa
     } else {
       const next = rest[i + 1];
       if (next === undefined || /^(--|[\u2014\u2013])\S/.test(next)) {
-        return fail(`--${option.name} needs a value.`);
+        return fail(`--${option.name} needs a value.`, option);
       }
       raw = next;
       i += 1;
     }
     const values = given.get(option) ?? [];
-    if (values.length > 0 && !option.repeatable) return fail(`--${option.name} is given more than once.`);
+    if (values.length > 0 && !option.repeatable)
+      return fail(`--${option.name} is given more than once.`, option);
     values.push(raw);
     given.set(option, values);
   }
@@ -164,11 +181,12 @@ export function parseInvocation(text: string, specs: readonly CommandSpec[]): Pa
   for (const [index, option] of positionalOptions.entries()) {
     const raw = positionals[index];
     if (raw === undefined) {
-      if (option.required) return fail(`Missing ${label(option)}: ${option.description.toLowerCase()}.`);
+      if (option.required)
+        return fail(`Missing ${label(option)}: ${option.description.toLowerCase()}.`, option);
       continue;
     }
     const checked = validate(option, raw);
-    if (!checked.ok) return fail(`${checked.problem}.`);
+    if (!checked.ok) return fail(`${checked.problem}.`, option);
     args[option.name] = checked.value;
   }
   for (const [option, values] of given) {
@@ -176,21 +194,21 @@ export function parseInvocation(text: string, specs: readonly CommandSpec[]): Pa
       const raw = (values[0] as string).toLowerCase();
       const flag = BOOLEAN_WORDS[raw];
       if (flag === undefined)
-        return fail(`--${option.name} is a switch: give it alone or as --${option.name}=true|false.`);
+        return fail(`--${option.name} is a switch: give it alone or as --${option.name}=true|false.`, option);
       args[option.name] = flag;
       continue;
     }
     const checked: ArgValue[] = [];
     for (const raw of values) {
       const result = validate(option, raw);
-      if (!result.ok) return fail(`${result.problem}.`);
+      if (!result.ok) return fail(`${result.problem}.`, option);
       checked.push(result.value);
     }
     args[option.name] = option.repeatable ? checked.map(String) : (checked[0] as ArgValue);
   }
   for (const option of spec.options) {
     if (!option.positional && option.required && args[option.name] === undefined) {
-      return fail(`Missing --${option.name}.`);
+      return fail(`Missing --${option.name}.`, option);
     }
   }
   return { ok: true, spec, args };

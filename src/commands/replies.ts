@@ -11,14 +11,18 @@ export function infoReply(text: string, messages: Message[] = []): CommandReply 
   return { visibility: 'ephemeral', text, messages, shareable: false };
 }
 
-/** A private failure answer; never shareable. */
-export function errorReply(code: string, text: string, usage?: string): CommandReply {
+/** A private failure answer; never shareable. `option`: the option the problem is about. */
+export function errorReply(code: string, text: string, usage?: string, option?: string): CommandReply {
   return {
     visibility: 'ephemeral',
     text,
     messages: [],
     shareable: false,
-    error: usage === undefined ? { code } : { code, usage },
+    error: {
+      code,
+      ...(usage === undefined ? {} : { usage }),
+      ...(option === undefined ? {} : { option }),
+    },
   };
 }
 

@@ -26,7 +26,7 @@ const FLAG_NAMES: Readonly<Record<keyof FeedFilters, string>> = {
 function filtersFromArgs(
   feed: FeedName,
   args: ParsedArgs,
-): { ok: true; filters: FeedFilters } | { ok: false; problem: string } {
+): { ok: true; filters: FeedFilters } | { ok: false; problem: string; option?: string } {
   const raw: Record<string, unknown> = {};
   if (typeof args['post'] === 'string') raw['post'] = args['post'];
   if (typeof args['user'] === 'string') raw['user'] = args['user'];
@@ -41,8 +41,12 @@ function filtersFromArgs(
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
     const key = issue?.path[0] as keyof FeedFilters | undefined;
-    const flag = key ? FLAG_NAMES[key] : 'a filter';
-    return { ok: false, problem: `${flag}: ${issue?.message ?? 'is not valid'}.` };
+    const flag = key ? FLAG_NAMES[key] : undefined;
+    return {
+      ok: false,
+      problem: `${flag ?? 'a filter'}: ${issue?.message ?? 'is not valid'}.`,
+      ...(flag === undefined ? {} : { option: flag.slice(2) }),
+    };
   }
   const filters = Object.fromEntries(
     Object.entries(parsed.data).filter(
@@ -51,8 +55,12 @@ function filtersFromArgs(
   ) as FeedFilters;
   const misplaced = filtersNotApplicable(feed, filters);
   if (misplaced.length > 0) {
-    const flags = misplaced.map((key) => FLAG_NAMES[key as keyof FeedFilters]).join(', ');
-    return { ok: false, problem: `${flags} does not apply to the ${feed} feed.` };
+    const flags = misplaced.map((key) => FLAG_NAMES[key as keyof FeedFilters]);
+    return {
+      ok: false,
+      problem: `${flags.join(', ')} does not apply to the ${feed} feed.`,
+      ...(flags[0] === undefined ? {} : { option: flags[0].slice(2) }),
+    };
   }
   return { ok: true, filters };
 }
@@ -72,6 +80,23 @@ export const subscribe: ActionCommand = {
       'subscribe live --video --remind 15',
       'subscribe comments --format compact',
     ],
+    // `subscribe` alone opens this form on Slack and Discord. Discord shows the first five inputs
+    // (its modals hold five rows); the rest stay typed-command-only there (docs/discord.md).
+    form: {
+      title: 'Subscribe this channel',
+      submitLabel: 'Subscribe',
+      inputs: [
+        { option: 'feed', label: 'Feed', placeholder: FEED_NAMES.join(', ') },
+        { option: 'keyword', label: 'Only items mentioning any of', placeholder: 'ai, machine learning' },
+        { option: 'exclude', label: 'Skip items mentioning any of', placeholder: 'crypto, nft' },
+        { option: 'post', label: 'Comments on this post only', placeholder: 'A post id or slug' },
+        { option: 'user', label: 'Only by this username', placeholder: 'alice' },
+        { option: 'min-votes', label: 'Posts: at least this many votes', placeholder: '50' },
+        { option: 'remind', label: 'Live: remind minutes before the start', placeholder: '15' },
+        { option: 'format', label: 'How items look', placeholder: 'full (default), compact or title' },
+        { option: 'video', label: 'Live: only on-camera events' },
+      ],
+    },
     options: [
       {
         name: 'feed',
@@ -170,12 +195,12 @@ export const subscribe: ActionCommand = {
   },
   async run({ invocation, args, spec, deps }) {
     const feed = String(args['feed'] ?? '');
-    if (!isFeedName(feed)) return errorReply('command_usage', `Unknown feed "${feed}".`, spec.usage);
+    if (!isFeedName(feed)) return errorReply('command_usage', `Unknown feed "${feed}".`, spec.usage, 'feed');
     const checked = filtersFromArgs(feed, args);
-    if (!checked.ok) return errorReply('command_usage', checked.problem, spec.usage);
+    if (!checked.ok) return errorReply('command_usage', checked.problem, spec.usage, checked.option);
     const format = String(args['format'] ?? 'full');
     if (!isMessageFormat(format)) {
-      return errorReply('command_usage', `--format expects full, compact or title.`, spec.usage);
+      return errorReply('command_usage', `--format expects full, compact or title.`, spec.usage, 'format');
     }
     const { subscription, created, resumed, reformatted } = await deps.subscriptions.add({
       platform: invocation.platform,

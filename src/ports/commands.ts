@@ -20,6 +20,48 @@ export interface CommandInvocation {
   actor: Actor;
   /** Everything after `/directory`, e.g. `post 42` or `subscribe comments --keyword ai`. */
   text: string;
+  /**
+   * The surface can open a form (a Slack or Discord modal): a command that has one answers its
+   * bare name (`subscribe`) with `reply.form` instead of a usage error.
+   */
+  canOpenForm?: boolean;
+}
+
+/** One input of a command's form; it fills the command option of the same name. */
+export interface FormField {
+  /** The option this input fills (`feed`, `keyword`, …). */
+  option: string;
+  /** At most 45 characters (Discord's label limit). */
+  label: string;
+  /** What the input takes, in the option's own words. */
+  hint: string;
+  type: 'string' | 'integer' | 'boolean';
+  required: boolean;
+  choices?: readonly string[];
+  maxLength?: number;
+  /** Grey text inside an empty input. At most 100 characters. */
+  placeholder?: string;
+}
+
+/**
+ * A form a command opens instead of being typed. What is submitted goes through the same parser,
+ * permission check and command as the typed text (`CommandHandler.submitForm`).
+ */
+export interface CommandForm {
+  /** The command the form submits, e.g. `subscribe`. */
+  command: string;
+  /** At most 24 characters (Slack's modal title limit). */
+  title: string;
+  /** The submit button; at most 24 characters. */
+  submitLabel: string;
+  /** In order of usefulness: a surface that shows fewer (Discord: 5) keeps the first ones. */
+  fields: readonly FormField[];
+}
+
+/** What a person entered in a command's form, by option name; empty inputs may be left out. */
+export interface FormSubmission extends Omit<CommandInvocation, 'text' | 'canOpenForm'> {
+  command: string;
+  values: Readonly<Record<string, string | boolean | undefined>>;
 }
 
 export interface CommandReply {
@@ -31,8 +73,13 @@ export interface CommandReply {
   messages: Message[];
   /** Offer a "Share in channel" action that re-posts `messages` to the channel. */
   shareable: boolean;
-  /** Set when the command failed: a bad argument, a refused change, an upstream problem. */
-  error?: { code: string; usage?: string };
+  /**
+   * Set when the command failed: a bad argument, a refused change, an upstream problem.
+   * `option` names the option the problem is about, when one is (a form shows it by that input).
+   */
+  error?: { code: string; usage?: string; option?: string };
+  /** Open this form rather than showing `text` (only when the invocation `canOpenForm`). */
+  form?: CommandForm;
 }
 
 /** Typed description of a command, so adapters can build native UIs (Discord options). */
@@ -59,6 +106,11 @@ export interface CommandDefinition {
   options: readonly CommandOptionDefinition[];
   /** Changes channel state; restricted to people allowed to manage the channel. */
   managesChannel: boolean;
+  /**
+   * The bare command opens a form where the surface can show one, so a surface that enforces
+   * required options itself (Discord) must let them be left out.
+   */
+  opensForm?: boolean;
 }
 
 /** A link someone pasted in a conversation, which the platform offers to preview (Slack `link_shared`). */
@@ -91,6 +143,11 @@ export interface CommandHandler {
    * record: the same cache, the same per-person limit, the quota's lookup reserve. Never throws.
    */
   preview?(request: LinkPreviewRequest): Promise<LinkPreview>;
+  /**
+   * Runs a submitted form exactly as the typed command with those values would run: same
+   * parser, messages, permission check and reply.
+   */
+  submitForm?(submission: FormSubmission): Promise<CommandReply>;
   /** Suggestions for an option being typed (slugs, usernames). Empty when none are cheap. */
   complete?(command: string, option: string, partial: string): Promise<readonly string[]>;
 }

@@ -32,10 +32,13 @@ export type {
 export type {
   Actor,
   CommandDefinition,
+  CommandForm,
   CommandHandler,
   CommandInvocation,
   CommandOptionDefinition,
   CommandReply,
+  FormField,
+  FormSubmission,
   LinkPreview,
   LinkPreviewRequest,
 } from './commands.js';

@@ -298,7 +298,7 @@ describe('lookups against the emulator', () => {
       async (name, text, problem) => {
         const before = h.requests();
         const reply = await h.run(text);
-        expect(reply.error).toEqual({ code: 'command_usage', usage: usageOf(name) });
+        expect(reply.error).toMatchObject({ code: 'command_usage', usage: usageOf(name) });
         expect(reply.text).toContain(problem);
         expect(reply.visibility).toBe('ephemeral');
         expect(h.requests()).toBe(before);
@@ -308,7 +308,7 @@ describe('lookups against the emulator', () => {
     it('answers an unknown command with the closest one and its usage', async () => {
       const reply = await h.run('colections featured');
       expect(reply.text).toBe('Unknown command "colections". Did you mean "collections"?');
-      expect(reply.error).toEqual({ code: 'command_usage', usage: usageOf('collections') });
+      expect(reply.error).toMatchObject({ code: 'command_usage', usage: usageOf('collections') });
     });
   });
 

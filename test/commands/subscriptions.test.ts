@@ -167,7 +167,7 @@ describe('subscription commands', () => {
     ];
     it.each(bad)('"%s" is refused with the usage: %s', async (text, problem) => {
       const reply = await h.run(text, MANAGER);
-      expect(reply.error).toEqual({ code: 'command_usage', usage: SUBSCRIBE_USAGE });
+      expect(reply.error).toMatchObject({ code: 'command_usage', usage: SUBSCRIBE_USAGE });
       expect(reply.text).toContain(problem);
       expect(await h.subscriptions.list()).toEqual([]);
     });

@@ -1,3 +1,4 @@
+import { afterAll, beforeAll, beforeEach } from 'vitest';
 import type {
   CommandDependencies,
   CommandEvent,
@@ -113,5 +114,27 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
       await emulator.close();
       temp.cleanup();
     },
+  };
+}
+
+/**
+ * One harness for the enclosing `describe`, its subscriptions emptied before each test; call the
+ * returned function inside a test to get it.
+ */
+export function useSubscriptionHarness(options: HarnessOptions = {}): () => Harness {
+  let h: Harness | undefined;
+  beforeAll(async () => {
+    h = await startHarness(options);
+  });
+  afterAll(async () => {
+    await h?.close();
+  });
+  beforeEach(async () => {
+    if (h === undefined) return;
+    for (const s of await h.subscriptions.list()) await h.subscriptions.remove(s.platform, s.channelId, s.id);
+  });
+  return () => {
+    if (h === undefined) throw new Error('the harness has not started');
+    return h;
   };
 }
