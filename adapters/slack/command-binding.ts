@@ -9,6 +9,7 @@ import type {
 import { withDeadline } from '../../src/ports/index.js';
 import type { AdminLookup } from './admin-lookup.js';
 import type { SlackAdapterEvent } from './events.js';
+import { bindFormSubmissions, formNotOpened, openFormModal } from './form-binding.js';
 import { OPEN_ACTION_ID } from './render-message.js';
 import { renderSlackReply, SHARE_ACTION_ID } from './render-reply.js';
 
@@ -86,18 +87,35 @@ export function bindDirectoryCommand(deps: CommandBindingDeps): void {
     const text = command.text.trim();
     const work = (async () => {
       const actor = await actorFor(client, command.team_id, command.user_id, command.user_name, text);
-      return run({
+      const reply = await run({
         platform: 'slack',
         channelId: command.channel_id,
         ...(command.team_id === undefined ? {} : { workspaceId: command.team_id }),
         actor,
         text,
+        canOpenForm: true,
       });
+      if (reply.form === undefined) return reply;
+      // A form opens as a modal at once: the trigger_id lasts 3 seconds from the command.
+      const metadata = {
+        command: reply.form.command,
+        channelId: command.channel_id,
+        userId: command.user_id,
+        ...(command.team_id === undefined ? {} : { teamId: command.team_id }),
+      };
+      const opened = await openFormModal(client, command.trigger_id, reply.form, metadata, logger);
+      deps.emit({ type: 'form', stage: 'opened', failed: !opened });
+      return opened ? undefined : formNotOpened(reply.form);
     })();
 
-    const fast = await withDeadline(work, deps.ackBudgetMs, () => undefined);
+    const fast = await withDeadline(work, deps.ackBudgetMs, () => null);
 
-    if (fast !== undefined) {
+    if (fast === undefined) {
+      // The form is open: an empty ack leaves nothing behind in the channel.
+      await ack();
+      return;
+    }
+    if (fast !== null) {
       await ack(renderSlackReply(fast, { shareValue: text }));
       deps.emit({ type: 'command', deferred: false, failed: fast.error !== undefined });
       return;
@@ -105,6 +123,10 @@ export function bindDirectoryCommand(deps: CommandBindingDeps): void {
     // Slack drops the command after 3 s without an ack; answer the rest through response_url.
     await ack(WORKING);
     const reply = await work;
+    if (reply === undefined) {
+      await respond({ delete_original: true }).catch(() => undefined);
+      return;
+    }
     try {
       await respond({ ...renderSlackReply(reply, { shareValue: text }), replace_original: true });
     } catch (error) {
@@ -150,6 +172,15 @@ export function bindDirectoryCommand(deps: CommandBindingDeps): void {
     });
     await respond({ delete_original: true });
     deps.emit({ type: 'shared' });
+  });
+
+  bindFormSubmissions({
+    app,
+    commands,
+    admin: deps.admin,
+    logger,
+    emit: deps.emit,
+    ackBudgetMs: deps.ackBudgetMs,
   });
 
   // The "Open" button is a plain link, but Slack still sends an interaction that wants an ack.

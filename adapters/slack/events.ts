@@ -31,4 +31,7 @@ export type SlackAdapterEvent =
   /** A Home tab was published (views.publish answered ok). */
   | { type: 'home_published' }
   /** Someone pressed a Home tab button; `refused` when it changed nothing for them. */
-  | { type: 'home_action'; action: 'pause' | 'resume' | 'remove'; refused: boolean };
+  | { type: 'home_action'; action: 'pause' | 'resume' | 'remove'; refused: boolean }
+  /** A command form was opened (or Slack refused to), or submitted; `deferred`: answered after the modal closed. */
+  | { type: 'form'; stage: 'opened'; failed: boolean }
+  | { type: 'form'; stage: 'submitted'; deferred: boolean; failed: boolean };

@@ -92,6 +92,8 @@ describe('Slack /directory over the HTTP receiver', () => {
         workspaceId: 'T1',
         actor: { userId: 'U1', displayName: 'alice', canManageChannel: false },
         text: 'post 1',
+        // A slash command has a trigger_id: a command with a form may open it.
+        canOpenForm: true,
       },
     ]);
     // Lookups need no users.info call.

@@ -51,6 +51,7 @@ export const REQUEST_SCHEMAS = {
     anyOf: [
       ref('ApplicationCommandAutocompleteCallbackRequest'),
       ref('CreateMessageInteractionCallbackRequest'),
+      ref('ModalInteractionCallbackRequest'),
       ref('PongInteractionCallbackRequest'),
       ref('UpdateMessageInteractionCallbackRequest'),
     ],

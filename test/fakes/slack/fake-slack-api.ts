@@ -7,6 +7,7 @@ import { FakeUnfurls } from './chat-unfurl.js';
 import { FakeSlackDirectMessages } from './direct-messages.js';
 import { APP_UNINSTALLED, postEvent, tokensRevoked } from './events-api.js';
 import { FakeOAuth, type OAuthGrant } from './fake-oauth.js';
+import { FakeSlackViews } from './fake-slack-views.js';
 import { FakeViews, type TierLimit } from './fake-views.js';
 import { operationParameters } from './slack-spec.js';
 
@@ -103,11 +104,14 @@ export class FakeSlackApi {
   private readonly oauth: FakeOAuth;
   /** views.publish: published Home tabs, checked against the spec, Block Kit and the tier. */
   readonly views: FakeViews;
+  /** views.open, chat.postEphemeral and signed view_submission (fake-slack-views.ts). */
+  readonly modals: FakeSlackViews;
 
   constructor(options: FakeSlackOptions = {}) {
     this.now = options.now ?? Date.now;
     this.burst = options.burst ?? 1;
     this.views = new FakeViews(this.now, this.violations, options.viewsPublishTier);
+    this.modals = new FakeSlackViews(this.now, this.violations);
     this.oauth = new FakeOAuth({
       now: this.now,
       issue: (token, teamId, expiresAt) => {
@@ -403,7 +407,7 @@ export class FakeSlackApi {
     }
     for (const [key, value] of new URLSearchParams(raw)) {
       // The Web API client JSON-encodes arrays and objects inside form bodies.
-      params[key] = key === 'blocks' || key === 'attachments' ? JSON.parse(value) : value;
+      params[key] = key === 'blocks' || key === 'attachments' || key === 'view' ? JSON.parse(value) : value;
     }
     return params;
   }
@@ -450,6 +454,8 @@ export class FakeSlackApi {
     if (known === undefined) return fail('invalid_auth');
     if (known.revoked) return fail('token_revoked');
     if (known.expiresAt !== undefined && this.now() >= known.expiresAt) return fail('token_expired');
+    const viewAnswer = this.modals.answer(method, known.teamId, params);
+    if (viewAnswer !== undefined) return viewAnswer;
 
     switch (method) {
       case 'auth.test':

@@ -16,6 +16,8 @@ export const SLACK_SPEC_OPERATIONS = [
   '/chat.unfurl',
   '/conversations.open',
   '/views.publish',
+  '/chat.postEphemeral',
+  '/views.open',
 ] as const;
 
 export interface SpecParameter {
