@@ -100,10 +100,12 @@ function addSubcommand(builder: SlashCommandBuilder, definition: CommandDefiniti
     sub.setDescription(description(definition.description, definition.name));
     // Discord requires required options before optional ones; the text rebuilt from an
     // interaction follows the definition's own order, so reordering here is safe.
-    const ordered = [
-      ...definition.options.filter((o) => o.required),
-      ...definition.options.filter((o) => !o.required),
-    ];
+    // A command that opens a form with nothing given must be sendable bare: its required
+    // options are optional here, and the core still says which is missing when others are given.
+    const options = definition.opensForm
+      ? definition.options.map((o) => ({ ...o, required: false }))
+      : definition.options;
+    const ordered = [...options.filter((o) => o.required), ...options.filter((o) => !o.required)];
     for (const option of ordered) addOption(sub, option);
     return sub;
   });

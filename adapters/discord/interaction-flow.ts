@@ -5,6 +5,7 @@ import {
   type Logger,
   withDeadline,
 } from '../../src/ports/index.js';
+import { readFormCustomId, readModalValues, renderFormModal } from './form-modal.js';
 import { CallbackType, InteractionKind, type RawInteraction } from './interaction-payload.js';
 import type { InteractionResponder } from './interaction-responder.js';
 import { actorOf, channelOf, commandText, focusedOption } from './interaction-text.js';
@@ -23,6 +24,24 @@ export interface InteractionFlowDeps {
    * nothing is sent within 3 s, so this leaves room for the round trip.
    */
   deferAfterMs: number;
+}
+
+const formExpired: CommandReply = {
+  visibility: 'ephemeral',
+  text: 'This form has expired. Run the command again to open a new one.',
+  messages: [],
+  shareable: false,
+  error: { code: 'form_expired' },
+};
+
+function formTooSlow(command: string): CommandReply {
+  return {
+    visibility: 'ephemeral',
+    text: `The ${command} form could not be opened in time. Run it again, or type the command: /directory help ${command}.`,
+    messages: [],
+    shareable: false,
+    error: { code: 'form_not_opened' },
+  };
 }
 
 const failure: CommandReply = {
@@ -61,15 +80,33 @@ export function createInteractionFlow(deps: InteractionFlowDeps) {
       channelId: channelOf(interaction),
       actor: actorOf(interaction),
       text,
+      // A slash command may answer with a modal; a button press re-running a share may not.
+      ...(share ? {} : { canOpenForm: true }),
     };
     if (interaction.guild_id) invocation.workspaceId = interaction.guild_id;
     const render = (reply: CommandReply) =>
       share
         ? renderDiscordReply(reply, { visibility: 'in_channel' })
         : renderDiscordReply(reply, { commandText: text });
+    await answer(responder, ask(invocation), render, share, invocation.channelId);
+  }
 
-    const pending = ask(invocation);
+  /**
+   * Sends the core's reply as the interaction's response: directly when the core is quick (a
+   * form as a MODAL response), otherwise a deferral followed by an edit.
+   */
+  async function answer(
+    responder: InteractionResponder,
+    pending: Promise<CommandReply>,
+    render: (reply: CommandReply) => ReturnType<typeof renderDiscordReply>,
+    share: boolean,
+    channelId: string,
+  ): Promise<void> {
     const quick = await withDeadline(pending, deps.deferAfterMs, () => undefined);
+    if (quick?.form) {
+      await responder.respond({ type: CallbackType.Modal, data: renderFormModal(quick.form, channelId) });
+      return;
+    }
     if (quick) {
       await responder.respond({ type: CallbackType.ChannelMessage, data: render(quick) });
       return;
@@ -82,7 +119,9 @@ export function createInteractionFlow(deps: InteractionFlowDeps) {
       type: CallbackType.DeferredChannelMessage,
       data: deferredEphemeral ? { flags: EPHEMERAL_FLAG } : {},
     });
-    const body = render(await pending);
+    const late = await pending;
+    // A modal can only be the first response: after a deferral, say so instead.
+    const body = render(late.form ? formTooSlow(late.form.command) : late);
     const wantsEphemeral = body.flags === EPHEMERAL_FLAG;
     if (wantsEphemeral === deferredEphemeral) {
       const { flags: _fixedAtDefer, ...edit } = body;
@@ -93,6 +132,36 @@ export function createInteractionFlow(deps: InteractionFlowDeps) {
     // own flag, then remove the placeholder.
     await responder.followUp(body);
     await responder.deleteOriginal();
+  }
+
+  /**
+   * A submitted form (MODAL_SUBMIT). The channel in the modal's custom id must be the one the
+   * submission comes from, and the permission is the submitter's there as Discord computed it
+   * for this signed interaction: the custom id alone authorises nothing.
+   */
+  async function submitForm(interaction: RawInteraction, responder: InteractionResponder): Promise<void> {
+    const target = readFormCustomId(interaction.data?.custom_id ?? '');
+    const channelId = channelOf(interaction);
+    const render = (reply: CommandReply) => renderDiscordReply(reply);
+    if (target === undefined) return;
+    if (target === 'expired' || target.channelId !== channelId || commands.submitForm === undefined) {
+      await responder.respond({ type: CallbackType.ChannelMessage, data: render(formExpired) });
+      return;
+    }
+    const pending = commands
+      .submitForm({
+        platform: PLATFORM,
+        channelId,
+        ...(interaction.guild_id ? { workspaceId: interaction.guild_id } : {}),
+        actor: actorOf(interaction),
+        command: target.command,
+        values: readModalValues(interaction.data?.components),
+      })
+      .catch((error: unknown) => {
+        logger.error({ err: error, command: target.command }, 'discord form submission failed');
+        return failure;
+      });
+    await answer(responder, pending, render, false, channelId);
   }
 
   async function autocomplete(interaction: RawInteraction, responder: InteractionResponder): Promise<void> {
@@ -116,7 +185,7 @@ export function createInteractionFlow(deps: InteractionFlowDeps) {
   }
 
   /**
-   * Handles a command, autocomplete or share-button interaction. Errors reaching Discord are
+   * Handles a command, autocomplete, share-button or form (modal submit) interaction. Errors reaching Discord are
    * logged, never thrown: the interaction is lost either way, and the caller has nothing to retry.
    */
   return async function handleInteraction(
@@ -130,6 +199,9 @@ export function createInteractionFlow(deps: InteractionFlowDeps) {
           return;
         case InteractionKind.Autocomplete:
           await autocomplete(interaction, responder);
+          return;
+        case InteractionKind.ModalSubmit:
+          await submitForm(interaction, responder);
           return;
         case InteractionKind.MessageComponent: {
           const customId = interaction.data?.custom_id ?? '';

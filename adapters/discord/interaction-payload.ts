@@ -6,6 +6,7 @@ export const InteractionKind = {
   ApplicationCommand: 2,
   MessageComponent: 3,
   Autocomplete: 4,
+  ModalSubmit: 5,
 } as const;
 
 /** Interaction callback types. */
@@ -14,6 +15,7 @@ export const CallbackType = {
   ChannelMessage: 4,
   DeferredChannelMessage: 5,
   AutocompleteResult: 8,
+  Modal: 9,
 } as const;
 
 export interface RawOption {
@@ -33,6 +35,21 @@ const optionSchema: z.ZodType<RawOption> = z.lazy(() =>
     options: z.array(optionSchema).optional(),
   }),
 );
+
+/** A submitted modal input: a text input (4) with its value, inside an action row (1) or a label (18). */
+const submittedInputSchema = z.object({
+  type: z.number(),
+  custom_id: z.string().optional(),
+  value: z.string().optional(),
+});
+
+const submittedRowSchema = z.object({
+  type: z.number(),
+  components: z.array(submittedInputSchema).optional(),
+  component: submittedInputSchema.optional(),
+});
+
+export type SubmittedRow = z.infer<typeof submittedRowSchema>;
 
 const userSchema = z.object({
   id: z.string(),
@@ -60,6 +77,8 @@ export const interactionSchema = z.object({
       name: z.string().optional(),
       options: z.array(optionSchema).optional(),
       custom_id: z.string().optional(),
+      /** MODAL_SUBMIT: the modal's rows with what was entered. */
+      components: z.array(submittedRowSchema).optional(),
     })
     .optional(),
 });

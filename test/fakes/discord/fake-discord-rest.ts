@@ -2,6 +2,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net';
 import { FakeDiscordDirectMessages } from './direct-messages.js';
 import { commandsInSpecForm, REQUEST_SCHEMAS, validateAgainstSpec } from './discord-spec.js';
+import { modalProblems } from './fake-discord-modals.js';
 
 /** One request the fake received, after routing. */
 export interface RecordedCall {
@@ -330,6 +331,7 @@ export class FakeDiscordRest {
           );
           if (isMessage && data)
             this.#checkBody(REQUEST_SCHEMAS.webhookFollowUp, data, 'callback message', true);
+          if ((body as { type?: number }).type === 9) this.problems.push(...modalProblems(body));
           return ok ? { status: 204 } : this.#invalidBody();
         },
       },
