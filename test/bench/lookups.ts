@@ -14,7 +14,8 @@ import { signedHeaders } from '../fakes/slack/signing.js';
 import { TEST_SETTINGS } from '../support/engine-harness.js';
 import { makeTempDir } from '../support/temp-dir.js';
 import { createBenchCommandHandler } from './command-handler.js';
-import { benchEngineParts, percentile, round, silentLogger, type Violation } from './support.js';
+import { benchModalSubmits, type ModalSubmitResult } from './modal-submit.js';
+import { benchEngineParts, latencyVersus, round, silentLogger, type Violation } from './support.js';
 
 export interface LookupsOptions {
   /** Measured commands per app (each app gets the same number, interleaved). */
@@ -41,12 +42,15 @@ export interface LookupsResult {
   deferred: number;
   /** Emulator requests per second this benchmark needed. */
   upstreamRequestsPerSecond: number;
+  /** Subscribe-form submissions (view_submission) → ack, against the same bare Bolt app. */
+  modalSubmit: ModalSubmitResult;
   violations: Violation[];
 }
 
 const SECRET = 'bench-signing-secret-0123456789ab';
 const TOKEN = 'xoxb-bench';
 const QUOTA = 1_000_000_000;
+const BENCH_USER = 'U1000000';
 
 /**
  * `/directory post <id>` commands POSTed with real Slack signatures to the bot's own HTTP
@@ -68,6 +72,8 @@ export async function benchLookups(options: LookupsOptions): Promise<LookupsResu
   });
   const slack = await new FakeSlackApi().start();
   slack.addToken(TOKEN, 'T1');
+  // The form submissions need someone who may subscribe the channel.
+  slack.addUser(BENCH_USER, { is_admin: true });
   const client = createDirectoryClient({ baseUrl: emulator.url, token: 'dev-token' });
   const store = createStore({ url: `sqlite://${join(temp.path, 'lookups.sqlite')}`, namespace: 'bench' });
   const parts = benchEngineParts(emulator.url);
@@ -103,6 +109,9 @@ export async function benchLookups(options: LookupsOptions): Promise<LookupsResu
   bare.command('/directory', async ({ ack }) => {
     await ack();
   });
+  bare.view(/^dirbot:v\d+:form$/, async ({ ack }) => {
+    await ack();
+  });
   bareServer.mount('/slack/', (req, res) => receiver.requestListener(req, res));
   const agent = new Agent({ connections: 2 });
 
@@ -130,7 +139,7 @@ export async function benchLookups(options: LookupsOptions): Promise<LookupsResu
         team_domain: 'bench',
         channel_id: 'C1000000',
         channel_name: 'general',
-        user_id: 'U1000000',
+        user_id: BENCH_USER,
         user_name: 'bench',
         command: '/directory',
         text,
@@ -184,21 +193,25 @@ export async function benchLookups(options: LookupsOptions): Promise<LookupsResu
       }
     }
     const spanMs = Date.now() - startedAt;
-    const summary = (times: number[]): LatencySummary => ({
-      p50Ms: round(percentile(times, 50), 2),
-      p99Ms: round(percentile(times, 99), 2),
+    // Read before the form submissions, whose previews go upstream too.
+    const upstreamRequests = emulator.admin.stats().requests.total;
+    const modalSubmit = await benchModalSubmits({
+      slack,
+      secret: SECRET,
+      botUrl,
+      bareUrl,
+      userId: BENCH_USER,
+      requests: options.requests,
+      warmup: options.warmup,
+      violations,
     });
-    const botSummary = summary(botTimes);
-    const bareSummary = summary(bareTimes);
     return {
       requests: options.requests,
-      bot: botSummary,
-      bare: bareSummary,
-      p50Ratio: round(botSummary.p50Ms / bareSummary.p50Ms, 2),
-      p99Ratio: round(botSummary.p99Ms / bareSummary.p99Ms, 2),
+      ...latencyVersus(botTimes, bareTimes),
       answeredInAck,
       deferred,
-      upstreamRequestsPerSecond: round(emulator.admin.stats().requests.total / (spanMs / 1000), 2),
+      upstreamRequestsPerSecond: round(upstreamRequests / (spanMs / 1000), 2),
+      modalSubmit,
       violations,
     };
   } finally {

@@ -230,6 +230,12 @@ function rows(results: Results): Row[] {
         goal: 'info',
         detail: `${l.bot.p99Ms} vs ${l.bare.p99Ms} ms; ${l.answeredInAck} answered in the ack`,
       },
+      {
+        figure: 'modal submit → ack p99 ÷ bare Bolt ack',
+        value: l.modalSubmit.p99Ratio,
+        goal: 'info',
+        detail: `${l.modalSubmit.bot.p99Ms} vs ${l.modalSubmit.bare.p99Ms} ms (p50 ${l.modalSubmit.bot.p50Ms} vs ${l.modalSubmit.bare.p50Ms}); ${l.modalSubmit.closedInAck} of ${l.modalSubmit.submissions} subscribed and closed in the ack`,
+      },
     );
   }
   if (results.footprint) out.push(...footprintRows(results.footprint));

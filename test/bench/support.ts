@@ -93,3 +93,27 @@ export interface Violation {
   benchmark: string;
   problem: string;
 }
+
+/** p50 and p99 of latency samples in ms, and the same figures over a baseline's. */
+export function latencyVersus(
+  samples: readonly number[],
+  baseline: readonly number[],
+): {
+  bot: { p50Ms: number; p99Ms: number };
+  bare: { p50Ms: number; p99Ms: number };
+  p50Ratio: number;
+  p99Ratio: number;
+} {
+  const summary = (times: readonly number[]) => ({
+    p50Ms: round(percentile(times, 50), 2),
+    p99Ms: round(percentile(times, 99), 2),
+  });
+  const bot = summary(samples);
+  const bare = summary(baseline);
+  return {
+    bot,
+    bare,
+    p50Ratio: round(bot.p50Ms / bare.p50Ms, 2),
+    p99Ratio: round(bot.p99Ms / bare.p99Ms, 2),
+  };
+}
