@@ -63,6 +63,7 @@ describe('the subscribe form', () => {
       'user',
       'min-votes',
       'remind',
+      'format',
       'video',
     ]);
     expect(reply.form?.fields[0]).toMatchObject({

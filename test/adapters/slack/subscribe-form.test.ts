@@ -106,6 +106,7 @@ describe('the subscribe form on Slack', () => {
       ['user', 'plain_text_input', true],
       ['min-votes', 'plain_text_input', true],
       ['remind', 'plain_text_input', true],
+      ['format', 'static_select', true],
       ['video', 'checkboxes', true],
     ]);
     expect(JSON.parse(String(opened.view['private_metadata']))).toEqual({
@@ -134,6 +135,7 @@ describe('the subscribe form on Slack', () => {
       feed: 'posts',
       keyword: 'ai, rockets',
       'min-votes': '50',
+      format: 'compact',
       video: false,
     });
     expect(res.status).toBe(200);
@@ -141,12 +143,13 @@ describe('the subscribe form on Slack', () => {
     expect(await res.text()).toBe('');
     const [subscription] = await h.subscriptions.forChannel('slack', 'C1');
     expect(subscription?.filters).toEqual({ keywords: ['ai', 'rockets'], minVotes: 50 });
+    expect(subscription?.format).toBe('compact');
     expect(subscription?.createdBy).toBe('UADMIN');
     const posted = await slack.waitForCall((c) => c.method === 'chat.postEphemeral');
     expect(posted.params).toMatchObject({ channel: 'C1', user: 'UADMIN' });
 
     const typed = (await (
-      await command('subscribe posts --keyword "ai, rockets" --min-votes 50', 'UADMIN', 'C2')
+      await command('subscribe posts --keyword "ai, rockets" --min-votes 50 --format compact', 'UADMIN', 'C2')
     ).json()) as { text: string; blocks: unknown[] };
     const [other] = await h.subscriptions.forChannel('slack', 'C2');
     const entry = slack.modals.ephemeral[0];
