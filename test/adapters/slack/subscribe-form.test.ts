@@ -216,6 +216,24 @@ describe('the subscribe form on Slack', () => {
     expect(await h.subscriptions.list()).toEqual([]);
   });
 
+  it('answers a modal of another form version that it expired, changing nothing', async () => {
+    const opened = await openForm();
+    const res = await slack.views.submit(
+      botUrl(),
+      SECRET,
+      opened,
+      { feed: 'posts' },
+      {
+        edit: (payload) => {
+          (payload['view'] as { callback_id: string }).callback_id = 'dirbot:v0:form';
+        },
+      },
+    );
+    const answer = (await res.json()) as { errors: Record<string, string> };
+    expect(answer.errors['feed']).toBe('This form has expired. Close it and run the command again.');
+    expect(await h.subscriptions.list()).toEqual([]);
+  });
+
   it.each<[string, { secret?: string; signedAt?: number }]>([
     ['signed with another secret', { secret: 'not-the-secret' }],
     ['signed more than five minutes ago (a replay)', { signedAt: Math.floor(Date.now() / 1000) - 301 }],
