@@ -164,6 +164,19 @@ describe('the subscribe form on Slack', () => {
     expect(slack.violations).toEqual([]);
   });
 
+  it('closes the modal in time when the core is slow, and posts the answer when it comes', async () => {
+    const opened = await openForm();
+    // The preview's lookup outlasts the adapter's 2 s ack budget.
+    h.emulator.admin.injectFault({ route: '/v2/api/graphql', count: 1, kind: 'delay', delayMs: 2_300 });
+    const res = await slack.views.submit(botUrl(), SECRET, opened, { feed: 'posts' });
+    expect(res.status).toBe(200);
+    expect(await res.text()).toBe('');
+    const posted = await slack.waitForCall((c) => c.method === 'chat.postEphemeral');
+    expect(String(posted.params['text'])).toContain('Subscribed this channel to posts');
+    expect(await h.subscriptions.forChannel('slack', 'C1')).toHaveLength(1);
+    expect(events).toContainEqual({ type: 'form', stage: 'submitted', deferred: true, failed: false });
+  });
+
   it.each([
     [
       'a negative vote count',
