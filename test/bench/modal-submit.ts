@@ -43,14 +43,14 @@ export async function benchModalSubmits(options: ModalSubmitOptions): Promise<Mo
     command: '/directory',
     text: 'subscribe',
     response_url: slack.responseUrl(),
-    trigger_id: slack.views.trigger(userId),
+    trigger_id: slack.modals.trigger(userId),
   }).toString();
   await fetch(botUrl, {
     method: 'POST',
     body,
     headers: signedHeaders(secret, body, Math.floor(Date.now() / 1000)),
   });
-  const opened = slack.views.opened.at(-1);
+  const opened = slack.modals.opened.at(-1);
   if (opened === undefined) {
     options.violations.push({ benchmark: 'lookups', problem: '/directory subscribe opened no modal' });
     return {
@@ -71,7 +71,7 @@ export async function benchModalSubmits(options: ModalSubmitOptions): Promise<Mo
     const order = i % 2 === 0 ? [botUrl, options.bareUrl] : [options.bareUrl, botUrl];
     for (const url of order) {
       const started = performance.now();
-      const response = await slack.views.submit(url, secret, opened, values);
+      const response = await slack.modals.submit(url, secret, opened, values);
       const answer = await response.text();
       const elapsed = performance.now() - started;
       if (response.status !== 200)

@@ -168,7 +168,7 @@ describe('the subscribe form on Slack', () => {
     const opened = await openForm();
     // The preview's lookup outlasts the adapter's 2 s ack budget.
     h.emulator.admin.injectFault({ route: '/v2/api/graphql', count: 1, kind: 'delay', delayMs: 2_300 });
-    const res = await slack.views.submit(botUrl(), SECRET, opened, { feed: 'posts' });
+    const res = await slack.modals.submit(botUrl(), SECRET, opened, { feed: 'posts' });
     expect(res.status).toBe(200);
     expect(await res.text()).toBe('');
     const posted = await slack.waitForCall((c) => c.method === 'chat.postEphemeral');
@@ -231,7 +231,7 @@ describe('the subscribe form on Slack', () => {
 
   it('answers a modal of another form version that it expired, changing nothing', async () => {
     const opened = await openForm();
-    const res = await slack.views.submit(
+    const res = await slack.modals.submit(
       botUrl(),
       SECRET,
       opened,
