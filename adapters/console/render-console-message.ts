@@ -85,6 +85,14 @@ export function renderConsoleMessage(message: Message, options: ConsoleRenderOpt
   if (link !== undefined || image !== undefined) lines.push('');
   if (link !== undefined) lines.push(`${indent}→ ${link}`);
   if (image !== undefined) lines.push(`${indent}image: ${image}`);
+  // A terminal has no buttons: say what each would run, so the sandbox shows them too.
+  const commands = (message.actions ?? []).flatMap((action) =>
+    action.kind === 'command' ? [`${oneLine(action.label)}: /directory ${oneLine(action.command)}`] : [],
+  );
+  if (commands.length > 0) {
+    const text = `${indent}buttons — ${commands.join(' · ')}`;
+    lines.push(style ? dim(text) : text);
+  }
 
   const small = [
     message.footer === undefined ? '' : oneLine(message.footer),

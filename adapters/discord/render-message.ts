@@ -1,13 +1,10 @@
 import { type CommandReply, type Message, truncate } from '../../src/ports/index.js';
 import { escapeMarkdown } from './escape-markdown.js';
 import { DISCORD_LIMITS, EPHEMERAL_FLAG } from './limits.js';
+import { type DiscordActionRow, renderActionRows } from './render-components.js';
 import { type DiscordEmbed, embedLength, renderEmbed } from './render-embed.js';
 
-/** A button row: Discord component types ACTION_ROW (1) holding BUTTON (2). */
-export interface DiscordActionRow {
-  type: 1;
-  components: { type: 2; style: 1 | 2; label: string; custom_id: string }[];
-}
+export type { DiscordActionRow } from './render-components.js';
 
 /** The JSON body of a create-message / interaction-response / webhook message. */
 export interface DiscordMessageBody {
@@ -42,10 +39,13 @@ export function renderEmbeds(messages: readonly Message[]): DiscordEmbed[] {
 
 /**
  * The exact create-message body for a feed message (`POST /channels/{id}/messages`), without
- * the delivery-specific nonce. Mentions are always suppressed.
+ * the delivery-specific nonce: the embed and the message's buttons. Mentions are always suppressed.
  */
 export function renderDiscordMessage(message: Message): DiscordMessageBody {
-  return { embeds: renderEmbeds([message]), allowed_mentions: { parse: [] } };
+  const body: DiscordMessageBody = { embeds: renderEmbeds([message]), allowed_mentions: { parse: [] } };
+  const rows = renderActionRows(message);
+  if (rows.length > 0) body.components = rows;
+  return body;
 }
 
 export interface RenderReplyOptions {

@@ -1,7 +1,10 @@
 import type { Message, MessageField } from '../../src/ports/index.js';
-import { sanitizeUrl, truncate } from '../../src/ports/index.js';
+import { truncate } from '../../src/ports/index.js';
 import { SLACK_LIMITS } from './block-limits.js';
 import { escapeSlackText, escapeWithin } from './escape.js';
+import { renderActionsBlock, usableUrl } from './render-actions.js';
+
+export { OPEN_ACTION_ID } from './render-actions.js';
 
 /** A Block Kit block as sent to Slack; kept loose because we only build, never read, them. */
 export type SlackBlock = Record<string, unknown>;
@@ -14,9 +17,6 @@ export interface SlackMessagePayload {
   unfurl_media: false;
 }
 
-/** The action id of the "Open" link button; Slack still sends an interaction for it, which we ack. */
-export const OPEN_ACTION_ID = 'directory_open';
-
 /** Text object for user-supplied text: escaped, and `verbatim` so Slack does no auto-linking or mention parsing. */
 function mrkdwn(text: string): SlackBlock {
   return { type: 'mrkdwn', text, verbatim: true };
@@ -24,12 +24,6 @@ function mrkdwn(text: string): SlackBlock {
 
 function plainText(text: string): SlackBlock {
   return { type: 'plain_text', text, emoji: true };
-}
-
-/** A URL Slack will accept: absolute http(s) and within the URL limit. Truncating a URL would break it, so drop it. */
-function usableUrl(value: string | undefined): string | undefined {
-  const url = sanitizeUrl(value);
-  return url !== undefined && url.length <= SLACK_LIMITS.url ? url : undefined;
 }
 
 function fieldText(field: MessageField): string {
@@ -95,7 +89,7 @@ function lineBlocks(message: Message): SlackBlock[] {
 
 /**
  * Renders a feed message as Block Kit: header, text section (with the thumbnail beside it),
- * fields, image, context (author, time, footer) and an "Open" button. Every user-supplied string
+ * fields, image, context (author, time, footer) and the buttons (an "Open" link at least). Every user-supplied string
  * is escaped and every limit respected, truncating with an ellipsis rather than failing the post.
  */
 export function renderMessageBlocks(message: Message): SlackBlock[] {
@@ -139,13 +133,8 @@ export function renderMessageBlocks(message: Message): SlackBlock[] {
   const context = contextBlock(message, thumbnailPlaced ? undefined : thumbnail);
   if (context !== undefined) blocks.push(context);
 
-  const url = usableUrl(message.url);
-  if (url !== undefined) {
-    blocks.push({
-      type: 'actions',
-      elements: [{ type: 'button', text: plainText('Open'), url, action_id: OPEN_ACTION_ID }],
-    });
-  }
+  const actions = renderActionsBlock(message);
+  if (actions !== undefined) blocks.push(actions);
   return capBlocks(blocks, SLACK_LIMITS.blocksPerMessage);
 }
 

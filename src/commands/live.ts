@@ -78,7 +78,7 @@ export const live: LookupCommand = {
         if (events.length === 0) return lookupReply(`No ${what}.`, []);
         return lookupReply(
           `${what.charAt(0).toUpperCase()}${what.slice(1)}`,
-          events.map((e) => composeLiveEventMessage(e, { now })),
+          events.map((e) => composeLiveEventMessage(e, { now, occasion: 'lookup' })),
         );
       },
     };

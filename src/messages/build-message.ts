@@ -1,4 +1,5 @@
 import type { ItemKind, Message, MessageAuthor, MessageField } from '../ports/message.js';
+import type { MessageAction } from '../ports/message-actions.js';
 
 /** A message under construction: any optional part may be undefined and is then left off. */
 export interface MessageParts {
@@ -14,6 +15,7 @@ export interface MessageParts {
   timestamp?: string | undefined;
   color?: string | undefined;
   footer?: string | undefined;
+  actions?: MessageAction[] | undefined;
 }
 
 /**
@@ -33,6 +35,7 @@ export function buildMessage(parts: MessageParts): Message {
   }
   if (parts.color !== undefined) message.color = parts.color;
   if (parts.footer !== undefined) message.footer = parts.footer;
+  if (parts.actions !== undefined && parts.actions.length > 0) message.actions = parts.actions;
   return message;
 }
 

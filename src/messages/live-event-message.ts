@@ -1,8 +1,9 @@
 import type { DirectoryLiveEvent } from '../directory/types.js';
 import type { Message } from '../ports/message.js';
 import { sanitizeUrl } from '../ports/text-safety.js';
-import { buildMessage, footerFor } from './build-message.js';
+import { buildMessage, footerFor, type Occasion } from './build-message.js';
 import { KIND_COLORS } from './colors.js';
+import { liveEventActions } from './feed-actions.js';
 import { FieldList, formatInstant, formatLeadTime } from './fields.js';
 import { excerpt, singleLine, summaryLine } from './plain-text.js';
 
@@ -14,6 +15,8 @@ export interface LiveEventMessageOptions {
    * announcements only mention the lead time when `now` is given, so they stay pure.
    */
   now?: number;
+  /** Default `feed`; a lookup carries no buttons. */
+  occasion?: Occasion;
 }
 
 /**
@@ -44,6 +47,7 @@ export function composeLiveEventMessage(
     .text('Format', event.liveVideo ? 'Live video' : undefined)
     .count('Subscribers', event.subscriberCount);
 
+  const url = sanitizeUrl(event.url);
   const title = reminder ? `${reminderLead(lead)}: ${name}` : name;
   const summary = reminder
     ? title
@@ -51,7 +55,7 @@ export function composeLiveEventMessage(
   return buildMessage({
     kind: reminder ? 'live-reminder' : 'live',
     title,
-    url: sanitizeUrl(event.url),
+    url,
     text: tagline,
     fields: fields.build(),
     imageUrl: sanitizeUrl(event.imageUrl),
@@ -59,6 +63,7 @@ export function composeLiveEventMessage(
     color: reminder ? KIND_COLORS['live-reminder'] : KIND_COLORS.live,
     footer: footerFor(reminder ? 'starting soon' : 'live event'),
     fallback: summaryLine(summary),
+    actions: options.occasion === 'lookup' ? undefined : liveEventActions(url),
   });
 }
 

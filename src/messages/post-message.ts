@@ -3,6 +3,7 @@ import type { Message } from '../ports/message.js';
 import { sanitizeUrl } from '../ports/text-safety.js';
 import { buildMessage, type ComposeOptions, footerFor } from './build-message.js';
 import { KIND_COLORS } from './colors.js';
+import { postActions } from './feed-actions.js';
 import { FieldList, formatDay } from './fields.js';
 import { authorOf, listPeople } from './people.js';
 import { excerpt, singleLine, summaryLine } from './plain-text.js';
@@ -33,11 +34,12 @@ export function composePostMessage(post: DirectoryPost, options: ComposeOptions 
     )
     .text('Launched', post.day === undefined ? undefined : formatDay(post.day));
   const lead = news ? 'New post' : 'Post';
+  const url = sanitizeUrl(post.url);
   const summary = tagline ? `${lead}: ${excerpt(name, 100)} — ${tagline}` : `${lead}: ${name}`;
   return buildMessage({
     kind: 'post',
     title: name,
-    url: sanitizeUrl(post.url),
+    url,
     text: tagline,
     fields: fields.build(),
     thumbnailUrl: sanitizeUrl(post.thumbnailUrl),
@@ -46,5 +48,7 @@ export function composePostMessage(post: DirectoryPost, options: ComposeOptions 
     color: KIND_COLORS.post,
     footer: footerFor(post.featuredAt !== undefined ? 'featured post' : news ? 'new post' : 'post'),
     fallback: summaryLine(summary),
+    // A lookup answers one person; buttons belong on what the channel receives.
+    actions: news ? postActions(post.id, url) : undefined,
   });
 }

@@ -67,5 +67,17 @@ export {
   type MessageFormat,
   type MessageLayout,
 } from './message.js';
+export {
+  ACTION_ID_PREFIX,
+  type ActionVerb,
+  type CommandAction,
+  commandAction,
+  type DecodedAction,
+  decodeActionId,
+  EXPIRED_ACTION_TEXT,
+  encodeActionId,
+  type LinkAction,
+  type MessageAction,
+} from './message-actions.js';
 export type { OpenedSecret, SecretSealer } from './secret-sealer.js';
 export { precut, sanitizeUrl, truncate } from './text-safety.js';

@@ -4,6 +4,8 @@
  * (comment bodies, names, taglines): renderers must escape it so it can never ping a
  * channel or a user or break the markup. Nothing in a Message is pre-formatted markup.
  */
+import type { MessageAction } from './message-actions.js';
+
 export type ItemKind =
   | 'post'
   | 'comment'
@@ -65,6 +67,12 @@ export interface Message {
   color?: string;
   /** Small print under the message, e.g. "Directory · new comment". Plain text. */
   footer?: string;
+  /**
+   * Buttons under the message, in order: links, and commands the clicker runs in this channel
+   * (see message-actions.ts). Renderers keep them within their platform's limits; formats and
+   * surfaces without buttons (the console prints a hint line) leave them off.
+   */
+  actions?: MessageAction[];
   /** One-line plain-text summary for notifications and clients that cannot show rich layouts. */
   fallback: string;
   /** Absent: the full card. See {@link MessageLayout}. */

@@ -70,8 +70,35 @@ describe('composePostMessage', () => {
       color: KIND_COLORS.post,
       footer: 'Directory · new post',
       fallback: 'New post: Bare',
+      actions: [
+        { kind: 'command', label: 'Comments', verb: 'comments', target: '1', command: 'comments 1' },
+        {
+          kind: 'command',
+          label: 'Follow comments',
+          verb: 'follow',
+          target: '1',
+          command: 'subscribe comments --post 1',
+        },
+      ],
     });
     expect(allText(message)).not.toMatch(/undefined|NaN|null/);
+  });
+
+  it('puts Comments, Follow comments and Open under a post in a feed, by post id, and none on a lookup', () => {
+    const message = composePostMessage(post);
+    expect(
+      message.actions?.map((a) => (a.kind === 'link' ? `${a.label} ${a.url}` : `${a.label}: ${a.command}`)),
+    ).toEqual([
+      `Comments: comments ${post.id}`,
+      `Follow comments: subscribe comments --post ${post.id}`,
+      `Open ${message.url}`,
+    ]);
+    expect(composePostMessage(post, { occasion: 'lookup' }).actions).toBeUndefined();
+  });
+
+  it('offers no command button for a post whose id could carry extra arguments', () => {
+    const message = composePostMessage({ ...post, id: '1 --keyword x' });
+    expect(message.actions?.filter((a) => a.kind === 'command')).toEqual([]);
   });
 
   it('says "featured post" and uses the featured time for a featured post', () => {
@@ -242,6 +269,13 @@ describe('composeCollectionMessage', () => {
 });
 
 describe('composeLiveEventMessage', () => {
+  it('puts an Open button under an event in a feed, and none on a lookup', () => {
+    expect(composeLiveEventMessage(liveEvent).actions).toEqual([
+      { kind: 'link', label: 'Open', url: composeLiveEventMessage(liveEvent).url },
+    ]);
+    expect(composeLiveEventMessage(liveEvent, { occasion: 'lookup' }).actions).toBeUndefined();
+  });
+
   it('announces an event with its start, end, format and subscribers', () => {
     const message = composeLiveEventMessage(liveEvent);
     expect(message).toMatchObject({
