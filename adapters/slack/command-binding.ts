@@ -1,13 +1,9 @@
-import type { App, webApi } from '@slack/bolt';
-import type {
-  Actor,
-  CommandHandler,
-  CommandInvocation,
-  CommandReply,
-  Logger,
-} from '../../src/ports/index.js';
+import type { App } from '@slack/bolt';
+import type { CommandHandler, Logger } from '../../src/ports/index.js';
 import { withDeadline } from '../../src/ports/index.js';
 import type { AdminLookup } from './admin-lookup.js';
+import { bindMessageButtons } from './button-binding.js';
+import { createCommandRunner } from './command-runner.js';
 import type { SlackAdapterEvent } from './events.js';
 import { bindFormSubmissions, formNotOpened, openFormModal } from './form-binding.js';
 import { OPEN_ACTION_ID } from './render-message.js';
@@ -30,58 +26,20 @@ export interface CommandBindingDeps {
 
 const WORKING = { response_type: 'ephemeral' as const, text: 'Working on it…' };
 
-const FAILED: CommandReply = {
-  visibility: 'ephemeral',
-  text: 'Something went wrong while answering. Please try again in a minute.',
-  messages: [],
-  shareable: false,
-  error: { code: 'internal' },
-};
-
-function firstWord(text: string): string {
-  return text.trim().split(/\s+/, 1)[0]?.toLowerCase() ?? '';
-}
-
 /** A Slack user id we may wrap in `<@…>`: the mention of the person who pressed the button. */
 function isSlackUserId(value: string): boolean {
   return /^[UW][A-Z0-9]+$/.test(value);
 }
 
 /**
- * Binds `/directory` and the "Share in channel"/"Open" buttons to the core's command handler.
+ * Binds `/directory`, the "Share in channel"/"Open" buttons and the message buttons to the core's
+ * command handler.
  * The adapter only translates: it establishes the actor, hands the text to the core, and renders
  * the reply; the core parses, checks permissions and decides visibility.
  */
 export function bindDirectoryCommand(deps: CommandBindingDeps): void {
   const { app, commands, logger } = deps;
-
-  function managesChannel(text: string): boolean {
-    const name = firstWord(text);
-    return commands.definitions().some((definition) => definition.name === name && definition.managesChannel);
-  }
-
-  /** users.info only for commands that change channel state: lookups need no extra Slack call. */
-  async function actorFor(
-    client: webApi.WebClient,
-    teamId: string | undefined,
-    userId: string,
-    userName: string | undefined,
-    text: string,
-  ): Promise<Actor> {
-    const canManageChannel = managesChannel(text)
-      ? await deps.admin.isAdminOrOwner(client, teamId, userId)
-      : false;
-    return { userId, canManageChannel, ...(userName === undefined ? {} : { displayName: userName }) };
-  }
-
-  async function run(invocation: CommandInvocation): Promise<CommandReply> {
-    try {
-      return await commands.handle(invocation);
-    } catch (error) {
-      logger.error({ err: error, text: invocation.text }, 'the command handler threw');
-      return FAILED;
-    }
-  }
+  const { managesChannel, actorFor, run } = createCommandRunner(deps);
 
   app.command(deps.commandName, async ({ command, ack, respond, client }) => {
     const text = command.text.trim();
@@ -184,7 +142,8 @@ export function bindDirectoryCommand(deps: CommandBindingDeps): void {
   });
 
   // The "Open" button is a plain link, but Slack still sends an interaction that wants an ack.
-  app.action(OPEN_ACTION_ID, async ({ ack }) => {
+  app.action(new RegExp(`^${OPEN_ACTION_ID}`), async ({ ack }) => {
     await ack();
   });
+  bindMessageButtons({ app, runner: { actorFor, run }, logger, emit: deps.emit });
 }

@@ -34,4 +34,6 @@ export type SlackAdapterEvent =
   | { type: 'home_action'; action: 'pause' | 'resume' | 'remove'; refused: boolean }
   /** A command form was opened (or Slack refused to), or submitted; `deferred`: answered after the modal closed. */
   | { type: 'form'; stage: 'opened'; failed: boolean }
-  | { type: 'form'; stage: 'submitted'; deferred: boolean; failed: boolean };
+  | { type: 'form'; stage: 'submitted'; deferred: boolean; failed: boolean }
+  /** A message button's command was run (`expired`: an id this build cannot read); its answer follows. */
+  | { type: 'button'; verb: string; failed: boolean };
