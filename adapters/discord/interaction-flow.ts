@@ -1,7 +1,10 @@
 import {
+  ACTION_ID_PREFIX,
   type CommandHandler,
   type CommandInvocation,
   type CommandReply,
+  decodeActionId,
+  EXPIRED_ACTION_TEXT,
   type Logger,
   withDeadline,
 } from '../../src/ports/index.js';
@@ -9,7 +12,7 @@ import { readFormCustomId, readModalValues, renderFormModal } from './form-modal
 import { CallbackType, InteractionKind, type RawInteraction } from './interaction-payload.js';
 import type { InteractionResponder } from './interaction-responder.js';
 import { actorOf, channelOf, commandText, focusedOption } from './interaction-text.js';
-import { EPHEMERAL_FLAG } from './limits.js';
+import { EPHEMERAL_FLAG, NO_MENTIONS } from './limits.js';
 import { renderDiscordReply, SHARE_PREFIX } from './render-message.js';
 
 const PLATFORM = 'discord';
@@ -164,6 +167,24 @@ export function createInteractionFlow(deps: InteractionFlowDeps) {
     await answer(responder, pending, render, false, channelId);
   }
 
+  /**
+   * A message button (`dirbot:v1:<verb>:<id>`): the equivalent command run by the clicker in the
+   * message's channel, through the same flow as the slash command (quick answer or deferral,
+   * permission by the command), so a refusal is the command's own, ephemeral. An id this build
+   * cannot read is answered as expired.
+   */
+  async function runButton(interaction: RawInteraction, responder: InteractionResponder, customId: string) {
+    const decoded = decodeActionId(customId);
+    if (decoded?.status === 'command') {
+      await runCommand(interaction, responder, decoded.command, false);
+      return;
+    }
+    await responder.respond({
+      type: CallbackType.ChannelMessage,
+      data: { content: EXPIRED_ACTION_TEXT, flags: EPHEMERAL_FLAG, allowed_mentions: NO_MENTIONS },
+    });
+  }
+
   async function autocomplete(interaction: RawInteraction, responder: InteractionResponder): Promise<void> {
     const focused = focusedOption(interaction, commands.definitions());
     let suggestions: readonly string[] = [];
@@ -185,7 +206,7 @@ export function createInteractionFlow(deps: InteractionFlowDeps) {
   }
 
   /**
-   * Handles a command, autocomplete, share-button or form (modal submit) interaction. Errors reaching Discord are
+   * Handles a command, autocomplete, share-button, message-button or form (modal submit) interaction. Errors reaching Discord are
    * logged, never thrown: the interaction is lost either way, and the caller has nothing to retry.
    */
   return async function handleInteraction(
@@ -207,6 +228,8 @@ export function createInteractionFlow(deps: InteractionFlowDeps) {
           const customId = interaction.data?.custom_id ?? '';
           if (customId.startsWith(SHARE_PREFIX)) {
             await runCommand(interaction, responder, customId.slice(SHARE_PREFIX.length), true);
+          } else if (customId.startsWith(ACTION_ID_PREFIX)) {
+            await runButton(interaction, responder, customId);
           }
           return;
         }

@@ -1,5 +1,6 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { componentProblems } from './component-limits.js';
 import { FakeDiscordDirectMessages } from './direct-messages.js';
 import { commandsInSpecForm, REQUEST_SCHEMAS, validateAgainstSpec } from './discord-spec.js';
 import { modalProblems } from './fake-discord-modals.js';
@@ -255,7 +256,10 @@ export class FakeDiscordRest {
 
   #checkBody(schema: string | object, body: unknown, what: string, mentions: boolean): boolean {
     const errors = validateAgainstSpec(schema, body);
-    const limits = documentedLimitProblems((body ?? {}) as Parameters<typeof documentedLimitProblems>[0]);
+    const limits = [
+      ...documentedLimitProblems((body ?? {}) as Parameters<typeof documentedLimitProblems>[0]),
+      ...componentProblems((body ?? {}) as { components?: unknown }),
+    ];
     for (const problem of [...errors, ...limits]) this.problems.push(`${what}: ${problem}`);
     if (mentions) {
       const allowed = (body as { allowed_mentions?: { parse?: unknown[] } } | null)?.allowed_mentions;
