@@ -77,14 +77,16 @@ export function createInteractionFlow(deps: InteractionFlowDeps) {
     responder: InteractionResponder,
     text: string,
     share: boolean,
+    via?: 'button',
   ): Promise<void> {
     const invocation: CommandInvocation = {
       platform: PLATFORM,
       channelId: channelOf(interaction),
       actor: actorOf(interaction),
       text,
-      // A slash command may answer with a modal; a button press re-running a share may not.
-      ...(share ? {} : { canOpenForm: true }),
+      // A slash command may answer with a modal; a button press (a share, a message button) may not.
+      ...(share || via !== undefined ? {} : { canOpenForm: true }),
+      ...(via === undefined ? {} : { via }),
     };
     if (interaction.guild_id) invocation.workspaceId = interaction.guild_id;
     const render = (reply: CommandReply) =>
@@ -176,7 +178,7 @@ export function createInteractionFlow(deps: InteractionFlowDeps) {
   async function runButton(interaction: RawInteraction, responder: InteractionResponder, customId: string) {
     const decoded = decodeActionId(customId);
     if (decoded?.status === 'command') {
-      await runCommand(interaction, responder, decoded.command, false);
+      await runCommand(interaction, responder, decoded.command, false, 'button');
       return;
     }
     await responder.respond({

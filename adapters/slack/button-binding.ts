@@ -54,6 +54,7 @@ export function bindMessageButtons(deps: ButtonBindingDeps): void {
         ...(teamId === undefined ? {} : { workspaceId: teamId }),
         actor,
         text,
+        via: 'button',
       });
       deps.emit({ type: 'button', verb: decoded.verb, failed: reply.error !== undefined });
       await respond({ ...renderSlackReply(reply, { shareValue: text }), replace_original: false });

@@ -29,6 +29,7 @@ function resultOf(reply: CommandReply): CommandResult {
     case 'command_rate_limited':
       return 'rate_limited';
     case 'upstream_not_found':
+    case 'subscription_not_found':
       return 'not_found';
     case 'quota_exhausted':
     case 'upstream_rate_limited':

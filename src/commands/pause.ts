@@ -21,7 +21,10 @@ export const pause: ActionCommand = {
       id,
       invocation.actor.userId,
     );
-    if (!outcome) return noSuchSubscription(id, spec.usage);
+    if (!outcome) {
+      // A Mute button names the subscription it was delivered for; a usage line would not help.
+      return invocation.via === 'button' ? subscriptionGone() : noSuchSubscription(id, spec.usage);
+    }
     const what = `${id}: ${describeSubscription(outcome.subscription, deps.defaultRemindMinutes)}`;
     if (!outcome.changed) {
       return infoReply(
@@ -31,6 +34,11 @@ export const pause: ActionCommand = {
     return infoReply(`Paused ${what}. Nothing is posted for it until someone runs "resume ${id}".`);
   },
 };
+
+/** A button's answer for a subscription removed since its message was posted. */
+export function subscriptionGone() {
+  return errorReply('subscription_not_found', 'This subscription no longer exists.');
+}
 
 /** The answer for an id this channel does not have (pause, resume). */
 export function noSuchSubscription(id: string, usage: string) {

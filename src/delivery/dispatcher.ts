@@ -2,6 +2,7 @@ import { messageOf } from '../errors.js';
 import type { ChatAdapter, DeliveryOutcome } from '../ports/chat-adapter.js';
 import type { Clock } from '../ports/clock.js';
 import type { DeliveredLedger } from './dedupe.js';
+import { withMuteActions } from './mute-actions.js';
 import type { Outbox, OutboxEntry } from './outbox.js';
 import { Pacer } from './pacer.js';
 import type { SubscriptionRepository } from './subscriptions.js';
@@ -245,7 +246,10 @@ export class Dispatcher {
 /** A channel post, or a direct message where the destination is a person (a reminder). */
 function send(adapter: ChatAdapter, entry: OutboxEntry): Promise<DeliveryOutcome> {
   const options = { idempotencyKey: `${entry.destinationKey}|${entry.itemKey}` };
-  if (entry.destination.direct !== true) return adapter.deliver(entry.destination, entry.message, options);
+  if (entry.destination.direct !== true) {
+    // A channel's message gets "Mute this subscription" for the subscription it is delivered for.
+    return adapter.deliver(entry.destination, withMuteActions(entry.message, entry.subscriptionIds), options);
+  }
   if (adapter.deliverDirect === undefined) {
     return Promise.resolve({
       status: 'rejected',

@@ -25,6 +25,12 @@ export interface CommandInvocation {
    * bare name (`subscribe`) with `reply.form` instead of a usage error.
    */
   canOpenForm?: boolean;
+  /**
+   * `button`: a message button ran the equivalent command (see message-actions.ts), so an answer
+   * about the record the button names (a subscription since deleted) says so in those words.
+   * Absent for a typed command. Never changes who may do what.
+   */
+  via?: 'button';
 }
 
 /** One input of a command's form; it fills the command option of the same name. */

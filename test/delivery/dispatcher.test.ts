@@ -34,6 +34,8 @@ class ScriptedPlatform implements ChatAdapter {
     global: { ratePerSecond: 1000, burst: 1000 },
   };
   posted: string[] = [];
+  /** Every message as the platform received it. */
+  received: Message[] = [];
   script = new Map<string, DeliveryOutcome[]>();
   async start() {}
   async stop() {}
@@ -41,6 +43,7 @@ class ScriptedPlatform implements ChatAdapter {
     return { ready: true };
   }
   async deliver(_destination: Destination, message: Message): Promise<DeliveryOutcome> {
+    this.received.push(message);
     const next = this.script.get(message.title)?.shift();
     if (next) return next;
     this.posted.push(message.title);
@@ -78,6 +81,22 @@ function setup() {
 }
 
 describe('the dispatcher', () => {
+  it('adds "Mute this subscription" for the subscription each message is delivered for, storing nothing for it', async () => {
+    const { outbox, platform, dispatcher } = setup();
+    const open = { kind: 'link' as const, label: 'Open', url: 'https://directory.example/posts/1' };
+    const queued = { ...entry('muted'), message: { ...entry('muted').message, actions: [open] } };
+    await outbox.enqueue([queued]);
+    dispatcher.start();
+    await dispatcher.drained(5);
+    await dispatcher.stop();
+    expect(platform.received[0]?.actions).toEqual([
+      open,
+      { kind: 'command', label: 'Mute this subscription', verb: 'mute', target: 's1', command: 'pause s1' },
+    ]);
+    // Added on the way out: the queued message (composed once, shared by destinations) is untouched.
+    expect(queued.message.actions).toEqual([open]);
+  });
+
   it('never posts twice when recording a delivery fails after the platform confirmed it', async () => {
     const { outbox, ledger, platform, dispatcher } = setup();
     ledger.failWrites = 1;

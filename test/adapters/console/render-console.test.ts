@@ -61,6 +61,19 @@ describe('renderConsoleMessage', () => {
     expect(renderConsoleMessage({ ...unlinked, title: 'Only a title' })).toBe('Only a title');
   });
 
+  it('prints the commands behind the buttons as one hint line, and nothing for link buttons', () => {
+    const text = renderConsoleMessage({
+      kind: 'post',
+      title: 'Buttons',
+      fallback: 'Buttons',
+      actions: [
+        { kind: 'command', label: 'Comments', verb: 'comments', target: '7', command: 'comments 7' },
+        { kind: 'link', label: 'Open', url: 'https://directory.example/posts/7' },
+      ],
+    });
+    expect(text.split('\n')).toEqual(['Buttons', '  buttons — Comments: /directory comments 7']);
+  });
+
   it('renders a bare message as just its title', () => {
     expect(renderConsoleMessage({ kind: 'info', title: 'Hello', fallback: 'Hello' })).toBe('Hello');
   });

@@ -1,7 +1,8 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createDiscordAdapter } from '../../../adapters/discord/index.js';
+import { withMuteActions } from '../../../src/delivery/mute-actions.js';
 import { composePostMessage } from '../../../src/messages/index.js';
-import type { ChatAdapter } from '../../../src/ports/index.js';
+import type { ChatAdapter, Message } from '../../../src/ports/index.js';
 import {
   type ComponentClick,
   componentInteraction,
@@ -42,6 +43,7 @@ describe('Discord message buttons', () => {
   let keys: ReturnType<typeof discordKeyPair>;
   let postId: string;
   let posted: unknown;
+  let message: Message;
   /** The adapter's clock for the replay window. */
   const now = Date.now();
 
@@ -67,7 +69,7 @@ describe('Discord message buttons', () => {
     const added = harness.emulator.admin.addPost({ name: 'Button post' });
     postId = String(added.id);
     harness.emulator.admin.addComment({ postId: added.id, body: 'First comment @everyone' });
-    const message = composePostMessage({
+    message = composePostMessage({
       id: postId,
       name: 'Button post',
       url: `https://directory.example/posts/${postId}`,
@@ -92,8 +94,8 @@ describe('Discord message buttons', () => {
     await harness.close();
   });
 
-  function clickOf(label: string, permissions = MEMBER_PERMISSIONS): ComponentClick {
-    const customId = findComponent(posted, label).custom_id ?? '';
+  function clickOf(label: string, permissions = MEMBER_PERMISSIONS, body = posted): ComponentClick {
+    const customId = findComponent(body, label).custom_id ?? '';
     return {
       applicationId: APP_ID,
       guildId: GUILD_ID,
@@ -224,5 +226,56 @@ describe('Discord message buttons', () => {
     expect(res.status).toBe(401);
     expect(harness.events).toEqual([]);
     expect(await harness.subscriptions.list()).toEqual([]);
+  });
+
+  /** A comments subscription of the channel, and the body of a message delivered for it. */
+  async function deliveredForSubscription(): Promise<{ id: string; body: unknown }> {
+    const { subscription } = await harness.subscriptions.add({
+      platform: 'discord',
+      channelId: CHANNEL_ID,
+      workspaceId: GUILD_ID,
+      feed: 'comments',
+      filters: {},
+      createdBy: 'someone',
+    });
+    // What the dispatcher hands the adapter for this destination.
+    await adapter.deliver(
+      { platform: 'discord', channelId: CHANNEL_ID, workspaceId: GUILD_ID },
+      withMuteActions(message, [subscription.id]),
+      { idempotencyKey: 'buttons-2' },
+    );
+    return { id: subscription.id, body: rest.callsTo('POST', '/channels/:id/messages').at(-1)?.body };
+  }
+
+  it('pauses the subscription a message was delivered for when a member with Manage Channels presses Mute', async () => {
+    const delivered = await deliveredForSubscription();
+    expect(findComponent(delivered.body, 'Mute this subscription').custom_id).toBe(
+      `dirbot:v1:mute:${delivered.id}`,
+    );
+    expect(rest.problems).toEqual([]);
+    const { callback } = await click(clickOf('Mute this subscription', MANAGER_PERMISSIONS, delivered.body));
+    expect(callback?.data?.flags).toBe(64);
+    expect(callback?.data?.content).toMatch(new RegExp(`^Paused ${delivered.id}: `));
+    expect(await harness.subscriptions.list()).toMatchObject([
+      { id: delivered.id, paused: { by: '100000000000000020' } },
+    ]);
+  });
+
+  it('refuses Mute to a member without Manage Channels, and the subscription keeps posting', async () => {
+    const delivered = await deliveredForSubscription();
+    const { callback } = await click(clickOf('Mute this subscription', MEMBER_PERMISSIONS, delivered.body));
+    expect(callback?.data?.flags).toBe(64);
+    expect(callback?.data?.content).toContain("You cannot change this channel's subscriptions.");
+    expect((await harness.subscriptions.list())[0]?.paused).toBeUndefined();
+  });
+
+  it('answers Mute on a message whose subscription was deleted: this subscription no longer exists', async () => {
+    const delivered = await deliveredForSubscription();
+    await harness.subscriptions.remove('discord', CHANNEL_ID, delivered.id);
+    const { callback } = await click(clickOf('Mute this subscription', MANAGER_PERMISSIONS, delivered.body));
+    expect(callback).toMatchObject({
+      type: 4,
+      data: { flags: 64, content: 'This subscription no longer exists.' },
+    });
   });
 });

@@ -1,7 +1,8 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createSlackAdapter, type SlackAdapterEvent } from '../../../adapters/slack/index.js';
+import { withMuteActions } from '../../../src/delivery/mute-actions.js';
 import { composePostMessage } from '../../../src/messages/index.js';
-import type { ChatAdapter } from '../../../src/ports/index.js';
+import type { ChatAdapter, Message } from '../../../src/ports/index.js';
 import {
   blockActionsBody,
   findButton,
@@ -32,6 +33,7 @@ describe('Slack message buttons', () => {
   let events: SlackAdapterEvent[];
   let postId: string;
   let blocks: unknown;
+  let message: Message;
 
   beforeEach(async () => {
     harness = await startHarness();
@@ -54,7 +56,7 @@ describe('Slack message buttons', () => {
     const added = harness.emulator.admin.addPost({ name: 'Button post' });
     postId = String(added.id);
     harness.emulator.admin.addComment({ postId: added.id, body: 'First comment <!channel>' });
-    const message = composePostMessage({
+    message = composePostMessage({
       id: postId,
       name: 'Button post',
       url: `https://directory.example/posts/${postId}`,
@@ -231,5 +233,60 @@ describe('Slack message buttons', () => {
     expect(harness.events).toEqual([]);
     expect(await harness.subscriptions.list()).toEqual([]);
     expect(slack.responses).toEqual([]);
+  });
+
+  /** A comments subscription of the channel, and the blocks of a message delivered for it. */
+  async function deliveredForSubscription(): Promise<{ id: string; blocks: unknown }> {
+    const { subscription } = await harness.subscriptions.add({
+      platform: 'slack',
+      channelId: CHANNEL,
+      workspaceId: 'T1',
+      feed: 'comments',
+      filters: {},
+      createdBy: 'UADMIN',
+    });
+    // What the dispatcher hands the adapter for this destination.
+    await adapter.deliver(
+      { platform: 'slack', channelId: CHANNEL, workspaceId: 'T1' },
+      withMuteActions(message, [subscription.id]),
+      { idempotencyKey: 'buttons-2' },
+    );
+    return { id: subscription.id, blocks: slack.callsTo('chat.postMessage').at(-1)?.params['blocks'] };
+  }
+
+  it('pauses the subscription a message was delivered for when a workspace admin presses Mute', async () => {
+    const delivered = await deliveredForSubscription();
+    const mute = findButton(delivered.blocks, 'Mute this subscription');
+    expect(mute.action_id).toBe(`dirbot:v1:mute:${delivered.id}`);
+    const { responseUrl } = await click(mute, 'UADMIN');
+    const answer = await answerTo(responseUrl);
+    expect(answer.body).toMatchObject({ response_type: 'ephemeral', replace_original: false });
+    expect(String(answer.body['text'])).toMatch(new RegExp(`^Paused ${delivered.id}: `));
+    expect(await harness.subscriptions.list()).toMatchObject([
+      { id: delivered.id, paused: { by: 'UADMIN' } },
+    ]);
+    expect(slack.violations).toEqual([]);
+  });
+
+  it('refuses Mute to someone who may not manage the channel, and the subscription keeps posting', async () => {
+    const delivered = await deliveredForSubscription();
+    const { responseUrl } = await click(findButton(delivered.blocks, 'Mute this subscription'), 'U1');
+    const answer = await answerTo(responseUrl);
+    expect(answer.body).toMatchObject({ response_type: 'ephemeral' });
+    expect(answer.body['text']).toContain("You cannot change this channel's subscriptions.");
+    expect((await harness.subscriptions.list())[0]?.paused).toBeUndefined();
+  });
+
+  it('answers Mute on a message whose subscription was deleted: this subscription no longer exists', async () => {
+    const delivered = await deliveredForSubscription();
+    await harness.subscriptions.remove('slack', CHANNEL, delivered.id);
+    const { responseUrl } = await click(findButton(delivered.blocks, 'Mute this subscription'), 'UADMIN');
+    const answer = await answerTo(responseUrl);
+    expect(answer.body).toMatchObject({
+      response_type: 'ephemeral',
+      replace_original: false,
+      text: 'This subscription no longer exists.',
+    });
+    expect(await harness.subscriptions.list()).toEqual([]);
   });
 });

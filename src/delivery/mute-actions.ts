@@ -1,0 +1,21 @@
+import type { Message } from '../ports/message.js';
+import { type CommandAction, commandAction } from '../ports/message-actions.js';
+
+/** More than this many subscriptions behind one post would crowd the buttons out. */
+const MAX_MUTE_BUTTONS = 3;
+
+/**
+ * The message as it goes to one destination: the item's own buttons plus "Mute this
+ * subscription" (`pause <id>`) for the subscription it is delivered for. The message is composed
+ * once per item; only here, per destination, is the subscription known, and the button carries
+ * its id and nothing else, so nothing is stored for it. A copy: the shared message is not touched.
+ */
+export function withMuteActions(message: Message, subscriptionIds: readonly string[]): Message {
+  const ids = [...new Set(subscriptionIds)].slice(0, MAX_MUTE_BUTTONS);
+  const label = (id: string) => (ids.length === 1 ? 'Mute this subscription' : `Mute subscription ${id}`);
+  const mutes = ids
+    .map((id) => commandAction('mute', id, label(id)))
+    .filter((action): action is CommandAction => action !== undefined);
+  if (mutes.length === 0) return message;
+  return { ...message, actions: [...(message.actions ?? []), ...mutes] };
+}
