@@ -13,6 +13,7 @@ import { FakeSlackApi } from '../fakes/slack/fake-slack-api.js';
 import { signedHeaders } from '../fakes/slack/signing.js';
 import { TEST_SETTINGS } from '../support/engine-harness.js';
 import { makeTempDir } from '../support/temp-dir.js';
+import { type ButtonClickResult, benchButtonClicks } from './button-clicks.js';
 import { createBenchCommandHandler } from './command-handler.js';
 import { benchModalSubmits, type ModalSubmitResult } from './modal-submit.js';
 import { benchEngineParts, latencyVersus, round, silentLogger, type Violation } from './support.js';
@@ -44,6 +45,8 @@ export interface LookupsResult {
   upstreamRequestsPerSecond: number;
   /** Subscribe-form submissions (view_submission) → ack, against the same bare Bolt app. */
   modalSubmit: ModalSubmitResult;
+  /** Message button clicks ("Comments") → ack, against the same bare Bolt app. */
+  buttons: ButtonClickResult;
   violations: Violation[];
 }
 
@@ -110,6 +113,9 @@ export async function benchLookups(options: LookupsOptions): Promise<LookupsResu
     await ack();
   });
   bare.view(/^dirbot:v\d+:form$/, async ({ ack }) => {
+    await ack();
+  });
+  bare.action(/^dirbot:/, async ({ ack }) => {
     await ack();
   });
   bareServer.mount('/slack/', (req, res) => receiver.requestListener(req, res));
@@ -205,6 +211,17 @@ export async function benchLookups(options: LookupsOptions): Promise<LookupsResu
       warmup: options.warmup,
       violations,
     });
+    const buttons = await benchButtonClicks({
+      slack,
+      secret: SECRET,
+      botUrl,
+      bareUrl,
+      agent,
+      userId: BENCH_USER,
+      postIds: Array.from({ length: needed }, (_, i) => firstId + i),
+      warmup: options.warmup,
+      violations,
+    });
     return {
       requests: options.requests,
       ...latencyVersus(botTimes, bareTimes),
@@ -212,6 +229,7 @@ export async function benchLookups(options: LookupsOptions): Promise<LookupsResu
       deferred,
       upstreamRequestsPerSecond: round(upstreamRequests / (spanMs / 1000), 2),
       modalSubmit,
+      buttons,
       violations,
     };
   } finally {

@@ -236,6 +236,12 @@ function rows(results: Results): Row[] {
         goal: 'info',
         detail: `${l.modalSubmit.bot.p99Ms} vs ${l.modalSubmit.bare.p99Ms} ms (p50 ${l.modalSubmit.bot.p50Ms} vs ${l.modalSubmit.bare.p50Ms}); ${l.modalSubmit.closedInAck} of ${l.modalSubmit.submissions} subscribed and closed in the ack`,
       },
+      {
+        figure: 'button click → ack p99 ÷ bare Bolt ack',
+        value: l.buttons.p99Ratio,
+        goal: 'info',
+        detail: `${l.buttons.bot.p99Ms} vs ${l.buttons.bare.p99Ms} ms (p50 ${l.buttons.bot.p50Ms} vs ${l.buttons.bare.p50Ms}); ${l.buttons.answered} of ${l.buttons.clicks} answered`,
+      },
     );
   }
   if (results.footprint) out.push(...footprintRows(results.footprint));
