@@ -9,8 +9,11 @@ const MAX_MUTE_BUTTONS = 3;
  * subscription" (`pause <id>`) for the subscription it is delivered for. The message is composed
  * once per item; only here, per destination, is the subscription known, and the button carries
  * its id and nothing else, so nothing is stored for it. A copy: the shared message is not touched.
+ * A one-line message (the `compact` and `title` formats) stays as it is: those carry no buttons.
  */
 export function withMuteActions(message: Message, subscriptionIds: readonly string[]): Message {
+  // A compact or title subscription gets one line and no buttons at all.
+  if (message.layout === 'line') return message;
   const ids = [...new Set(subscriptionIds)].slice(0, MAX_MUTE_BUTTONS);
   const label = (id: string) => (ids.length === 1 ? 'Mute this subscription' : `Mute subscription ${id}`);
   const mutes = ids

@@ -97,6 +97,16 @@ describe('the dispatcher', () => {
     expect(queued.message.actions).toEqual([open]);
   });
 
+  it('adds no Mute button to a compact or title message: those formats carry no buttons', async () => {
+    const { outbox, platform, dispatcher } = setup();
+    await outbox.enqueue([{ ...entry('line'), message: { ...entry('line').message, layout: 'line' } }]);
+    dispatcher.start();
+    await dispatcher.drained(5);
+    await dispatcher.stop();
+    expect(platform.received[0]?.title).toBe('line');
+    expect(platform.received[0]?.actions).toBeUndefined();
+  });
+
   it('never posts twice when recording a delivery fails after the platform confirmed it', async () => {
     const { outbox, ledger, platform, dispatcher } = setup();
     ledger.failWrites = 1;

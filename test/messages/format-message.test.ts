@@ -47,7 +47,7 @@ describe('formatMessage: a subscription format applied to a composed message', (
   it('keeps nothing it does not name, so buttons and images stay on the full card', () => {
     const withExtras = {
       ...post,
-      actions: [{ id: 'follow' }],
+      actions: [{ kind: 'link', label: 'Open', url: 'https://directory.example/posts/1' }],
       imageUrl: 'https://img.example/a.png',
     } as Message;
     for (const format of ['compact', 'title'] as const) {
