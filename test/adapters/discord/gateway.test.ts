@@ -1,10 +1,18 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createDiscordAdapter } from '../../../adapters/discord/index.js';
 import type { ChatAdapter } from '../../../src/ports/index.js';
+import { componentInteraction } from '../../fakes/discord/component-interactions.js';
 import { FakeDiscordGateway } from '../../fakes/discord/fake-discord-gateway.js';
 import { FakeDiscordRest } from '../../fakes/discord/fake-discord-rest.js';
 import { createCapturingLogger } from '../../support/capturing-logger.js';
-import { APP_ID, commandInteraction, discordScript } from '../../support/discord-interactions.js';
+import {
+  APP_ID,
+  CHANNEL_ID,
+  commandInteraction,
+  discordScript,
+  GUILD_ID,
+  MEMBER_PERMISSIONS,
+} from '../../support/discord-interactions.js';
 import { FakeCommandHandler } from '../../support/fake-command-handler.js';
 
 const TOKEN = 'gateway-bot-token';
@@ -55,6 +63,29 @@ describe('Discord gateway interactions', () => {
     });
     // Interaction callbacks are authorised by their token, not the bot token.
     expect(call.headers.authorization).toBeUndefined();
+    expect(rest.problems).toEqual([]);
+  });
+
+  it('runs the command behind a message button pressed over the gateway, as the member who pressed it', async () => {
+    gateway.dispatch(
+      'INTERACTION_CREATE',
+      componentInteraction({
+        applicationId: APP_ID,
+        guildId: GUILD_ID,
+        channelId: CHANNEL_ID,
+        userId: '100000000000000030',
+        permissions: MEMBER_PERMISSIONS,
+        customId: 'dirbot:v1:comments:42',
+      }),
+    );
+    const call = await rest.waitForCall((c) => c.route === '/interactions/:id/:token/callback');
+    expect(call.body).toMatchObject({ type: 4, data: { content: 'You said: comments 42', flags: 64 } });
+    expect(commands.invocations.at(-1)).toMatchObject({
+      channelId: CHANNEL_ID,
+      text: 'comments 42',
+      via: 'button',
+      actor: { userId: '100000000000000030', canManageChannel: false },
+    });
     expect(rest.problems).toEqual([]);
   });
 
