@@ -23,7 +23,16 @@ export function postActions(postId: string, url: string | undefined): MessageAct
   ];
 }
 
-/** The buttons under a live event in a feed: the link. */
-export function liveEventActions(url: string | undefined): MessageAction[] {
-  return openAction(url);
+/**
+ * The buttons under a live event in a feed: "Remind me" (`remind <event id>`: a DM to the
+ * clicker before the start) on the announcement, and the link. The "starting soon" reminder
+ * gets only the link: it comes when a reminder would.
+ */
+export function liveEventActions(
+  eventId: string,
+  url: string | undefined,
+  reminder: boolean,
+): MessageAction[] {
+  const remind = reminder ? undefined : commandAction('remind', eventId, 'Remind me');
+  return [...(remind === undefined ? [] : [remind]), ...openAction(url)];
 }

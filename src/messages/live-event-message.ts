@@ -63,7 +63,7 @@ export function composeLiveEventMessage(
     color: reminder ? KIND_COLORS['live-reminder'] : KIND_COLORS.live,
     footer: footerFor(reminder ? 'starting soon' : 'live event'),
     fallback: summaryLine(summary),
-    actions: options.occasion === 'lookup' ? undefined : liveEventActions(url),
+    actions: options.occasion === 'lookup' ? undefined : liveEventActions(event.id, url, reminder),
   });
 }
 

@@ -11,7 +11,7 @@
  */
 
 /** What a command button does; each maps to one command in {@link ACTION_COMMANDS_V1}. */
-export type ActionVerb = 'comments' | 'follow' | 'mute';
+export type ActionVerb = 'comments' | 'follow' | 'remind' | 'mute';
 
 /** A button that runs a command as the clicker. `command` is the equivalent command text. */
 export interface CommandAction {
@@ -42,6 +42,7 @@ const VERSION = 'v1';
 const ACTION_COMMANDS_V1: Readonly<Record<ActionVerb, (target: string) => string>> = {
   comments: (postId) => `comments ${postId}`,
   follow: (postId) => `subscribe comments --post ${postId}`,
+  remind: (liveEventId) => `remind ${liveEventId}`,
   mute: (subscriptionId) => `pause ${subscriptionId}`,
 };
 

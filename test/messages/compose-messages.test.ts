@@ -269,9 +269,20 @@ describe('composeCollectionMessage', () => {
 });
 
 describe('composeLiveEventMessage', () => {
-  it('puts an Open button under an event in a feed, and none on a lookup', () => {
+  it('puts Remind me and Open under an event in a feed, only Open under its reminder, none on a lookup', () => {
+    const url = composeLiveEventMessage(liveEvent).url;
     expect(composeLiveEventMessage(liveEvent).actions).toEqual([
-      { kind: 'link', label: 'Open', url: composeLiveEventMessage(liveEvent).url },
+      {
+        kind: 'command',
+        label: 'Remind me',
+        verb: 'remind',
+        target: liveEvent.id,
+        command: `remind ${liveEvent.id}`,
+      },
+      { kind: 'link', label: 'Open', url },
+    ]);
+    expect(composeLiveEventMessage(liveEvent, { reminder: true, now: 0 }).actions).toEqual([
+      { kind: 'link', label: 'Open', url },
     ]);
     expect(composeLiveEventMessage(liveEvent, { occasion: 'lookup' }).actions).toBeUndefined();
   });

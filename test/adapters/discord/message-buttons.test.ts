@@ -1,6 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createDiscordAdapter } from '../../../adapters/discord/index.js';
 import { withMuteActions } from '../../../src/delivery/mute-actions.js';
+import type { ReminderRepository } from '../../../src/delivery/reminders.js';
 import { composePostMessage } from '../../../src/messages/index.js';
 import type { ChatAdapter, Message } from '../../../src/ports/index.js';
 import {
@@ -13,6 +14,7 @@ import { componentProblems } from '../../fakes/discord/component-limits.js';
 import { REQUEST_SCHEMAS, validateAgainstSpec } from '../../fakes/discord/discord-spec.js';
 import { FakeDiscordRest } from '../../fakes/discord/fake-discord-rest.js';
 import { discordKeyPair, discordSignature } from '../../fakes/discord/signing.js';
+import { announcedLiveEvent, memoryReminders } from '../../support/button-fixtures.js';
 import { createCapturingLogger } from '../../support/capturing-logger.js';
 import { type Harness, startHarness } from '../../support/command-harness.js';
 import {
@@ -44,11 +46,17 @@ describe('Discord message buttons', () => {
   let postId: string;
   let posted: unknown;
   let message: Message;
+  let reminders: ReminderRepository;
   /** The adapter's clock for the replay window. */
   const now = Date.now();
 
   beforeEach(async () => {
-    harness = await startHarness();
+    let clockNow = () => 0;
+    reminders = memoryReminders({ now: () => clockNow() });
+    harness = await startHarness({
+      handler: { reminders: { repository: reminders, directoryId: 'buttons', listedEvents: async () => [] } },
+    });
+    clockNow = () => harness.clock.now();
     rest = new FakeDiscordRest({ token: 'discord-token' });
     await rest.listen();
     rest.addChannel(CHANNEL_ID);
@@ -277,5 +285,20 @@ describe('Discord message buttons', () => {
       type: 4,
       data: { flags: 64, content: 'This subscription no longer exists.' },
     });
+  });
+
+  it('sets a personal reminder when a member without any permission presses Remind me on a live event', async () => {
+    const live = announcedLiveEvent(harness);
+    const event = live.message;
+    await adapter.deliver({ platform: 'discord', channelId: CHANNEL_ID, workspaceId: GUILD_ID }, event, {
+      idempotencyKey: 'buttons-live',
+    });
+    const body = rest.callsTo('POST', '/channels/:id/messages').at(-1)?.body;
+    expect(findComponent(body, 'Remind me').custom_id).toBe(`dirbot:v1:remind:${live.id}`);
+    const { callback } = await click(clickOf('Remind me', MEMBER_PERMISSIONS, body));
+    expect(callback?.data?.flags).toBe(64);
+    expect(callback?.data?.content).toContain('Button AMA');
+    expect(await reminders.forPerson('discord', '100000000000000020')).toMatchObject([{ eventId: live.id }]);
+    expect(rest.problems).toEqual([]);
   });
 });

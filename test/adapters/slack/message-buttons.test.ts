@@ -1,6 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createSlackAdapter, type SlackAdapterEvent } from '../../../adapters/slack/index.js';
 import { withMuteActions } from '../../../src/delivery/mute-actions.js';
+import type { ReminderRepository } from '../../../src/delivery/reminders.js';
 import { composePostMessage } from '../../../src/messages/index.js';
 import type { ChatAdapter, Message } from '../../../src/ports/index.js';
 import {
@@ -11,6 +12,7 @@ import {
 } from '../../fakes/slack/block-actions.js';
 import { FakeSlackApi, type RecordedResponse } from '../../fakes/slack/fake-slack-api.js';
 import { signedHeaders } from '../../fakes/slack/signing.js';
+import { announcedLiveEvent, memoryReminders } from '../../support/button-fixtures.js';
 import { createCapturingLogger } from '../../support/capturing-logger.js';
 import { type Harness, startHarness } from '../../support/command-harness.js';
 import { type MountServer, startMountServer } from '../../support/mount-server.js';
@@ -34,9 +36,15 @@ describe('Slack message buttons', () => {
   let postId: string;
   let blocks: unknown;
   let message: Message;
+  let reminders: ReminderRepository;
 
   beforeEach(async () => {
-    harness = await startHarness();
+    let now = () => 0;
+    reminders = memoryReminders({ now: () => now() });
+    harness = await startHarness({
+      handler: { reminders: { repository: reminders, directoryId: 'buttons', listedEvents: async () => [] } },
+    });
+    now = () => harness.clock.now();
     slack = await new FakeSlackApi().start();
     slack.addToken(TOKEN, 'T1');
     slack.addChannel(CHANNEL);
@@ -288,5 +296,23 @@ describe('Slack message buttons', () => {
       text: 'This subscription no longer exists.',
     });
     expect(await harness.subscriptions.list()).toEqual([]);
+  });
+
+  it('sets a personal reminder when someone presses Remind me on a live event, without any permission', async () => {
+    const live = announcedLiveEvent(harness);
+    const event = live.message;
+    await adapter.deliver({ platform: 'slack', channelId: CHANNEL, workspaceId: 'T1' }, event, {
+      idempotencyKey: 'buttons-live',
+    });
+    const liveBlocks = slack.callsTo('chat.postMessage').at(-1)?.params['blocks'];
+    const remind = findButton(liveBlocks, 'Remind me');
+    expect(remind.action_id).toBe(`dirbot:v1:remind:${live.id}`);
+    const { responseUrl } = await click(remind, 'U1');
+    const answer = await answerTo(responseUrl);
+    expect(answer.body).toMatchObject({ response_type: 'ephemeral', replace_original: false });
+    expect(answer.body['error']).toBeUndefined();
+    expect(String(answer.body['text'])).toContain('Button AMA');
+    expect(await reminders.forPerson('slack', 'U1')).toMatchObject([{ userId: 'U1', eventId: live.id }]);
+    expect(slack.violations).toEqual([]);
   });
 });
