@@ -14,6 +14,7 @@ describe('message button ids', () => {
     const cases = [
       ['comments', '42', 'comments 42'],
       ['follow', '42', 'subscribe comments --post 42'],
+      ['remind', '7', 'remind 7'],
       ['mute', 's1a2b3c4', 'pause s1a2b3c4'],
     ] as const;
     for (const [verb, target, command] of cases) {
