@@ -55,6 +55,7 @@ function compare(granted: Grant[], rows: Justification[]) {
 }
 
 type SlackManifest = {
+  features?: { app_home?: { messages_tab_enabled?: boolean; messages_tab_read_only_enabled?: boolean } };
   oauth_config?: { scopes?: { bot?: string[]; user?: string[] } };
   settings?: { event_subscriptions?: { bot_events?: string[]; user_events?: string[] } };
 };
@@ -129,6 +130,15 @@ describe('Slack: every scope and event in the manifest is justified in docs/slac
     const shrunk = structuredClone(manifest);
     shrunk.oauth_config!.scopes!.bot = shrunk.oauth_config!.scopes!.bot!.filter((s) => s !== 'users:read');
     expect(compare(slackGrants(shrunk), rows).stale).toEqual(['bot scope users:read']);
+  });
+
+  it('reminder DMs (im:write) land in a Messages tab people can see but not write to', () => {
+    expect(manifest.oauth_config?.scopes?.bot).toContain('im:write');
+    // With the tab off, Slack hides the app's DM conversation and a reminder would go unseen.
+    expect(manifest.features?.app_home).toMatchObject({
+      messages_tab_enabled: true,
+      messages_tab_read_only_enabled: true,
+    });
   });
 });
 
