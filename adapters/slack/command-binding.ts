@@ -60,6 +60,7 @@ export function bindDirectoryCommand(deps: CommandBindingDeps): void {
         channelId: command.channel_id,
         userId: command.user_id,
         ...(command.team_id === undefined ? {} : { teamId: command.team_id }),
+        responseUrl: command.response_url,
       };
       const opened = await openFormModal(client, command.trigger_id, reply.form, metadata, logger);
       deps.emit({ type: 'form', stage: 'opened', failed: !opened });

@@ -87,16 +87,19 @@ export function bindFormSubmissions(deps: FormBindingDeps): void {
       await refuse('This form has expired. Close it and run the command again.');
       return;
     }
-    const canManageChannel = await deps.admin.isAdminOrOwner(client, teamId, body.user.id);
-    const work = commands
-      .submitForm({
-        platform: 'slack',
-        channelId: metadata.channelId,
-        ...(teamId === undefined ? {} : { workspaceId: teamId }),
-        actor: { userId: body.user.id, canManageChannel, displayName: body.user.name },
-        command: metadata.command,
-        values: readFormValues(view.state.values as never),
-      })
+    // Inside the ack budget: users.info on a cold cache may be slow, and Slack allows 3 s.
+    const work = deps.admin
+      .isAdminOrOwner(client, teamId, body.user.id)
+      .then((canManageChannel) =>
+        commands.submitForm!({
+          platform: 'slack',
+          channelId: metadata.channelId,
+          ...(teamId === undefined ? {} : { workspaceId: teamId }),
+          actor: { userId: body.user.id, canManageChannel, displayName: body.user.name },
+          command: metadata.command,
+          values: readFormValues(view.state.values as never),
+        }),
+      )
       .catch((error: unknown): CommandReply => {
         logger.error({ err: error }, 'the form submission handler threw');
         return {
@@ -131,7 +134,9 @@ export function bindFormSubmissions(deps: FormBindingDeps): void {
         blocks: rendered.blocks as never,
       });
     } catch (error) {
-      logger.warn({ err: error }, 'could not post the form answer');
+      // chat.postEphemeral needs the bot in the channel; the command's response_url does not.
+      const answered = await answerThroughResponseUrl(metadata.responseUrl, rendered);
+      if (!answered) logger.warn({ err: error }, 'could not post the form answer');
     }
     deps.emit({
       type: 'form',
@@ -140,4 +145,20 @@ export function bindFormSubmissions(deps: FormBindingDeps): void {
       failed: reply.error !== undefined,
     });
   });
+}
+
+/** Posts the answer privately through a slash command's response_url; false when it could not. */
+async function answerThroughResponseUrl(url: string | undefined, rendered: object): Promise<boolean> {
+  if (url === undefined) return false;
+  try {
+    const res = await fetch(url, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ ...rendered, response_type: 'ephemeral', replace_original: false }),
+      signal: AbortSignal.timeout(10_000),
+    });
+    return res.ok;
+  } catch {
+    return false;
+  }
 }

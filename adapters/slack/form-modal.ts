@@ -30,6 +30,11 @@ export interface FormMetadata {
   channelId: string;
   teamId?: string;
   userId: string;
+  /**
+   * The slash command's response_url (valid 30 minutes, 5 answers): where the answer goes when
+   * chat.postEphemeral cannot reach the channel (a private channel or DM the bot is not in).
+   */
+  responseUrl?: string;
 }
 
 type SlackView = Record<string, unknown>;
@@ -104,7 +109,8 @@ export function readFormMetadata(raw: string | undefined): FormMetadata | undefi
     typeof value.command !== 'string' ||
     typeof value.channelId !== 'string' ||
     typeof value.userId !== 'string' ||
-    (value.teamId !== undefined && typeof value.teamId !== 'string')
+    (value.teamId !== undefined && typeof value.teamId !== 'string') ||
+    (value.responseUrl !== undefined && typeof value.responseUrl !== 'string')
   )
     return undefined;
   return {
@@ -112,6 +118,7 @@ export function readFormMetadata(raw: string | undefined): FormMetadata | undefi
     channelId: value.channelId,
     userId: value.userId,
     ...(value.teamId === undefined ? {} : { teamId: value.teamId }),
+    ...(value.responseUrl === undefined ? {} : { responseUrl: value.responseUrl }),
   };
 }
 

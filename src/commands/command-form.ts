@@ -49,7 +49,7 @@ export function formTokens(spec: CommandSpec, submission: FormSubmission): strin
     if (value === undefined || value === false) continue;
     if (option.type === 'boolean')
       tokens.push(value === true ? `--${option.name}` : `--${option.name}=${String(value).trim()}`);
-    else tokens.push(`--${option.name}`, String(value));
+    else tokens.push(`--${option.name}`, String(value).trim());
   }
   return tokens;
 }

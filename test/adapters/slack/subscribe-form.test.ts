@@ -114,6 +114,8 @@ describe('the subscribe form on Slack', () => {
       channelId: 'C1',
       userId: 'UADMIN',
       teamId: 'T1',
+      // Where the answer goes if chat.postEphemeral cannot reach the channel.
+      responseUrl: expect.stringMatching(/^http/),
     });
     expect(events).toContainEqual({ type: 'form', stage: 'opened', failed: false });
     expect(slack.violations).toEqual([]);
@@ -162,6 +164,20 @@ describe('the subscribe form on Slack', () => {
     expect(JSON.stringify(entry?.blocks)).toContain('Rocket Notes');
     expect(events).toContainEqual({ type: 'form', stage: 'submitted', deferred: false, failed: false });
     expect(slack.violations).toEqual([]);
+  });
+
+  it("answers through the command's response_url when chat.postEphemeral cannot reach the channel", async () => {
+    const opened = await openForm();
+    // A private channel or DM the bot is not in: Slack refuses the ephemeral post.
+    slack.refuseNext('chat.postEphemeral', 'channel_not_found');
+    const res = await slack.modals.submit(botUrl(), SECRET, opened, { feed: 'posts', user: '  alice  ' });
+    expect(res.status).toBe(200);
+    const answer = await slack.waitForResponse();
+    expect(answer.body).toMatchObject({ response_type: 'ephemeral', replace_original: false });
+    expect(String(answer.body['text'])).toContain('Subscribed this channel to posts');
+    // Spaces around a typed value are trimmed as the typed command's tokenizer drops them.
+    const [subscription] = await h.subscriptions.forChannel('slack', 'C1');
+    expect(subscription?.filters).toEqual({ user: 'alice' });
   });
 
   it('closes the modal in time when the core is slow, and posts the answer when it comes', async () => {
