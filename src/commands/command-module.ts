@@ -11,6 +11,12 @@ export interface CommandRequest {
   deps: CommandDependencies;
   /** Every command of the list being served, in help order (for `help`). */
   commands: readonly CommandSpec[];
+  /**
+   * Counts one upstream request against the person's lookup allowance (the same per-person limit
+   * as lookups) and answers how long they must wait first: 0 means go ahead. For commands that
+   * are not lookups but may still ask the directory (a reminder for an event not yet listed).
+   */
+  spendLookupAllowance?(): number;
 }
 
 /**

@@ -8,8 +8,7 @@ import { foreignLinkReply } from './directory-links.js';
 import { createLinkPreviews } from './link-preview.js';
 import { createLookupCache } from './lookup-cache.js';
 import type { ParseResult } from './parse-invocation.js';
-import { errorReply, infoReply } from './replies.js';
-import { formatDuration } from './time-text.js';
+import { errorReply, infoReply, rateLimitedReply } from './replies.js';
 import type { CommandDependencies, CommandEvent, CommandResult } from './types.js';
 import { upstreamFailureReply } from './upstream-failure.js';
 import { createUserRateLimiter } from './user-rate-limiter.js';
@@ -75,13 +74,7 @@ export function createCommandHandler(
     const pending = inFlight.get(key);
     if (pending) return { reply: await pending, cached: true };
     const waitMs = limiter.take(who.platform, who.userId);
-    if (waitMs > 0) {
-      const reply = errorReply(
-        'command_rate_limited',
-        `You are looking things up faster than the team's shared directory quota allows. Try again in ${formatDuration(waitMs)}.`,
-      );
-      return { reply, cached: false };
-    }
+    if (waitMs > 0) return { reply: rateLimitedReply(waitMs), cached: false };
     const work = fetch().then(
       (reply) => {
         // A "no such post" answer is as stable as a found one; failures are not kept.
@@ -154,9 +147,16 @@ export function createCommandHandler(
     const commandModule = registry.find(parsed.spec.name);
     if (!commandModule)
       return { command, reply: errorReply('internal', 'This command has no answer yet.'), cached: false };
-    const request = { invocation, args, spec: parsed.spec, deps, commands: registry.specs };
+    const who = { platform: invocation.platform, userId: invocation.actor.userId };
+    const request = {
+      invocation,
+      args,
+      spec: parsed.spec,
+      deps,
+      commands: registry.specs,
+      spendLookupAllowance: () => limiter.take(who.platform, who.userId),
+    };
     if (isLookup(commandModule)) {
-      const who = { platform: invocation.platform, userId: invocation.actor.userId };
       return { command, ...(await lookup(who, commandModule.run(request))) };
     }
     return { command, reply: await commandModule.run(request), cached: false };

@@ -4,8 +4,8 @@ import type { DirectoryLiveEvent } from '../directory/index.js';
 import type { CommandReply } from '../ports/commands.js';
 import type { Message } from '../ports/message.js';
 import type { ActionCommand, CommandRequest } from './command-module.js';
-import { findLiveEvent, parseLiveEventRef } from './reminder-event.js';
-import { errorReply, infoMessage, infoReply } from './replies.js';
+import { findLiveEvent, matches, parseLiveEventRef } from './reminder-event.js';
+import { errorReply, infoMessage, infoReply, rateLimitedReply } from './replies.js';
 import { MAX_RESULTS } from './shared-options.js';
 import { formatDuration, formatUtc } from './time-text.js';
 import type { ReminderDesk } from './types.js';
@@ -13,6 +13,11 @@ import { upstreamFailureReply } from './upstream-failure.js';
 
 export const DEFAULT_BEFORE_MINUTES = 10;
 export const MAX_BEFORE_MINUTES = 1440;
+/**
+ * Pending reminders one person may hold: every pending reminder is in one store document the
+ * poller reads every tick, so nobody may grow it without bound.
+ */
+export const MAX_PER_PERSON = 25;
 const BEFORE_RANGE = `must be between 1 and ${MAX_BEFORE_MINUTES} minutes`;
 
 /**
@@ -122,9 +127,21 @@ async function setReminder(
   if (ref === undefined) return errorReply('command_usage', 'That is not a live event id, slug or link.');
   const before = typeof args['before'] === 'number' ? args['before'] : DEFAULT_BEFORE_MINUTES;
   const now = deps.clock.now();
+  if (
+    (await desk.repository.forPerson(invocation.platform, invocation.actor.userId)).length >= MAX_PER_PERSON
+  ) {
+    return errorReply(
+      'command_usage',
+      `You have ${MAX_PER_PERSON} reminders already, the most one person may hold: cancel one first (remind list).`,
+    );
+  }
+  const listed = await desk.listedEvents();
+  // An event the live feed has not listed costs an upstream request: the person's lookup allowance.
+  const waitMs = listed.some((e) => matches(e, ref)) ? 0 : (request.spendLookupAllowance?.() ?? 0);
+  if (waitMs > 0) return rateLimitedReply(waitMs);
   let event: DirectoryLiveEvent | undefined;
   try {
-    event = await findLiveEvent(ref, await desk.listedEvents(), deps.client, now);
+    event = await findLiveEvent(ref, listed, deps.client, now);
   } catch (error) {
     return upstreamFailureReply(error, { ledger: deps.client.ledger, now }).reply;
   }

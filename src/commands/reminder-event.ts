@@ -25,7 +25,8 @@ function slugOf(event: DirectoryLiveEvent): string | undefined {
   }
 }
 
-function matches(event: DirectoryLiveEvent, ref: IdOrSlug): boolean {
+/** Whether `event` is the one `ref` names. */
+export function matches(event: DirectoryLiveEvent, ref: IdOrSlug): boolean {
   return 'id' in ref ? event.id === ref.id : slugOf(event) === ref.slug;
 }
 

@@ -1,5 +1,6 @@
 import type { CommandReply } from '../ports/commands.js';
 import type { Message } from '../ports/message.js';
+import { formatDuration } from './time-text.js';
 
 /** A private answer with results the asker may share in the channel. */
 export function lookupReply(text: string, messages: Message[]): CommandReply {
@@ -35,4 +36,12 @@ export function infoMessage(title: string, text: string, fields?: Message['field
     ...(fields && fields.length > 0 ? { fields } : {}),
     fallback: text === '' ? title : `${title}: ${text.split('\n')[0] ?? ''}`.slice(0, 300),
   };
+}
+
+/** The answer to a person asking the directory faster than their share of the quota allows. */
+export function rateLimitedReply(waitMs: number): CommandReply {
+  return errorReply(
+    'command_rate_limited',
+    `You are looking things up faster than the team's shared directory quota allows. Try again in ${formatDuration(waitMs)}.`,
+  );
 }

@@ -192,6 +192,33 @@ describe('/directory remind', () => {
     expect(await bot.store.keyv.get(REMINDERS_KEY)).toBeUndefined();
   });
 
+  it("counts a search for an unlisted event against the person's lookup allowance", async () => {
+    const bot = await startBot({ start: false });
+    const answers = [];
+    // Nothing is listed yet (the poller is not running), so every id is looked for upstream.
+    for (let n = 0; n < 12; n += 1) answers.push(await bot.ask(`remind ${900000 + n}`));
+    expect(answers.slice(0, 10).map((a) => a.error?.code)).toEqual(Array(10).fill('not_found'));
+    expect(answers.at(-1)?.error?.code).toBe('command_rate_limited');
+    expect(answers.at(-1)?.text).toContain('Try again in');
+    // Someone else still has their own allowance.
+    expect((await bot.ask('remind 999999', 'slack', 'U0BOB')).error?.code).toBe('not_found');
+  });
+
+  it('holds at most 25 pending reminders per person, and says how to make room', async () => {
+    const events = Array.from({ length: 26 }, (_, n) => scheduleEvent(`Event ${n}`, START + n * MINUTE));
+    const bot = await startBot({ start: false });
+    for (const event of events.slice(0, 25)) {
+      expect((await bot.ask(`remind ${event.id}`)).error).toBeUndefined();
+      // Past the per-person lookup allowance (10 a minute): these are looked up upstream.
+      clock.advance(7_000);
+    }
+    const full = await bot.ask(`remind ${events[25]?.id}`);
+    expect(full.error?.code).toBe('command_usage');
+    expect(full.text).toContain('You have 25 reminders already');
+    expect((await bot.store.keyv.get<Reminder[]>(REMINDERS_KEY))?.length).toBe(25);
+    expect((await bot.ask(`remind ${events[25]?.id}`, 'slack', 'U0BOB')).error).toBeUndefined();
+  });
+
   it('DMs the person on Slack at the right time, once, through conversations.open', async () => {
     const event = scheduleEvent();
     const bot = await startBot();
