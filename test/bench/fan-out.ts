@@ -14,7 +14,7 @@ import { FakeSlackApi } from '../fakes/slack/fake-slack-api.js';
 import { makeTempDir } from '../support/temp-dir.js';
 import { type FanOutCeiling, fanOutCeiling, type PostingLimit } from './ceiling.js';
 import { createBenchCommandHandler } from './command-handler.js';
-import { benchEngineParts, round, silentLogger, type Violation, waitFor } from './support.js';
+import { benchEngineParts, percentile, round, silentLogger, type Violation, waitFor } from './support.js';
 
 export interface FanOutOptions {
   /** Destinations per platform (the issue: 500 each; quick mode 50). */
@@ -53,6 +53,19 @@ export interface PlatformFanOut {
   status429By: Record<string, number>;
   /** Requests discord.js held back because its own bucket (learned from the headers) was empty, by kind. */
   sdkHeldBack: Record<string, number>;
+  /**
+   * Where the pacing is a window (Discord's global 50 per second): how long each post took from
+   * the outbox handing it to the adapter to the answer, and the best rate a limiter can reach
+   * that never lets a window hold more than the limit wherever a request lands inside its round
+   * trip: every window then also holds its slots for the round trip (src/delivery/window-limiter.ts).
+   */
+  window?: {
+    roundTripMs: { p50: number; mean: number; p95: number };
+    /** messages ÷ (windows × (window + mean round trip)), per second. */
+    safeMessagesPerSecond: number;
+    /** Achieved ÷ that rate: what is left after the round trip, i.e. the outbox's own slack. */
+    ratioToSafe: number;
+  };
 }
 
 export interface FanOutResult {
@@ -116,18 +129,22 @@ export async function benchFanOut(options: FanOutOptions): Promise<FanOutResult>
     options.pacing?.slack,
   );
   const sdkHeldBack: Record<string, number> = {};
-  const discordAdapter = withPacing(
-    createDiscordAdapter({
-      token: DISCORD_TOKEN,
-      applicationId: '100000000000000001',
-      apiUrl: discord.url,
-      gateway: false,
-      logger,
-      onEvent: (event) => {
-        if (event.type === 'rateLimited') count(sdkHeldBack, event.global ? 'global' : 'route');
-      },
-    }),
-    options.pacing?.discord,
+  const discordRoundTrips: number[] = [];
+  const discordAdapter = timedDeliveries(
+    withPacing(
+      createDiscordAdapter({
+        token: DISCORD_TOKEN,
+        applicationId: '100000000000000001',
+        apiUrl: discord.url,
+        gateway: false,
+        logger,
+        onEvent: (event) => {
+          if (event.type === 'rateLimited') count(sdkHeldBack, event.global ? 'global' : 'route');
+        },
+      }),
+      options.pacing?.discord,
+    ),
+    discordRoundTrips,
   );
   const events: (EngineEvent & { at: number })[] = [];
   const parts = benchEngineParts(emulator.url);
@@ -247,6 +264,7 @@ export async function benchFanOut(options: FanOutOptions): Promise<FanOutResult>
       status429: number,
       status429By: Record<string, number>,
       held: Record<string, number>,
+      window?: { limit: PostingLimit; roundTrips: readonly number[] },
     ): PlatformFanOut => {
       const mine = events.filter(
         (e) => e.source === 'dispatcher' && 'entry' in e && e.entry.destination.platform === platform,
@@ -271,6 +289,7 @@ export async function benchFanOut(options: FanOutOptions): Promise<FanOutResult>
         retriedBy,
         status429By,
         sdkHeldBack: held,
+        ...(window === undefined ? {} : { window: safeWindowRate(window, ceiling, messagesPerSecond) }),
       };
     };
     return {
@@ -289,6 +308,7 @@ export async function benchFanOut(options: FanOutOptions): Promise<FanOutResult>
         discord.calls.filter((c) => c.status === 429).length,
         countBy(discord.calls.filter((c) => c.status === 429).map((c) => c.rateLimitScope ?? '?')),
         sdkHeldBack,
+        { limit: DISCORD_GLOBAL, roundTrips: discordRoundTrips },
       ),
       enqueueMs,
       violations,
@@ -326,5 +346,47 @@ function withPacing(adapter: ChatAdapter, pacing: DeliveryPacing | undefined): C
     deliver: (destination, message, options) => adapter.deliver(destination, message, options),
     health: () => adapter.health(),
     stop: () => adapter.stop(),
+  };
+}
+
+/** Times every delivery the outbox hands `adapter`, from the call to the answer, into `roundTrips`. */
+function timedDeliveries(adapter: ChatAdapter, roundTrips: number[]): ChatAdapter {
+  const deliver = adapter.deliver.bind(adapter);
+  adapter.deliver = async (destination, message, options) => {
+    const startedAt = performance.now();
+    try {
+      return await deliver(destination, message, options);
+    } finally {
+      roundTrips.push(performance.now() - startedAt);
+    }
+  };
+  return adapter;
+}
+
+/**
+ * The best rate a window limiter reaches when it counts each request until a window after its
+ * answer (so no window can exceed the limit wherever the platform counts it): each of the
+ * `messages ÷ limit` windows lasts the window plus a round trip.
+ */
+function safeWindowRate(
+  window: { limit: PostingLimit; roundTrips: readonly number[] },
+  ceiling: FanOutCeiling,
+  messagesPerSecond: number,
+): NonNullable<PlatformFanOut['window']> {
+  const { limit, roundTrips } = window;
+  const mean = roundTrips.reduce((sum, ms) => sum + ms, 0) / Math.max(1, roundTrips.length);
+  const windows = limit.kind === 'window' ? Math.floor((ceiling.messages - 1) / limit.limit) : 0;
+  const windowMs = limit.kind === 'window' ? limit.windowMs : 0;
+  const safeSpanMs = windows * (windowMs + mean);
+  const safeMessagesPerSecond =
+    safeSpanMs > 0 ? ceiling.messages / (safeSpanMs / 1000) : Number.POSITIVE_INFINITY;
+  return {
+    roundTripMs: {
+      p50: round(percentile(roundTrips, 50), 1),
+      mean: round(mean, 1),
+      p95: round(percentile(roundTrips, 95), 1),
+    },
+    safeMessagesPerSecond: round(safeMessagesPerSecond, 2),
+    ratioToSafe: round(messagesPerSecond / safeMessagesPerSecond),
   };
 }

@@ -207,6 +207,15 @@ function rows(results: Results): Row[] {
         goal: '→ 1',
         detail: `${p.messagesPerSecond} of ${p.ceiling.messagesPerSecond} msg/s (${p.ceiling.binding} limit); ${p.channels} ch × ${p.itemsPerChannel}; ${p.retried} retried`,
       });
+      if (p.window) {
+        const w = p.window;
+        out.push({
+          figure: `fan-out ${name}: msg/s ÷ safe window pace`,
+          value: w.ratioToSafe,
+          goal: 'info',
+          detail: `${p.messagesPerSecond} of ${w.safeMessagesPerSecond} msg/s: each window plus the mean round trip ${w.roundTripMs.mean} ms (p50 ${w.roundTripMs.p50}, p95 ${w.roundTripMs.p95})`,
+        });
+      }
       out.push({
         figure: `fan-out ${name}: 429s received`,
         value: p.status429,
