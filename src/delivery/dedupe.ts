@@ -2,6 +2,15 @@ import type Keyv from 'keyv';
 import type { Clock } from '../ports/clock.js';
 import { type DirectoryKeys, directoryKeys, UNPREFIXED_KEYS } from '../store/directory-keys.js';
 
+/** A delivered message's place on its platform (Slack `ts`, Discord message id). */
+export interface PostedReference {
+  messageId: string;
+  /** Epoch ms the platform confirmed it. */
+  postedAt: number;
+  /** The thread started from (Discord) or under (Slack: the parent's ts) this message, if any. */
+  threadId?: string;
+}
+
 /**
  * Remembers what each destination already received, one key per (destination, item, event
  * kind), with a TTL longer than any feed window so the store plateaus instead of growing.
@@ -20,9 +29,20 @@ export class DeliveredLedger {
     this.#keys = directoryKeys(options.directoryId);
   }
 
-  /** Marks delivered; call only after the platform confirmed the post. */
-  async markDelivered(destination: string, itemKey: string): Promise<void> {
-    await this.#keyv.set(this.#keys.delivered(destination, itemKey), 1, this.#ttlMs);
+  /**
+   * Marks delivered; call only after the platform confirmed the post. `reference` (the posted
+   * message's id on its platform) is kept as the entry's value, so the message can later be
+   * threaded under or edited for as long as the ledger remembers it, and a SIGKILL can never
+   * separate "delivered" from "where".
+   */
+  async markDelivered(destination: string, itemKey: string, reference?: PostedReference): Promise<void> {
+    await this.#keyv.set(this.#keys.delivered(destination, itemKey), reference ?? 1, this.#ttlMs);
+  }
+
+  /** Where the item was posted in that destination; undefined when unknown or never posted. */
+  async reference(destination: string, itemKey: string): Promise<PostedReference | undefined> {
+    const value = await this.#keyv.get<PostedReference | 1>(this.#keys.delivered(destination, itemKey));
+    return typeof value === 'object' && value !== null ? value : undefined;
   }
 
   /**

@@ -169,6 +169,9 @@ export class Dispatcher {
     try {
       if (outcome.status === 'delivered') {
         entry.posted = true;
+        if (outcome.platformMessageId !== undefined) {
+          entry.reference = { messageId: outcome.platformMessageId, postedAt: clock.now() };
+        }
         await this.#recordDelivered(entry, startedAt);
         return;
       }
@@ -227,7 +230,7 @@ export class Dispatcher {
   /** Mark delivered only after the platform confirmed the post, then forget the entry. */
   async #recordDelivered(entry: OutboxEntry, startedAt: number): Promise<void> {
     const { outbox, ledger, clock, onEvent } = this.#options;
-    await ledger.markDelivered(entry.destinationKey, entry.itemKey);
+    await ledger.markDelivered(entry.destinationKey, entry.itemKey, entry.reference);
     await outbox.remove(entry);
     onEvent?.({ type: 'delivered', entry, ms: clock.now() - startedAt });
   }

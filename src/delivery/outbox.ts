@@ -2,6 +2,7 @@ import type Keyv from 'keyv';
 import type { Destination } from '../ports/chat-adapter.js';
 import type { Message } from '../ports/message.js';
 import { type DirectoryKeys, directoryKeys } from '../store/directory-keys.js';
+import type { PostedReference } from './dedupe.js';
 
 export interface OutboxEntry {
   destination: Destination;
@@ -19,6 +20,8 @@ export interface OutboxEntry {
    * retried, never the post.
    */
   posted?: boolean;
+  /** Where the platform put it, once `posted`; recorded with the delivery (see DeliveredLedger). */
+  reference?: PostedReference;
   /** Loaded from the store by a new poller: check the delivered ledger before posting. */
   recovered?: boolean;
 }

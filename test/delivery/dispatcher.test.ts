@@ -1,6 +1,6 @@
 import Keyv from 'keyv';
 import { describe, expect, it } from 'vitest';
-import { DeliveredLedger } from '../../src/delivery/dedupe.js';
+import { DeliveredLedger, type PostedReference } from '../../src/delivery/dedupe.js';
 import { Dispatcher } from '../../src/delivery/dispatcher.js';
 import { Outbox, type OutboxEntry } from '../../src/delivery/outbox.js';
 import { SubscriptionRepository } from '../../src/delivery/subscriptions.js';
@@ -17,12 +17,16 @@ const freeLeases: LeaseBackend = {
 /** A ledger whose writes can be made to fail, as a store outage would. */
 class FlakyLedger extends DeliveredLedger {
   failWrites = 0;
-  override async markDelivered(destination: string, itemKey: string): Promise<void> {
+  override async markDelivered(
+    destination: string,
+    itemKey: string,
+    reference?: PostedReference,
+  ): Promise<void> {
     if (this.failWrites > 0) {
       this.failWrites -= 1;
       throw new Error('store unavailable');
     }
-    await super.markDelivered(destination, itemKey);
+    await super.markDelivered(destination, itemKey, reference);
   }
 }
 
@@ -47,7 +51,7 @@ class ScriptedPlatform implements ChatAdapter {
     const next = this.script.get(message.title)?.shift();
     if (next) return next;
     this.posted.push(message.title);
-    return { status: 'delivered' };
+    return { status: 'delivered', platformMessageId: `m-${message.title}` };
   }
 }
 
@@ -118,6 +122,8 @@ describe('the dispatcher', () => {
     expect(await ledger.delivered([{ destination: 'console:C1', itemKey: 'comments:new:once' }])).toEqual([
       true,
     ]);
+    // Where it was posted survives the failed first recording: threads and edits need it.
+    expect((await ledger.reference('console:C1', 'comments:new:once'))?.messageId).toBe('m-once');
   });
 
   it('drops a message the platform can never accept and carries on with the channel', async () => {
