@@ -4,6 +4,7 @@ import type { FeedName } from '../feeds/feed-names.js';
 import type { Clock } from '../ports/clock.js';
 import { sleep } from '../ports/clock.js';
 import type { MessageFormat } from '../ports/message.js';
+import type { ScheduleOptions } from '../schedule/schedule-options.js';
 import type { LeaseBackend } from '../store/leases.js';
 import type { FeedFilters } from './feed-filters.js';
 import { notifyChange, type SubscriptionChangeListener } from './subscription-changes.js';
@@ -21,6 +22,8 @@ export interface Subscription {
   filters: FeedFilters;
   /** How its items look (`--format`); absent = full, as stored before formats (full is never stored). */
   format?: MessageFormat;
+  /** When its items are posted (digest, quiet hours, caps); absent = each item as soon as found. */
+  schedule?: ScheduleOptions;
   /** `env` for routes seeded from SUBSCRIPTIONS, otherwise the platform user id. */
   createdBy: string;
   /** Epoch ms. Items discovered before this never reach the subscription (no history flood). */
