@@ -1,0 +1,40 @@
+import type { Message } from '../ports/message.js';
+import type { DigestCadence } from './schedule-options.js';
+
+/**
+ * One item a schedule holds back instead of posting at once: collected for a digest, held
+ * through quiet hours, or over a volume cap. It carries the message as the subscription would
+ * have received it, so releasing it individually needs no directory request, and the numbers a
+ * digest ranks and shows by.
+ */
+export interface HeldItem {
+  /** The item's key (`FeedItem.key`): the same dedupe identity it would have had posted alone. */
+  itemKey: string;
+  feed: string;
+  /** Composed and formatted for the subscription, as the outbox would have carried it. */
+  message: Message;
+  /** Epoch ms the item was found. */
+  discoveredAt: number;
+  /** Why it is held. */
+  reason: 'digest' | 'quiet' | 'cap';
+  /** A post's votes and comment count when last seen, for ranking and showing. */
+  votes?: number;
+  comments?: number;
+}
+
+/** What a digest or summary message is made from (src/messages composes it). */
+export interface DigestInput {
+  /** `digest`: the scheduled digest; `quiet`: what quiet hours held; `cap`: what a volume cap held. */
+  kind: 'digest' | 'quiet' | 'cap';
+  feed: string;
+  items: readonly HeldItem[];
+  /** Only the N best by votes, ranked (`--top`); absent: every item, oldest first. */
+  top?: number;
+  /** The period the items were collected in, epoch ms, `to` exclusive. */
+  period: { from: number; to: number };
+  /** The IANA zone every time in the message is written in. */
+  zone: string;
+  cadence?: DigestCadence;
+  /** Set when the message is posted later than it was due (the bot was down): when it was due. */
+  lateFor?: number;
+}
