@@ -1,4 +1,4 @@
-import type { Message } from '../../src/ports/index.js';
+import type { Message, MessageEntry } from '../../src/ports/index.js';
 import { sanitizeUrl, truncate } from '../../src/ports/index.js';
 import { oneLine, stripControls, wrap } from './terminal-text.js';
 
@@ -55,6 +55,12 @@ export function renderConsoleMessage(message: Message, options: ConsoleRenderOpt
     }
   }
 
+  // A digest's list: one numbered (or bulleted) line per item, its link under it.
+  if (message.entries !== undefined && message.entries.length > 0) {
+    lines.push('');
+    for (const entry of message.entries) lines.push(...entryLines(entry, indent, bodyWidth));
+  }
+
   const fields = (message.fields ?? [])
     .map((field) => ({
       name: oneLine(field.name),
@@ -99,6 +105,7 @@ export function renderConsoleMessage(message: Message, options: ConsoleRenderOpt
     message.timestamp === undefined ? '' : (formatTime(message.timestamp) ?? ''),
   ].filter((part) => part !== '');
   if (small.length > 0) {
+    if (message.entries !== undefined && link === undefined && image === undefined) lines.push('');
     const text = indent + small.join(' · ');
     lines.push(style ? dim(text) : text);
   }
@@ -110,4 +117,17 @@ function renderLine(message: Message): string {
   const title = truncate(oneLine(message.title), TITLE_MAX) || truncate(oneLine(message.fallback), TITLE_MAX);
   const link = sanitizeUrl(message.url);
   return link === undefined ? title || '(untitled)' : `${title || '(untitled)'} → ${link}`;
+}
+
+/** One list entry: `1. Title — detail` wrapped under its marker, then `→ url`. */
+function entryLines(entry: MessageEntry, indent: string, width: number): string[] {
+  const marker = entry.rank === undefined ? '•' : `${entry.rank}.`;
+  const title = truncate(oneLine(entry.title), TITLE_MAX) || '(untitled)';
+  const detail = entry.detail === undefined ? '' : truncate(oneLine(entry.detail), FIELD_VALUE_MAX);
+  const hang = ' '.repeat(marker.length + 1);
+  const wrapped = wrap(detail === '' ? title : `${title} — ${detail}`, width - hang.length);
+  const lines = wrapped.map((line, i) => indent + (i === 0 ? `${marker} ` : hang) + line);
+  const link = sanitizeUrl(entry.url);
+  if (link !== undefined) lines.push(`${indent}${hang}→ ${link}`);
+  return lines;
 }

@@ -1,6 +1,7 @@
 import { type Message, precut, sanitizeUrl, truncate } from '../../src/ports/index.js';
 import { escapeMarkdown, neutralizeMentions } from './escape-markdown.js';
 import { DISCORD_LIMITS } from './limits.js';
+import { renderEntryLines } from './render-entries.js';
 
 /** The subset of Discord's embed object the bot sends. */
 export interface DiscordEmbed {
@@ -96,7 +97,14 @@ export function renderEmbed(message: Message, budget: number = DISCORD_LIMITS.em
   // Reserve room for a short description before fields eat the budget: the body is usually
   // the point of the message (a comment), fields are supporting detail.
   // A comment body can be any length: cut it near the limit before escaping the whole of it.
-  const body = message.text ? clean(escapeMarkdown(precut(message.text, DISCORD_LIMITS.description))) : '';
+  let body = message.text ? clean(escapeMarkdown(precut(message.text, DISCORD_LIMITS.description))) : '';
+  if (message.entries !== undefined && message.entries.length > 0) {
+    // A digest's list goes under its text, in whole lines: the text gets at most a quarter.
+    const room = Math.min(remaining, DISCORD_LIMITS.description);
+    const text = truncate(body, Math.floor(room / 4));
+    const list = renderEntryLines(message.entries, room - text.length - (text === '' ? 0 : 2));
+    body = text === '' ? list : `${text}\n\n${list}`;
+  }
   const reserved = Math.min(body.length, DISCORD_LIMITS.description, Math.floor(remaining / 2));
   remaining -= reserved;
 

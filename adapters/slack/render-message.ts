@@ -3,6 +3,7 @@ import { truncate } from '../../src/ports/index.js';
 import { SLACK_LIMITS } from './block-limits.js';
 import { escapeSlackText, escapeWithin } from './escape.js';
 import { renderActionsBlock, usableUrl } from './render-actions.js';
+import { renderEntrySections } from './render-entries.js';
 
 export { OPEN_ACTION_ID } from './render-actions.js';
 
@@ -89,7 +90,7 @@ function lineBlocks(message: Message): SlackBlock[] {
 
 /**
  * Renders a feed message as Block Kit: header, text section (with the thumbnail beside it),
- * fields, image, context (author, time, footer) and the buttons (an "Open" link at least). Every user-supplied string
+ * a digest's list (sections of linked lines), fields, image, context (author, time, footer) and the buttons (an "Open" link at least). Every user-supplied string
  * is escaped and every limit respected, truncating with an ellipsis rather than failing the post.
  */
 export function renderMessageBlocks(message: Message): SlackBlock[] {
@@ -112,6 +113,11 @@ export function renderMessageBlocks(message: Message): SlackBlock[] {
       thumbnailPlaced = true;
     }
     blocks.push(section);
+  }
+
+  if (message.entries !== undefined && message.entries.length > 0) {
+    // Room left for the list: the image, context and buttons that may follow keep theirs.
+    blocks.push(...renderEntrySections(message.entries, SLACK_LIMITS.blocksPerMessage - blocks.length - 3));
   }
 
   // Fields beyond what 50 blocks can hold would be cut by capBlocks anyway; skip rendering them.

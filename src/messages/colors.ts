@@ -10,6 +10,7 @@ export const KIND_COLORS: Readonly<Record<ItemKind, string>> = {
   notification: '#6b7785',
   user: '#2e9e6b',
   info: '#95a5a6',
+  digest: '#3d5a80',
 };
 
 /**

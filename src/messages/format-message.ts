@@ -12,6 +12,8 @@ import { summaryLine } from './plain-text.js';
  */
 export function formatMessage(message: Message, format: MessageFormat | undefined): Message {
   if (format === undefined || format === 'full') return message;
+  // A digest is already the subscription's own summary of many items; one line of it would lose them.
+  if (message.kind === 'digest') return message;
   const title = message.title.trim();
   const summary = message.fallback.trim();
   const line = format === 'compact' ? summary || title : title || summary;

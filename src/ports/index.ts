@@ -58,11 +58,14 @@ export { stripInvisibleFormatting } from './invisible-text.js';
 export type { KeyValueStore } from './key-value-store.js';
 export type { LogFn, Logger } from './logger.js';
 export {
+  ENTRY_LIMITS,
+  entryWeight,
   type ItemKind,
   isMessageFormat,
   MESSAGE_FORMATS,
   type Message,
   type MessageAuthor,
+  type MessageEntry,
   type MessageField,
   type MessageFormat,
   type MessageLayout,
@@ -80,4 +83,4 @@ export {
   type MessageAction,
 } from './message-actions.js';
 export type { OpenedSecret, SecretSealer } from './secret-sealer.js';
-export { precut, sanitizeUrl, truncate } from './text-safety.js';
+export { linkUrl, precut, sanitizeUrl, truncate } from './text-safety.js';

@@ -14,7 +14,9 @@ export type ItemKind =
   | 'live-reminder'
   | 'notification'
   | 'user'
-  | 'info';
+  | 'info'
+  /** A digest or summary of several items (issue 14): its items are in `entries`. */
+  | 'digest';
 
 /**
  * How a subscription wants its items shown: `full` is the whole card (the default), `compact`
@@ -34,11 +36,47 @@ export function isMessageFormat(value: string): value is MessageFormat {
  */
 export type MessageLayout = 'line';
 
+/**
+ * How much list one message may carry, as the composer measures it (see `entryWeight`): every
+ * renderer must show this much whole. Sized by the tightest platform: a Discord embed
+ * description holds 4,096 characters, and escaping can double text (a backslash before every
+ * markdown character), so 20 entries of at most 3,400 weighted characters leave room for the
+ * message's own text. Slack (50 blocks, 3,000 characters a section) has more room than that.
+ */
+export const ENTRY_LIMITS = {
+  entries: 20,
+  weight: 3_400,
+  title: 150,
+  detail: 60,
+  url: 400,
+} as const;
+
+/**
+ * The most characters an entry can take once rendered on any platform: its title and detail
+ * escaped (at most doubled), its URL, and the markup around them (rank, brackets, separator).
+ */
+export function entryWeight(entry: MessageEntry): number {
+  return 2 * entry.title.length + 2 * (entry.detail?.length ?? 0) + (entry.url?.length ?? 0) + 16;
+}
+
 export interface MessageField {
   name: string;
   value: string;
   /** Render side by side where the platform supports it. */
   inline?: boolean;
+}
+
+/**
+ * One line of a list message (a digest): the title linked to `url`, then `detail` as small
+ * print. `rank` is shown as "3." for ranked lists (a top-N digest); absent, the line is a
+ * bullet. Plain text: renderers escape it, and each line is shown whole or not at all (a line
+ * cut in half would break its link).
+ */
+export interface MessageEntry {
+  title: string;
+  url?: string;
+  detail?: string;
+  rank?: number;
 }
 
 export interface MessageAuthor {
@@ -75,6 +113,11 @@ export interface Message {
   actions?: MessageAction[];
   /** One-line plain-text summary for notifications and clients that cannot show rich layouts. */
   fallback: string;
+  /**
+   * A list under the text, in order: the items a digest or summary folds together. Composers
+   * keep a message's entries within {@link ENTRY_LIMITS} so every renderer can show them all.
+   */
+  entries?: MessageEntry[];
   /** Absent: the full card. See {@link MessageLayout}. */
   layout?: MessageLayout;
 }

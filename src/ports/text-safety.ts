@@ -40,3 +40,12 @@ export function sanitizeUrl(value: string | null | undefined): string | undefine
     return undefined;
   }
 }
+
+/**
+ * {@link sanitizeUrl} for a URL placed inside link markup: `(`, `)` and `|` percent-encoded, as
+ * Discord's `[label](url)` ends at a `)` and Slack's `<url|label>` at a `|`. Servers read the
+ * encoded and the plain form alike.
+ */
+export function linkUrl(value: string | null | undefined): string | undefined {
+  return sanitizeUrl(value)?.replace(/[()|]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
+}

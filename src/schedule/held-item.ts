@@ -37,4 +37,6 @@ export interface DigestInput {
   cadence?: DigestCadence;
   /** Set when the message is posted later than it was due (the bot was down): when it was due. */
   lateFor?: number;
+  /** For `cap`: the limit that held the items, so the summary can name it. */
+  cap?: { max: number; per: 'hour' | 'day' };
 }
