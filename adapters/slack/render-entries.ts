@@ -7,6 +7,8 @@ type SlackBlock = Record<string, unknown>;
 /** Escaped title and detail of one line; far above what a composer writes (ENTRY_LIMITS), well under a section. */
 const TITLE_MAX = 600;
 const DETAIL_MAX = 200;
+/** A longer link is left off (the title stays): any one line then fits a section with room to spare. */
+const URL_MAX = 1_000;
 
 /**
  * One list line as mrkdwn: `3. <url|title> — detail` (or `• …` unranked). The title is escaped
@@ -15,8 +17,7 @@ const DETAIL_MAX = 200;
 function entryLine(entry: MessageEntry): string {
   const title = escapeWithin(entry.title.trim() === '' ? 'Untitled' : entry.title, TITLE_MAX);
   const url = linkUrl(entry.url);
-  const linked =
-    url !== undefined && url.length <= SLACK_LIMITS.url - TITLE_MAX ? `<${url}|${title}>` : title;
+  const linked = url !== undefined && url.length <= URL_MAX ? `<${url}|${title}>` : title;
   const detail = entry.detail?.trim() ? ` — ${escapeWithin(entry.detail, DETAIL_MAX)}` : '';
   return `${entry.rank === undefined ? '•' : `${entry.rank}.`} ${linked}${detail}`;
 }
