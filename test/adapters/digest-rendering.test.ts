@@ -143,6 +143,18 @@ describe('names in a digest cannot ping anyone or fake a link', () => {
   });
 });
 
+describe('a link with ")" or "|" in it', () => {
+  it('stays one whole link on Slack and Discord', () => {
+    const url = 'https://www.example-directory.test/posts/engine_(1883)?a=b|c';
+    const [digest] = composeDigest(dailyDigest([heldPost(1, { votes: 1, url })], { top: 5 }));
+    const encoded = 'https://www.example-directory.test/posts/engine_%281883%29?a=b%7Cc';
+    const slack = renderSlackMessage(digest as Message);
+    expect(JSON.stringify(slack.blocks)).toContain(`1. <${encoded}|Launch 1> — 1 vote`);
+    const discord = renderDiscordMessage(digest as Message);
+    expect(discord.embeds?.[0]?.description).toContain(`1. [Launch 1](${encoded}) — 1 vote`);
+  });
+});
+
 describe('a digest in the sandbox console', () => {
   it('reads as a numbered list with each link under its line', () => {
     const items = [heldPost(1, { votes: 120, comments: 14 }), heldPost(2, { votes: 300, comments: 2 })];
