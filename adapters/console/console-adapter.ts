@@ -57,12 +57,13 @@ export function createConsoleAdapter(options: ConsoleAdapterOptions): ChatAdapte
   let prompt: ConsolePrompt | undefined;
   let sequence = 0;
 
-  async function print(header: string, message: Message): Promise<DeliveryOutcome> {
+  async function print(header: string, message: Message, indent = ''): Promise<DeliveryOutcome> {
     if (state === 'stopped') {
       return { status: 'failed', code: 'platform_error', reason: 'the console adapter is stopped' };
     }
     try {
-      screen.write(`\n${header}\n${renderConsoleMessage(message, options.render)}\n`);
+      const body = renderConsoleMessage(message, options.render);
+      screen.write(`\n${header}\n${indent === '' ? body : indentLines(body, indent)}\n`);
     } catch (error) {
       // A closed stdout (EPIPE) may recover only if someone reattaches; treat it as transient.
       return { status: 'failed', code: 'platform_error', reason: messageOf(error) };
@@ -96,7 +97,18 @@ export function createConsoleAdapter(options: ConsoleAdapterOptions): ChatAdapte
     },
 
     deliver(destination, message): Promise<DeliveryOutcome> {
-      return print(`── #${oneLine(destination.channelId) || 'console'} ──`, message);
+      const channel = `#${oneLine(destination.channelId) || 'console'}`;
+      // A reply is shown indented under a line naming its parent, as a thread reads in a chat.
+      const thread = destination.thread;
+      if (thread !== undefined) {
+        const also = thread.broadcast ? ' (also sent to the channel)' : '';
+        return print(
+          `  ↳ ${channel}, reply in the thread of ${oneLine(thread.parentMessageId)}${also}`,
+          message,
+          '    ',
+        );
+      }
+      return print(`── ${channel} ──`, message);
     },
 
     /** A reminder DM, printed under a "DM to" header instead of a channel's. */
@@ -119,4 +131,12 @@ export function createConsoleAdapter(options: ConsoleAdapterOptions): ChatAdapte
       await prompt?.idle();
     },
   };
+}
+
+/** Every line of `text` behind `indent` (blank lines stay blank). */
+function indentLines(text: string, indent: string): string {
+  return text
+    .split('\n')
+    .map((line) => (line === '' ? '' : `${indent}${line}`))
+    .join('\n');
 }

@@ -19,6 +19,7 @@ import { createInteractionFlow } from './interaction-flow.js';
 import { interactionSchema } from './interaction-payload.js';
 import { createResponder } from './interaction-responder.js';
 import { createDiscordRest, type DiscordRestEvent } from './rest-client.js';
+import { openThread, postInThread } from './threads.js';
 import { importDiscordPublicKey } from './verify-signature.js';
 import { verifyDiscordToken } from './verify-token.js';
 
@@ -164,6 +165,10 @@ export function createDiscordAdapter(options: DiscordAdapterOptions): ChatAdapte
       if (!options.token) {
         return { status: 'failed', code: 'not_configured', reason: 'DISCORD_TOKEN is not set' };
       }
+      if (destination.thread !== undefined) {
+        // A reply: its refusals concern the thread, and the core falls back to the channel.
+        return postInThread(rest, destination, message, delivery.idempotencyKey);
+      }
       const outcome = await deliverMessage({ rest, logger }, destination, message, delivery.idempotencyKey);
       const removedGuild = removedGuildOf(destination, outcome);
       // Not awaited: the removal drops this destination's queue, which the dispatcher is handling.
@@ -177,6 +182,13 @@ export function createDiscordAdapter(options: DiscordAdapterOptions): ChatAdapte
         rest.setToken(options.token);
       }
       return outcome;
+    },
+
+    async openThread(destination, parentMessageId, name) {
+      if (!options.token) {
+        return { status: 'failed', code: 'not_configured', reason: 'DISCORD_TOKEN is not set' };
+      }
+      return openThread(rest, destination, parentMessageId, name);
     },
 
     async deliverDirect(destination, message, delivery): Promise<DeliveryOutcome> {

@@ -9,6 +9,7 @@ import {
 } from './error-mapping.js';
 import type { SlackAdapterEvent } from './events.js';
 import { renderSlackMessage } from './render-message.js';
+import { threadFields, threadRejection } from './threads.js';
 import type { TokenHealth } from './token-health.js';
 
 export interface SlackDeliveryDeps {
@@ -103,7 +104,7 @@ export function createSlackDelivery(deps: SlackDeliveryDeps): SlackDeliver {
 
     /** Narrowed, and replaced once if Slack says it expired. */
     let usable: string = token;
-    const payload = renderSlackMessage(message);
+    const payload = { ...renderSlackMessage(message), ...threadFields(destination) };
     const post = async (): Promise<DeliveryOutcome> => {
       const result = await client.chat.postMessage({ token: usable, channel, ...payload });
       return typeof result.ts === 'string'
@@ -127,7 +128,7 @@ export function createSlackDelivery(deps: SlackDeliveryDeps): SlackDeliver {
           return finish(outcomeOf(retryError));
         }
       }
-      if (code !== 'not_in_channel') return finish(outcomeOf(error));
+      if (code !== 'not_in_channel') return finish(threadRejection(destination, code) ?? outcomeOf(error));
     }
 
     // not_in_channel: join once (public channels only; a private one answers method_not_supported_for_channel_type).

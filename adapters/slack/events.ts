@@ -4,12 +4,15 @@
  */
 export type SlackAdapterEvent =
   | { type: 'delivered'; channelId: string; workspaceId?: string }
-  /** `scope` as in the outcome: `message` drops one message, `destination` pauses the channel. */
+  /**
+   * `scope` as in the outcome: `message` drops one message, `destination` pauses the channel,
+   * `thread`: the reply goes top-level instead.
+   */
   | {
       type: 'rejected';
       channelId: string;
       code: string;
-      scope: 'destination' | 'message';
+      scope: 'destination' | 'message' | 'thread';
       workspaceId?: string;
     }
   | { type: 'failed'; channelId: string; code: string; retryAfterMs?: number; workspaceId?: string }

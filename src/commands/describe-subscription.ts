@@ -1,5 +1,6 @@
 import { describeFilters } from '../delivery/feed-filters.js';
 import { type Subscription, USER_PAUSE_CODE } from '../delivery/subscriptions.js';
+import { describeThreading } from '../delivery/thread-settings.js';
 import { formatUtc } from './time-text.js';
 
 /** A subscription in one line, as subscribe, unsubscribe and subscriptions show it. */
@@ -17,7 +18,9 @@ export function describeSubscription(subscription: Subscription, defaultRemindMi
     subscription.format === undefined || subscription.format === 'full'
       ? ''
       : `, format ${subscription.format}`;
-  return `${subscription.feed}${details === '' ? ' (everything)' : ` — ${details}`}${format}`;
+  const threading = describeThreading(subscription.threading);
+  const threads = threading === '' ? '' : `, ${threading}`;
+  return `${subscription.feed}${details === '' ? ' (everything)' : ` — ${details}`}${format}${threads}`;
 }
 
 /**

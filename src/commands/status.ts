@@ -1,3 +1,4 @@
+import type { Subscription } from '../delivery/subscriptions.js';
 import type { FeedHealth } from '../engine/feed-scheduler.js';
 import type { CommandInvocation, CommandReply } from '../ports/commands.js';
 import type { MessageField } from '../ports/message.js';
@@ -78,7 +79,13 @@ export function failingFeeds(report: StatusReport): number {
  * and this channel's paused subscriptions with the reason. Other channels' subscriptions are
  * only counted: their names are not the asker's business.
  */
-export function statusReply(report: StatusReport, invocation: CommandInvocation, now: number): CommandReply {
+export function statusReply(
+  report: StatusReport,
+  invocation: CommandInvocation,
+  now: number,
+  /** This channel's subscriptions; those whose replies could not go in threads are listed. */
+  channelSubscriptions: readonly Subscription[] = [],
+): CommandReply {
   const here = report.pausedSubscriptions.filter(
     (s) => s.platform === invocation.platform && s.channelId === invocation.channelId,
   );
@@ -99,6 +106,8 @@ export function statusReply(report: StatusReport, invocation: CommandInvocation,
     ),
   ];
   if (pausedLines.length > 0) messages.push(infoMessage('Paused subscriptions', pausedLines.join('\n')));
+  const threadLines = threadProblemLines(channelSubscriptions, now);
+  if (threadLines.length > 0) messages.push(infoMessage('Threads unavailable', threadLines.join('\n')));
   const failing = failingFeeds(report);
   const lead =
     failing > 0 || here.length > 0
@@ -106,7 +115,25 @@ export function statusReply(report: StatusReport, invocation: CommandInvocation,
           here.length > 0 ? `${here.length} subscription(s) paused here` : ''
         }.`
       : 'Status: all good.';
-  return infoReply(lead, messages);
+  const threads =
+    threadLines.length > 0
+      ? ` ${threadLines.length} subscription(s) post replies top-level: see Threads.`
+      : '';
+  return infoReply(`${lead}${threads}`, messages);
+}
+
+/**
+ * Subscriptions whose comments could not go in their post's thread (no permission to create or
+ * post in threads, an archived thread the bot may not reopen): they still arrive, top-level.
+ */
+function threadProblemLines(subscriptions: readonly Subscription[], now: number): string[] {
+  return subscriptions.flatMap((s) =>
+    s.threadProblem === undefined
+      ? []
+      : [
+          `${s.id} (${s.feed}) replies posted top-level since ${formatUtc(s.threadProblem.at, now)}: ${s.threadProblem.reason} (${s.threadProblem.code})`,
+        ],
+  );
 }
 
 export const status: ActionCommand = {
@@ -119,6 +146,7 @@ export const status: ActionCommand = {
     options: [],
   },
   async run({ invocation, deps }) {
-    return statusReply(await deps.status(), invocation, deps.clock.now());
+    const here = await deps.subscriptions.forChannel(invocation.platform, invocation.channelId);
+    return statusReply(await deps.status(), invocation, deps.clock.now(), here);
   },
 };

@@ -10,6 +10,7 @@ import { describeSubscription } from './describe-subscription.js';
 import { errorReply, infoReply } from './replies.js';
 import { slug, username } from './shared-options.js';
 import { previewSubscription } from './subscription-preview.js';
+import { THREAD_OPTIONS, threadSettingsFromArgs } from './thread-options.js';
 import { upstreamFailureReply } from './upstream-failure.js';
 
 const FLAG_NAMES: Readonly<Record<keyof FeedFilters, string>> = {
@@ -72,13 +73,15 @@ export const subscribe: ActionCommand = {
     kind: 'manage',
     description: 'Follow a feed in this channel, optionally filtered',
     usage:
-      'subscribe <posts|comments|collections|live|notifications> [--post <id|slug>] [--user <username>] [--keyword <words>] [--exclude <words>] [--video] [--min-votes N] [--remind N] [--format full|compact|title]',
+      'subscribe <posts|comments|collections|live|notifications> [--post <id|slug>] [--user <username>] [--keyword <words>] [--exclude <words>] [--video] [--min-votes N] [--remind N] [--format full|compact|title] [--threads on|off] [--thread-comments] [--broadcast]',
     examples: [
       'subscribe posts --min-votes 50',
       'subscribe comments --keyword ai,ml --exclude crypto',
       'subscribe comments --post notion-ai',
       'subscribe live --video --remind 15',
       'subscribe comments --format compact',
+      'subscribe posts --thread-comments',
+      'subscribe comments --keyword launch --broadcast',
     ],
     // `subscribe` alone opens this form on Slack and Discord. Discord shows the first five inputs
     // (its modals hold five rows); the rest stay typed-command-only there (docs/discord.md).
@@ -191,6 +194,7 @@ export const subscribe: ActionCommand = {
         maxLength: 20,
         schema: z.enum(MESSAGE_FORMATS, { error: 'full, compact or title' }),
       },
+      ...THREAD_OPTIONS,
     ],
   },
   async run({ invocation, args, spec, deps }) {
@@ -202,6 +206,8 @@ export const subscribe: ActionCommand = {
     if (!isMessageFormat(format)) {
       return errorReply('command_usage', `--format expects full, compact or title.`, spec.usage, 'format');
     }
+    const threading = threadSettingsFromArgs(feed, args);
+    if (!threading.ok) return errorReply('command_usage', threading.problem, spec.usage, threading.option);
     const { subscription, created, resumed, reformatted } = await deps.subscriptions.add({
       platform: invocation.platform,
       channelId: invocation.channelId,
@@ -209,6 +215,7 @@ export const subscribe: ActionCommand = {
       feed,
       filters: checked.filters,
       format,
+      threading: threading.settings,
       createdBy: invocation.actor.userId,
     });
     const what = describeSubscription(subscription, deps.defaultRemindMinutes);

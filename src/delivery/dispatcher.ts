@@ -6,6 +6,7 @@ import { withMuteActions } from './mute-actions.js';
 import type { Outbox, OutboxEntry } from './outbox.js';
 import { Pacer } from './pacer.js';
 import type { SubscriptionRepository } from './subscriptions.js';
+import { ThreadDelivery } from './thread-delivery.js';
 
 export type DispatchEvent =
   | { type: 'delivered'; entry: OutboxEntry; ms: number }
@@ -44,12 +45,14 @@ export class Dispatcher {
   readonly #options: Required<Omit<DispatcherOptions, 'onEvent'>> & Pick<DispatcherOptions, 'onEvent'>;
   readonly #inFlight = new Set<string>();
   readonly #pacer = new Pacer();
+  readonly #threads: ThreadDelivery;
   #running = false;
   #timer: NodeJS.Timeout | undefined;
   #idle: (() => void)[] = [];
 
   constructor(options: DispatcherOptions) {
     this.#options = { concurrency: 16, maxAttempts: 20, ...options };
+    this.#threads = new ThreadDelivery(options);
   }
 
   start(): void {
@@ -154,7 +157,7 @@ export class Dispatcher {
 
     let outcome: DeliveryOutcome;
     try {
-      outcome = await send(adapter, entry);
+      outcome = await send(adapter, entry, this.#threads);
     } catch (error) {
       // An adapter should return outcomes, not throw; treat a throw as transient.
       onEvent?.({ type: 'error', entry, error });
@@ -247,11 +250,15 @@ export class Dispatcher {
 }
 
 /** A channel post, or a direct message where the destination is a person (a reminder). */
-function send(adapter: ChatAdapter, entry: OutboxEntry): Promise<DeliveryOutcome> {
+function send(adapter: ChatAdapter, entry: OutboxEntry, threads: ThreadDelivery): Promise<DeliveryOutcome> {
   const options = { idempotencyKey: `${entry.destinationKey}|${entry.itemKey}` };
   if (entry.destination.direct !== true) {
-    // A channel's message gets "Mute this subscription" for the subscription it is delivered for.
-    return adapter.deliver(entry.destination, withMuteActions(entry.message, entry.subscriptionIds), options);
+    // A channel's message gets "Mute this subscription" for the subscription it is delivered for;
+    // a reply goes under its post's message when the channel has it (thread-delivery.ts).
+    const message = withMuteActions(entry.message, entry.subscriptionIds);
+    return threads.send(adapter, entry, message, (destination, m) =>
+      adapter.deliver(destination, m, options),
+    );
   }
   if (adapter.deliverDirect === undefined) {
     return Promise.resolve({

@@ -3,6 +3,7 @@ import type { Destination } from '../ports/chat-adapter.js';
 import type { Message } from '../ports/message.js';
 import { type DirectoryKeys, directoryKeys } from '../store/directory-keys.js';
 import type { PostedReference } from './dedupe.js';
+import type { EntryThread } from './thread-settings.js';
 
 export interface OutboxEntry {
   destination: Destination;
@@ -22,6 +23,8 @@ export interface OutboxEntry {
   posted?: boolean;
   /** Where the platform put it, once `posted`; recorded with the delivery (see DeliveredLedger). */
   reference?: PostedReference;
+  /** A reply: the parent it goes under, looked up when it is delivered (see thread-delivery.ts). */
+  thread?: EntryThread;
   /** Loaded from the store by a new poller: check the delivered ledger before posting. */
   recovered?: boolean;
 }

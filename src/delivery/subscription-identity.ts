@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import type { MessageFormat } from '../ports/message.js';
 import type { FeedFilters } from './feed-filters.js';
 import type { Subscription } from './subscriptions.js';
+import { sameThreading, storedThreading, type ThreadSettings } from './thread-settings.js';
 
 /**
  * What makes a subscription itself: its id, and the route (where, which feed, which filters) that
@@ -19,6 +20,17 @@ export function withFormat(subscription: Subscription, format: MessageFormat | u
   if (subscription.format === wanted) return subscription;
   const { format: _format, ...rest } = subscription;
   return wanted === undefined ? rest : { ...rest, format: wanted };
+}
+
+/** The subscription with these thread settings (stored form), the same object when nothing changes. */
+export function withThreading(
+  subscription: Subscription,
+  threading: ThreadSettings | undefined,
+): Subscription {
+  if (sameThreading(subscription.threading, threading)) return subscription;
+  const { threading: _threading, ...rest } = subscription;
+  const wanted = storedThreading(threading);
+  return wanted === undefined ? rest : { ...rest, threading: wanted };
 }
 
 /** Identity of a route: where, which feed, which filters (not the format: see `SubscriptionRepository.add`). */
@@ -44,4 +56,14 @@ export function newId(taken: ReadonlySet<string>): string {
     const id = `s${randomBytes(4).toString('hex')}`;
     if (!taken.has(id)) return id;
   }
+}
+
+/** What `SubscriptionRepository.add` answers: the stored subscription and what, if anything, it changed. */
+export interface AddResult {
+  subscription: Subscription;
+  created: boolean;
+  /** It existed paused and is active again. */
+  resumed: boolean;
+  /** It existed with another format or thread settings and now has the ones asked for. */
+  reformatted: boolean;
 }

@@ -40,6 +40,7 @@ export class SubscriptionIndex {
   readonly #byFeed = new Map<FeedName, FeedBuckets>();
   readonly #paused: Subscription[] = [];
   readonly #active = new Map<string, ActiveRoute>();
+  readonly #threadComments: Subscription[] = [];
 
   constructor(all: readonly Subscription[]) {
     this.size = all.length;
@@ -54,6 +55,16 @@ export class SubscriptionIndex {
       const route = { platform: subscription.platform, feed: subscription.feed, remindMinutes };
       this.#active.set(JSON.stringify(route), route);
       file(this.#buckets(subscription.feed), subscription);
+      if (subscription.feed === 'posts' && subscription.threading?.comments && !subscription.threading.off) {
+        // Its posts' comments come from the comments feed, which must then be polled.
+        this.#threadComments.push(subscription);
+        const comments = {
+          platform: subscription.platform,
+          feed: 'comments' as const,
+          remindMinutes: undefined,
+        };
+        this.#active.set(JSON.stringify(comments), comments);
+      }
     });
   }
 
@@ -74,6 +85,11 @@ export class SubscriptionIndex {
   /** The distinct (platform, feed, reminder lead) of active subscriptions. */
   activeRoutes(): ActiveRoute[] {
     return [...this.#active.values()];
+  }
+
+  /** Active posts subscriptions with `--thread-comments`, in list order. */
+  threadCommentSubscriptions(): readonly Subscription[] {
+    return this.#threadComments;
   }
 
   /** `routeItem` over the item's candidates: the same subscriptions it would pick from the whole list. */

@@ -4,13 +4,25 @@ import type { FeedName } from '../feeds/feed-names.js';
 import type { Clock } from '../ports/clock.js';
 import { sleep } from '../ports/clock.js';
 import type { MessageFormat } from '../ports/message.js';
+import type { ThreadProblem } from '../ports/threads.js';
 import type { ScheduleOptions } from '../schedule/schedule-options.js';
 import type { LeaseBackend } from '../store/leases.js';
 import type { FeedFilters } from './feed-filters.js';
 import { notifyChange, type SubscriptionChangeListener } from './subscription-changes.js';
-import { idsOf, newId, sameFilters, signature, withFormat } from './subscription-identity.js';
+import {
+  type AddResult,
+  idsOf,
+  newId,
+  sameFilters,
+  withFormat,
+  withThreading,
+} from './subscription-identity.js';
 import { SubscriptionIndex } from './subscription-index.js';
+import { seedChange } from './subscription-seeding.js';
 import type { SubscriptionSeed } from './subscription-spec.js';
+import type { ThreadSettings } from './thread-settings.js';
+
+export type { AddResult } from './subscription-identity.js';
 
 export interface Subscription {
   /** Short id users type in `/directory unsubscribe <id>`. */
@@ -24,6 +36,10 @@ export interface Subscription {
   format?: MessageFormat;
   /** When its items are posted (digest, quiet hours, caps); absent = each item as soon as found. */
   schedule?: ScheduleOptions;
+  /** How its replies thread (`--threads`, `--thread-comments`, `--broadcast`); absent = defaults. */
+  threading?: ThreadSettings;
+  /** Why its last reply went to the channel instead of a thread (shown by `status`). */
+  threadProblem?: ThreadProblem;
   /** `env` for routes seeded from SUBSCRIPTIONS, otherwise the platform user id. */
   createdBy: string;
   /** Epoch ms. Items discovered before this never reach the subscription (no history flood). */
@@ -133,8 +149,8 @@ export class SubscriptionRepository {
       );
       if (existing) {
         const { paused, ...active } = existing;
-        const subscription = withFormat(active, input.format);
-        const reformatted = subscription.format !== existing.format;
+        const subscription = withThreading(withFormat(active, input.format), input.threading);
+        const reformatted = subscription !== active;
         return {
           next: all.map((s) => (s === existing ? subscription : s)),
           result: { subscription, created: false, resumed: paused !== undefined, reformatted },
@@ -187,6 +203,25 @@ export class SubscriptionRepository {
   }
 
   /**
+   * Records (or, with `problem` undefined, clears) why replies of these subscriptions went to the
+   * channel rather than a thread. Writes only on a change of code, so a channel whose threads stay
+   * refused costs one write, not one per reply.
+   */
+  async noteThreadProblem(ids: readonly string[], problem: ThreadProblem | undefined): Promise<void> {
+    const index = await this.index();
+    const changes = index.where((s) => ids.includes(s.id) && s.threadProblem?.code !== problem?.code);
+    if (changes.length === 0) return;
+    await this.#update((all) => ({
+      next: all.map((s) => {
+        if (!ids.includes(s.id)) return s;
+        const { threadProblem: _old, ...rest } = s;
+        return problem === undefined ? rest : { ...rest, threadProblem: problem };
+      }),
+      result: undefined,
+    }));
+  }
+
+  /**
    * Pauses one subscription of a channel at a person's request, recording who (`by`, their
    * platform user id) and when. One already paused, for any reason, keeps that pause: its reason
    * is the more useful one. Undefined when the channel has no subscription with this id.
@@ -223,35 +258,9 @@ export class SubscriptionRepository {
     });
   }
 
-  /**
-   * Makes the stored routes from SUBSCRIPTIONS (created by `env`) match the variable:
-   * new entries are added, entries no longer listed are removed, and unchanged ones keep
-   * their creation time so a restart does not reset what counts as "new" (a changed `format=`
-   * too; of two entries differing only in format the later wins, as with `/directory subscribe`).
-   */
+  /** Makes the stored routes from SUBSCRIPTIONS (created by `env`) match the variable (see `seedChange`). */
   async seed(seeds: readonly SubscriptionSeed[]): Promise<{ added: number; removed: number }> {
-    return this.#update((all) => {
-      const formats = new Map(seeds.map((seed) => [signature(seed), seed.format]));
-      const kept = all
-        .filter((s) => s.createdBy !== 'env' || formats.has(signature(s)))
-        .map((s) => (s.createdBy === 'env' ? withFormat(s, formats.get(signature(s))) : s));
-      const present = new Set(kept.filter((s) => s.createdBy === 'env').map(signature));
-      const next = [...kept];
-      const ids = idsOf(kept);
-      let added = 0;
-      for (const seed of seeds) {
-        const key = signature(seed);
-        if (present.has(key)) continue;
-        present.add(key);
-        const id = newId(ids);
-        ids.add(id);
-        next.push(
-          withFormat({ ...seed, id, createdBy: 'env', createdAt: this.#clock.now() }, formats.get(key)),
-        );
-        added += 1;
-      }
-      return { next, result: { added, removed: all.length - kept.length } };
-    });
+    return this.#update((all) => seedChange(all, seeds, this.#clock.now()));
   }
 
   #update<T>(change: (all: Subscription[]) => { next: Subscription[]; result: T }): Promise<T> {
@@ -283,14 +292,4 @@ export class SubscriptionRepository {
     }
     throw new Error('could not lock the subscriptions for writing within 3 seconds');
   }
-}
-
-/** What `add` answers: the stored subscription and what, if anything, it changed. */
-export interface AddResult {
-  subscription: Subscription;
-  created: boolean;
-  /** It existed paused and is active again. */
-  resumed: boolean;
-  /** It existed with another format and now has the one asked for. */
-  reformatted: boolean;
 }

@@ -3,7 +3,9 @@ import type { DeliveredLedger } from '../delivery/dedupe.js';
 import type { Dispatcher } from '../delivery/dispatcher.js';
 import type { Outbox, OutboxEntry } from '../delivery/outbox.js';
 import { destinationKey } from '../delivery/router.js';
-import type { SubscriptionRepository } from '../delivery/subscriptions.js';
+import type { Subscription, SubscriptionRepository } from '../delivery/subscriptions.js';
+import { threadCommentRoutes } from '../delivery/thread-routing.js';
+import { entryThread } from '../delivery/thread-settings.js';
 import type { Feed } from '../feeds/feed.js';
 import type { FeedItem } from '../feeds/feed-item.js';
 import { formatMessage } from '../messages/index.js';
@@ -52,36 +54,42 @@ export async function runFeedOnce(
 
   const candidates: OutboxEntry[] = [];
   const composed = new Map<string, Message>();
-  for (const item of items) {
-    const targets = index.route(item, {
-      now,
-      defaultRemindMinutes: options.defaultRemindMinutes,
-    });
-    for (const subscription of targets) {
-      const key = destinationKey(subscription.platform, subscription.channelId);
-      if (outbox.has(key, item.key)) continue;
-      let full = composed.get(item.key);
-      if (!full) {
-        full = options.compose(item);
-        composed.set(item.key, full);
-      }
-      // Composed once per item; each destination gets it in its own subscription's format.
-      const message = formatMessage(full, subscription.format);
-      candidates.push({
-        destination: {
-          platform: subscription.platform,
-          channelId: subscription.channelId,
-          ...(subscription.workspaceId ? { workspaceId: subscription.workspaceId } : {}),
-        },
-        destinationKey: key,
-        itemKey: item.key,
-        message,
-        subscriptionIds: [subscription.id],
-        enqueuedAt: now,
-        attempts: 0,
-        notBefore: now,
-      });
+  const routed = new Set<string>();
+  const queue = (item: FeedItem, subscription: Subscription) => {
+    const key = destinationKey(subscription.platform, subscription.channelId);
+    routed.add(`${key}|${item.key}`);
+    if (outbox.has(key, item.key)) return;
+    let full = composed.get(item.key);
+    if (!full) {
+      full = options.compose(item);
+      composed.set(item.key, full);
     }
+    // Composed once per item; each destination gets it in its own subscription's format.
+    const message = formatMessage(full, subscription.format);
+    const thread = entryThread(item, subscription);
+    candidates.push({
+      destination: {
+        platform: subscription.platform,
+        channelId: subscription.channelId,
+        ...(subscription.workspaceId ? { workspaceId: subscription.workspaceId } : {}),
+      },
+      destinationKey: key,
+      itemKey: item.key,
+      message,
+      subscriptionIds: [subscription.id],
+      enqueuedAt: now,
+      attempts: 0,
+      notBefore: now,
+      ...(thread === undefined ? {} : { thread }),
+    });
+  };
+  for (const item of items) {
+    const targets = index.route(item, { now, defaultRemindMinutes: options.defaultRemindMinutes });
+    for (const subscription of targets) queue(item, subscription);
+  }
+  // Posts subscriptions with --thread-comments: comments on the posts their channel received.
+  for (const route of await threadCommentRoutes(items, index, routed, { ledger, outbox })) {
+    queue(route.item, route.subscription);
   }
   const delivered = await ledger.delivered(
     candidates.map((c) => ({ destination: c.destinationKey, itemKey: c.itemKey })),

@@ -3,6 +3,7 @@ import type { CommandHandler } from './commands.js';
 import type { HomeService } from './home.js';
 import type { Logger } from './logger.js';
 import type { Message } from './message.js';
+import type { ThreadOpening, ThreadTarget } from './threads.js';
 
 /** Where a message goes: a channel id in the platform's own format (Slack `C…`, Discord snowflake). */
 export interface Destination {
@@ -15,6 +16,8 @@ export interface Destination {
    * adapter opens (or reuses) the DM conversation before posting (see `ChatAdapter.deliverDirect`).
    */
   direct?: true;
+  /** A reply: post it under this parent (see threads.ts); absent = a top-level message. */
+  thread?: ThreadTarget;
 }
 
 /**
@@ -35,8 +38,10 @@ export type DeliveryOutcome =
        * What the refusal is about. `destination` (the default): the channel is gone or closed
        * to the bot, so its subscriptions pause. `message`: this one message can never be
        * posted (invalid blocks, too long, a 400) — it is dropped and the channel carries on.
+       * `thread`: the thread in `destination.thread` will not take it (archived, no permission to
+       * post in threads); the core posts it top-level with a note and tells the subscription why.
        */
-      scope?: 'destination' | 'message';
+      scope?: 'destination' | 'message' | 'thread';
     }
   | {
       status: 'failed';
@@ -186,6 +191,13 @@ export interface ChatAdapter {
     message: Message,
     options: DeliveryOptions,
   ): Promise<DeliveryOutcome>;
+  /**
+   * Starts (or finds) the thread under a posted message, for a platform where a thread is a
+   * thing of its own (Discord). Absent: replies name the parent and need no thread first (Slack
+   * `thread_ts`, the console). Must be idempotent: a second call for one message never starts a
+   * second thread. `name`: what the thread is about (the post's name), where threads have names.
+   */
+  openThread?(destination: Destination, parentMessageId: string, name: string): Promise<ThreadOpening>;
   health(): AdapterHealth;
   /** Present where a removal can go unannounced: see `RemovalCheck`. */
   readonly removalCheck?: RemovalCheck;

@@ -84,3 +84,4 @@ export {
 } from './message-actions.js';
 export type { OpenedSecret, SecretSealer } from './secret-sealer.js';
 export { linkUrl, precut, sanitizeUrl, truncate } from './text-safety.js';
+export type { ThreadOpening, ThreadProblem, ThreadTarget } from './threads.js';

@@ -47,6 +47,10 @@ export const REQUEST_SCHEMAS = {
   createMessage: 'MessageCreateRequest',
   /** `POST /users/@me/channels`: open a DM with `recipient_id`. */
   createDm: 'CreatePrivateChannelRequest',
+  /** `POST /channels/{id}/messages/{id}/threads`: a public thread from a message. */
+  startThreadFromMessage: 'CreateTextThreadWithMessageRequest',
+  /** `PATCH /channels/{id}` on a thread (unarchive). */
+  updateThread: 'UpdateThreadRequestPartial',
   interactionCallback: {
     anyOf: [
       ref('ApplicationCommandAutocompleteCallbackRequest'),

@@ -4,6 +4,7 @@ import { componentProblems } from './component-limits.js';
 import { FakeDiscordDirectMessages } from './direct-messages.js';
 import { commandsInSpecForm, REQUEST_SCHEMAS, validateAgainstSpec } from './discord-spec.js';
 import { modalProblems } from './fake-discord-modals.js';
+import { FakeDiscordThreads } from './fake-discord-threads.js';
 
 /** One request the fake received, after routing. */
 export interface RecordedCall {
@@ -114,6 +115,15 @@ export class FakeDiscordRest {
     newId: () => this.#id(),
     addChannel: (id) => this.addChannel(id),
     refuseEveryPost: (id, error) => this.failNextMessage(id, error, Number.POSITIVE_INFINITY),
+    problems: this.problems,
+  });
+
+  /** Threads started from messages, archival, thread permissions (fake-discord-threads.ts). */
+  readonly threads = new FakeDiscordThreads({
+    hasMessage: (channelId, messageId) =>
+      (this.messages.get(channelId) ?? []).some((m) => m.id === messageId),
+    hasChannel: (channelId) => this.#channels.has(channelId),
+    addChannel: (id) => this.addChannel(id),
     problems: this.problems,
   });
 
@@ -321,6 +331,18 @@ export class FakeDiscordRest {
       },
       {
         method: 'POST',
+        pattern: new RegExp(`^/channels/${snowflake}/messages/${snowflake}/threads$`),
+        route: '/channels/:id/messages/:id/threads',
+        handle: (match, body) => this.threads.start(match[1]!, match[2]!, body),
+      },
+      {
+        method: 'PATCH',
+        pattern: new RegExp(`^/channels/${snowflake}$`),
+        route: '/channels/:id',
+        handle: (match, body) => this.threads.update(match[1]!, body),
+      },
+      {
+        method: 'POST',
         pattern: /^\/interactions\/(\d+)\/([^/]+)\/callback$/,
         route: '/interactions/:id/:token/callback',
         interaction: true,
@@ -420,6 +442,8 @@ export class FakeDiscordRest {
     if (state === 'missing_permissions') {
       return { status: 403, body: { message: 'Missing Permissions', code: 50013 } };
     }
+    const refusedInThread = this.threads.refusePost(channelId);
+    if (refusedInThread !== undefined) return refusedInThread;
     if (!this.#checkBody(REQUEST_SCHEMAS.createMessage, body, 'create message', true))
       return this.#invalidBody();
     const request = body as Record<string, unknown>;

@@ -7,6 +7,7 @@ import { FakeUnfurls } from './chat-unfurl.js';
 import { FakeSlackDirectMessages } from './direct-messages.js';
 import { APP_UNINSTALLED, postEvent, tokensRevoked } from './events-api.js';
 import { FakeOAuth, type OAuthGrant } from './fake-oauth.js';
+import { FakeSlackThreads } from './fake-slack-threads.js';
 import { FakeSlackViews } from './fake-slack-views.js';
 import { FakeViews, type TierLimit } from './fake-views.js';
 import { operationParameters } from './slack-spec.js';
@@ -77,6 +78,8 @@ export class FakeSlackApi {
   readonly unfurls = new FakeUnfurls(this.violations);
   /** `conversations.open`: the DM channels opened, users without one (direct-messages.ts). */
   readonly dms = new FakeSlackDirectMessages((id) => this.addChannel(id), this.violations);
+  /** Messages by channel and replies by parent (`thread_ts`, `reply_broadcast`): fake-slack-threads.ts. */
+  readonly threads = new FakeSlackThreads(this.violations);
   private readonly tokens = new Map<string, FakeToken>();
   private readonly buckets = new Map<string, { tokens: number; at: number }>();
   private readonly forced: {
@@ -533,6 +536,8 @@ export class FakeSlackApi {
     if (channel.archived) return fail('is_archived');
     if ((channel.requiresMembership || channel.isPrivate) && !channel.members.has(teamId))
       return fail('not_in_channel');
+    const threadError = this.threads.check(id, params);
+    if (threadError !== undefined) return fail(threadError);
 
     // One message per second per channel, with `burst` at once: a token bucket on the fake's clock.
     const now = this.now();
@@ -550,6 +555,7 @@ export class FakeSlackApi {
     }
     bucket.tokens -= 1;
     const ts = `${Math.floor(now / 1000)}.${String(this.calls.length).padStart(6, '0')}`;
+    this.threads.posted(id, ts, params);
     return {
       status: 200,
       body: {

@@ -1,0 +1,34 @@
+import { idsOf, newId, signature, withFormat } from './subscription-identity.js';
+import type { SubscriptionSeed } from './subscription-spec.js';
+import type { Subscription } from './subscriptions.js';
+
+/**
+ * The stored list made to match the SUBSCRIPTIONS variable (`SubscriptionRepository.seed`):
+ * new entries are added, entries no longer listed are removed, and unchanged ones keep
+ * their creation time so a restart does not reset what counts as "new" (a changed `format=`
+ * too; of two entries differing only in format the later wins, as with `/directory subscribe`).
+ */
+export function seedChange(
+  all: readonly Subscription[],
+  seeds: readonly SubscriptionSeed[],
+  now: number,
+): { next: Subscription[]; result: { added: number; removed: number } } {
+  const formats = new Map(seeds.map((seed) => [signature(seed), seed.format]));
+  const kept = all
+    .filter((s) => s.createdBy !== 'env' || formats.has(signature(s)))
+    .map((s) => (s.createdBy === 'env' ? withFormat(s, formats.get(signature(s))) : s));
+  const present = new Set(kept.filter((s) => s.createdBy === 'env').map(signature));
+  const next = [...kept];
+  const ids = idsOf(kept);
+  let added = 0;
+  for (const seed of seeds) {
+    const key = signature(seed);
+    if (present.has(key)) continue;
+    present.add(key);
+    const id = newId(ids);
+    ids.add(id);
+    next.push(withFormat({ ...seed, id, createdBy: 'env', createdAt: now }, formats.get(key)));
+    added += 1;
+  }
+  return { next, result: { added, removed: all.length - kept.length } };
+}

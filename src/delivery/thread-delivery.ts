@@ -1,0 +1,102 @@
+import type { ChatAdapter, DeliveryOutcome, Destination } from '../ports/chat-adapter.js';
+import type { Clock } from '../ports/clock.js';
+import type { Message } from '../ports/message.js';
+import type { ThreadProblem } from '../ports/threads.js';
+import type { DeliveredLedger } from './dedupe.js';
+import type { OutboxEntry } from './outbox.js';
+import type { SubscriptionRepository } from './subscriptions.js';
+
+export type Post = (destination: Destination, message: Message) => Promise<DeliveryOutcome>;
+
+export interface ThreadDeliveryDeps {
+  ledger: DeliveredLedger;
+  subscriptions: Pick<SubscriptionRepository, 'noteThreadProblem'>;
+  clock: Clock;
+}
+
+/**
+ * Delivers a reply under its parent, deciding at delivery time (the parent may have been posted
+ * after the reply was queued): no parent posted in this channel → top-level, as before threads.
+ * On a platform that starts threads (Discord) the thread id is written into the parent's ledger
+ * entry before the reply is posted, so a bot killed in between finds it and never starts a second
+ * one. A thread that refuses the reply (no permission, archived for good) does not lose it: it is
+ * posted top-level with a note, and the subscription is told why (`/directory status`).
+ */
+export class ThreadDelivery {
+  readonly #deps: ThreadDeliveryDeps;
+  /** Subscriptions this process noted a problem for: a reply that goes through clears it. */
+  readonly #noted = new Set<string>();
+
+  constructor(deps: ThreadDeliveryDeps) {
+    this.#deps = deps;
+  }
+
+  async send(
+    adapter: ChatAdapter,
+    entry: OutboxEntry,
+    message: Message,
+    post: Post,
+  ): Promise<DeliveryOutcome> {
+    const { ledger } = this.#deps;
+    if (entry.thread === undefined || entry.destination.direct === true)
+      return post(entry.destination, message);
+    const parent = await ledger.reference(entry.destinationKey, entry.thread.parentKey);
+    if (parent === undefined) return post(entry.destination, message);
+    let threadId = parent.threadId;
+    if (threadId === undefined && adapter.openThread !== undefined) {
+      const opening = await adapter.openThread(
+        entry.destination,
+        parent.messageId,
+        entry.thread.title ?? 'Comments',
+      );
+      if (opening.status === 'failed') {
+        const { status: _status, ...failure } = opening;
+        return { status: 'failed', ...failure };
+      }
+      if (opening.status === 'refused') return this.#topLevel(entry, message, opening, post);
+      threadId = opening.threadId;
+      // Durable before any reply is posted: the next reply (or a restarted bot) reuses it.
+      await ledger.markDelivered(entry.destinationKey, entry.thread.parentKey, { ...parent, threadId });
+    }
+    const destination: Destination = {
+      ...entry.destination,
+      thread: {
+        parentMessageId: parent.messageId,
+        ...(threadId === undefined ? {} : { threadId }),
+        ...(entry.thread.broadcast ? { broadcast: true } : {}),
+      },
+    };
+    const outcome = await post(destination, message);
+    if (outcome.status === 'rejected' && outcome.scope === 'thread') {
+      return this.#topLevel(entry, message, outcome, post);
+    }
+    if (outcome.status === 'delivered') await this.#cleared(entry.subscriptionIds);
+    return outcome;
+  }
+
+  async #topLevel(
+    entry: OutboxEntry,
+    message: Message,
+    why: { code: string; reason: string },
+    post: Post,
+  ): Promise<DeliveryOutcome> {
+    const problem: ThreadProblem = { code: why.code, reason: why.reason, at: this.#deps.clock.now() };
+    await this.#deps.subscriptions.noteThreadProblem(entry.subscriptionIds, problem);
+    for (const id of entry.subscriptionIds) this.#noted.add(id);
+    return post(entry.destination, withThreadNote(message, why.code));
+  }
+
+  async #cleared(ids: readonly string[]): Promise<void> {
+    const noted = ids.filter((id) => this.#noted.has(id));
+    if (noted.length === 0) return;
+    await this.#deps.subscriptions.noteThreadProblem(noted, undefined);
+    for (const id of noted) this.#noted.delete(id);
+  }
+}
+
+/** Says in the message why it is in the channel rather than its post's thread. */
+export function withThreadNote(message: Message, code: string): Message {
+  const note = `Reply to a post above; its thread is unavailable (${code})`;
+  if (message.layout === 'line') return { ...message, title: `↳ ${message.title}` };
+  return { ...message, footer: message.footer ? `${note} · ${message.footer}` : note };
+}

@@ -1,0 +1,83 @@
+import type { FeedItem } from '../feeds/feed-item.js';
+import { itemKey } from '../feeds/feed-item.js';
+import type { FeedFilters } from './feed-filters.js';
+import { matchesFilters } from './router.js';
+
+/**
+ * How a subscription threads (`/directory subscribe … --threads off --thread-comments --broadcast`).
+ * Every field is absent by default and only `true` is stored, so a subscription made before
+ * threads reads as "threads on where the parent exists", the default.
+ */
+export interface ThreadSettings {
+  /** `--threads off`: every item top-level, as before threads. */
+  off?: true;
+  /** `--thread-comments` (posts): also deliver the comments on each post this channel received, in its thread. */
+  comments?: true;
+  /** `--broadcast` (Slack): a threaded comment matching the keyword filter is also shown in the channel. */
+  broadcast?: true;
+}
+
+/** The stored form: undefined when every setting is the default. */
+export function storedThreading(settings: ThreadSettings | undefined): ThreadSettings | undefined {
+  if (!settings) return undefined;
+  const stored: ThreadSettings = {
+    ...(settings.off ? { off: true as const } : {}),
+    ...(settings.comments ? { comments: true as const } : {}),
+    ...(settings.broadcast ? { broadcast: true as const } : {}),
+  };
+  return Object.keys(stored).length === 0 ? undefined : stored;
+}
+
+export function sameThreading(a: ThreadSettings | undefined, b: ThreadSettings | undefined): boolean {
+  return JSON.stringify(storedThreading(a) ?? {}) === JSON.stringify(storedThreading(b) ?? {});
+}
+
+/** The item key of the post a comment is on: where a channel that received that post threads it. */
+export function threadParentKey(item: FeedItem): string | undefined {
+  if (item.record.type !== 'comment') return undefined;
+  const { comment } = item.record;
+  const postId = comment.postId ?? comment.post?.id;
+  return postId === undefined ? undefined : itemKey('posts', 'new', postId);
+}
+
+/** What an outbox entry carries about its thread: the parent to look up when it is delivered. */
+export interface EntryThread {
+  /** The parent's item key in the same destination (a post's `posts:new:<id>`). */
+  parentKey: string;
+  /** Slack reply_broadcast for this reply. */
+  broadcast?: true;
+  /** What the thread is about (the post's name), for platforms whose threads have names. */
+  title?: string;
+}
+
+/**
+ * The thread an item should go under for a subscription, or undefined for a top-level message.
+ * The parent is only named here; whether it was posted in the channel is asked when the reply is
+ * delivered (it may be delivered after the comment was queued).
+ */
+export function entryThread(
+  item: FeedItem,
+  subscription: { threading?: ThreadSettings; filters: FeedFilters },
+): EntryThread | undefined {
+  if (subscription.threading?.off) return undefined;
+  const parentKey = threadParentKey(item);
+  if (parentKey === undefined) return undefined;
+  const broadcast = subscription.threading?.broadcast === true && matchesKeywords(item, subscription.filters);
+  const title = item.record.type === 'comment' ? item.record.comment.post?.name : undefined;
+  return { parentKey, ...(broadcast ? { broadcast: true as const } : {}), ...(title ? { title } : {}) };
+}
+
+/** A comment matches the subscription's keywords (none = no broadcast: there is nothing to match). */
+function matchesKeywords(item: FeedItem, filters: FeedFilters): boolean {
+  if (!filters.keywords?.length) return false;
+  return matchesFilters(item, { keywords: filters.keywords });
+}
+
+/** `threads off`, `comments threaded`, `broadcast on keyword` for the subscription's description. */
+export function describeThreading(settings: ThreadSettings | undefined): string {
+  const parts: string[] = [];
+  if (settings?.off) parts.push('threads off');
+  if (settings?.comments) parts.push("with its posts' comments in threads");
+  if (settings?.broadcast) parts.push('keyword matches also sent to the channel');
+  return parts.join(', ');
+}
