@@ -13,7 +13,7 @@ export const THREAD_OPTIONS: OptionSpec[] = [
     required: false,
     positional: false,
     choices: ['on', 'off'],
-    maxLength: 3,
+    maxLength: 10,
     schema: z.enum(['on', 'off'], { error: 'on or off' }),
   },
   {

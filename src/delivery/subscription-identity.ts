@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import type { MessageFormat } from '../ports/message.js';
 import type { FeedFilters } from './feed-filters.js';
 import type { Subscription } from './subscriptions.js';
-import { sameThreading, storedThreading, type ThreadSettings } from './thread-settings.js';
+import { storedThreading, type ThreadSettings } from './thread-settings.js';
 
 /**
  * What makes a subscription itself: its id, and the route (where, which feed, which filters) that
@@ -27,9 +27,9 @@ export function withThreading(
   subscription: Subscription,
   threading: ThreadSettings | undefined,
 ): Subscription {
-  if (sameThreading(subscription.threading, threading)) return subscription;
-  const { threading: _threading, ...rest } = subscription;
   const wanted = storedThreading(threading);
+  if (JSON.stringify(subscription.threading) === JSON.stringify(wanted)) return subscription;
+  const { threading: _threading, ...rest } = subscription;
   return wanted === undefined ? rest : { ...rest, threading: wanted };
 }
 

@@ -156,9 +156,9 @@ export class SubscriptionRepository {
           result: { subscription, created: false, resumed: paused !== undefined, reformatted },
         };
       }
-      const created = withFormat(
-        { ...input, id: newId(idsOf(all)), createdAt: this.#clock.now() },
-        input.format,
+      const created = withThreading(
+        withFormat({ ...input, id: newId(idsOf(all)), createdAt: this.#clock.now() }, input.format),
+        input.threading,
       );
       return {
         next: [...all, created],

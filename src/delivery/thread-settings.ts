@@ -28,10 +28,6 @@ export function storedThreading(settings: ThreadSettings | undefined): ThreadSet
   return Object.keys(stored).length === 0 ? undefined : stored;
 }
 
-export function sameThreading(a: ThreadSettings | undefined, b: ThreadSettings | undefined): boolean {
-  return JSON.stringify(storedThreading(a) ?? {}) === JSON.stringify(storedThreading(b) ?? {});
-}
-
 /** The item key of the post a comment is on: where a channel that received that post threads it. */
 export function threadParentKey(item: FeedItem): string | undefined {
   if (item.record.type !== 'comment') return undefined;

@@ -377,4 +377,79 @@ describe('subscription commands', () => {
       expect(await h.run('pause', MANAGER)).toMatchObject({ error: { code: 'command_usage' } });
     });
   });
+
+  describe('subscribe --threads, --thread-comments, --broadcast', () => {
+    it('stores nothing for the default (threads on) and says what a non-default subscription does', async () => {
+      await h.run('subscribe comments', MANAGER);
+      const reply = await h.run('subscribe posts --thread-comments', MANAGER);
+      expect(reply.error).toBeUndefined();
+      expect(reply.text).toContain("posts (everything), with its posts' comments in threads");
+      const off = await h.run('subscribe collections --threads off', MANAGER);
+      expect(off.text).toContain('collections (everything), threads off');
+      const stored = await h.subscriptions.forChannel('slack', CHANNEL);
+      expect(stored.map((s) => [s.feed, s.threading])).toEqual([
+        ['comments', undefined],
+        ['posts', { comments: true }],
+        ['collections', { off: true }],
+      ]);
+    });
+
+    it('broadcasts only with a keyword to match, and says so', async () => {
+      const missing = await h.run('subscribe comments --broadcast', MANAGER);
+      expect(missing.error?.code).toBe('command_usage');
+      expect(missing.text).toContain('--broadcast sends comments matching --keyword to the channel');
+      const ok = await h.run('subscribe comments --keyword launch --broadcast', MANAGER);
+      expect(ok.error).toBeUndefined();
+      expect(ok.text).toContain('keyword matches also sent to the channel');
+      expect((await h.subscriptions.forChannel('slack', CHANNEL))[0]?.threading).toEqual({ broadcast: true });
+    });
+
+    it('refuses combinations that cannot work, naming the option', async () => {
+      const cases: [string, string][] = [
+        [
+          'subscribe comments --thread-comments',
+          '--thread-comments applies to the posts feed, not comments.',
+        ],
+        ['subscribe posts --thread-comments --threads off', '--thread-comments needs threads on'],
+        ['subscribe comments --keyword ai --broadcast --threads off', '--broadcast needs threads on'],
+        ['subscribe live --keyword ai --broadcast', '--broadcast applies to threaded comments'],
+        ['subscribe posts --threads maybe', 'on or off'],
+      ];
+      for (const [command, problem] of cases) {
+        const reply = await h.run(command, MANAGER);
+        expect(reply.error?.code, command).toBe('command_usage');
+        expect(reply.text, command).toContain(problem);
+      }
+      expect(await h.subscriptions.list()).toEqual([]);
+    });
+
+    it('changes the thread settings of an existing subscription in place (same id), like a format', async () => {
+      await h.run('subscribe posts', MANAGER);
+      const [before] = await h.subscriptions.forChannel('slack', CHANNEL);
+      const reply = await h.run('subscribe posts --thread-comments', MANAGER);
+      expect(reply.text).toContain(`Id: ${before?.id}`);
+      const after = await h.subscriptions.forChannel('slack', CHANNEL);
+      expect(after).toHaveLength(1);
+      expect(after[0]?.threading).toEqual({ comments: true });
+    });
+
+    it('status tells the channel which subscriptions post replies top-level, and why', async () => {
+      await h.run('subscribe comments', MANAGER);
+      const [subscription] = await h.subscriptions.forChannel('slack', CHANNEL);
+      await h.subscriptions.noteThreadProblem([subscription!.id], {
+        code: 'cannot_create_threads',
+        reason: 'the bot needs Create Public Threads here: 403 Missing Permissions (code 50013)',
+        at: h.clock.now(),
+      });
+      const reply = await h.run('status');
+      expect(reply.text).toContain('1 subscription(s) post replies top-level: see Threads.');
+      const threads = reply.messages.find((m) => m.title === 'Threads unavailable');
+      expect(threads?.text).toContain(`${subscription!.id} (comments) replies posted top-level since`);
+      expect(threads?.text).toContain('the bot needs Create Public Threads here');
+
+      await h.subscriptions.noteThreadProblem([subscription!.id], undefined);
+      const cleared = await h.run('status');
+      expect(cleared.messages.some((m) => m.title === 'Threads unavailable')).toBe(false);
+    });
+  });
 });
