@@ -10,6 +10,8 @@ import { parse } from 'yaml';
  * something still granted. Only repository files are read.
  */
 const ROOT = resolve('.');
+/** The permissions integer of the invite URL in docs/discord.md. */
+const INVITE_PERMISSIONS = '309237664768';
 const read = (path: string) => readFileSync(join(ROOT, path), 'utf8');
 
 /** A grant as "<kind> <name>", e.g. "bot scope chat:write" or "permission SendMessages". */
@@ -151,14 +153,20 @@ describe('Discord: every invite scope, permission bit and intent is justified in
   });
 
   it('the check can fail: an added bit (named or not) or a dropped one is reported', () => {
-    const withManageMessages = doc.replaceAll('19456', String(19456n | PermissionFlagsBits.ManageMessages));
+    const withManageMessages = doc.replaceAll(
+      INVITE_PERMISSIONS,
+      String(BigInt(INVITE_PERMISSIONS) | PermissionFlagsBits.ManageMessages),
+    );
     expect(compare(discordGrants(withManageMessages), rows).unjustified).toEqual([
       'permission ManageMessages',
     ]);
     const highestNamed = Object.values(PermissionFlagsBits).reduce((a, b) => (a > b ? a : b));
     const spare = highestNamed.toString(2).length; // the bit above every named one
     expect(permissionNames(1n << BigInt(spare))).toEqual([`unnamed bit ${spare}`]);
-    const withoutEmbeds = doc.replaceAll('19456', String(19456n & ~PermissionFlagsBits.EmbedLinks));
+    const withoutEmbeds = doc.replaceAll(
+      INVITE_PERMISSIONS,
+      String(BigInt(INVITE_PERMISSIONS) & ~PermissionFlagsBits.EmbedLinks),
+    );
     expect(compare(discordGrants(withoutEmbeds), rows).stale).toEqual(['permission EmbedLinks']);
   });
 });
