@@ -31,6 +31,12 @@ export interface FanOutOptions {
   storeUrl?: string;
   /** Replaces the adapters' own pacing, to try another one against the same limits (`--discord-pacing`). */
   pacing?: { slack?: DeliveryPacing; discord?: DeliveryPacing };
+  /**
+   * Threads on: every channel first receives one post (not measured), and the burst is comments
+   * on it, each posted in the post's thread (Slack `thread_ts`; Discord a thread started from the
+   * post's message, one per channel, then posts into it). Off: the burst goes top-level.
+   */
+  threads?: boolean;
 }
 
 export interface PlatformFanOut {
@@ -69,6 +75,8 @@ export interface PlatformFanOut {
 }
 
 export interface FanOutResult {
+  /** Whether the burst was threaded under a post (see `FanOutOptions.threads`). */
+  threads: boolean;
   slack: PlatformFanOut;
   discord: PlatformFanOut;
   /** Time to route the burst to every subscription and queue it durably, ms. */
@@ -188,13 +196,32 @@ export async function benchFanOut(options: FanOutOptions): Promise<FanOutResult>
         filters: { keywords: ['todiscord'] },
       });
     }
+    if (options.threads === true) {
+      for (let i = 0; i < options.channels; i += 1) {
+        seeds.push({ platform: 'slack', channelId: slackChannel(i), feed: 'posts', filters: {} });
+        seeds.push({ platform: 'discord', channelId: discordChannel(i), feed: 'posts', filters: {} });
+      }
+    }
     await engine.subscriptions.seed(seeds);
     await engine.pollAllOnce(); // seeds the comments cursor: no history flood
 
+    let postId: number | undefined;
+    if (options.threads === true) {
+      // The parent every channel receives before the burst; its delivery is not measured.
+      postId = Number(emulator.admin.addPost({ name: 'Fan-out thread parent' }).id);
+      await engine.pollAllOnce();
+      engine.dispatcher.start();
+      await waitFor(() => engine.outbox.size() === 0, 120_000, 50);
+      await engine.dispatcher.stop();
+      // The posts spent the Slack workspace burst and Discord's channel buckets; the ceiling
+      // assumes full ones, so let them refill before the measured burst.
+      await new Promise((resolve) => setTimeout(resolve, refillMs()));
+    }
+    const onPost = postId === undefined ? {} : { postId };
     for (let i = 0; i < options.slackItems; i += 1)
-      emulator.admin.addComment({ body: `fan-out ${i} toslack` });
+      emulator.admin.addComment({ body: `fan-out ${i} toslack`, ...onPost });
     for (let i = 0; i < options.discordItems; i += 1) {
-      emulator.admin.addComment({ body: `fan-out ${i} todiscord` });
+      emulator.admin.addComment({ body: `fan-out ${i} todiscord`, ...onPost });
     }
     const enqueueStarted = Date.now();
     await engine.pollAllOnce();
@@ -237,6 +264,8 @@ export async function benchFanOut(options: FanOutOptions): Promise<FanOutResult>
     const slackPosted = new Map<string, number>();
     for (const call of slack.callsTo('chat.postMessage')) {
       if (call.response['ok'] !== true) continue;
+      // Threads on: only replies count, so a comment that went top-level is a violation.
+      if (options.threads === true && call.params['thread_ts'] === undefined) continue;
       const channel = String(call.params['channel']);
       slackPosted.set(channel, (slackPosted.get(channel) ?? 0) + 1);
     }
@@ -248,7 +277,7 @@ export async function benchFanOut(options: FanOutOptions): Promise<FanOutResult>
           problem: `Slack ${slackChannel(i)} got ${slackCount} messages, expected ${options.slackItems}`,
         });
       }
-      const discordCount = discord.messages.get(discordChannel(i))?.length ?? 0;
+      const discordCount = discordDelivered(discord, discordChannel(i), options.threads === true, violations);
       if (discordCount !== options.discordItems) {
         violations.push({
           benchmark: 'fan-out',
@@ -267,7 +296,11 @@ export async function benchFanOut(options: FanOutOptions): Promise<FanOutResult>
       window?: { limit: PostingLimit; roundTrips: readonly number[] },
     ): PlatformFanOut => {
       const mine = events.filter(
-        (e) => e.source === 'dispatcher' && 'entry' in e && e.entry.destination.platform === platform,
+        (e) =>
+          e.source === 'dispatcher' &&
+          'entry' in e &&
+          e.entry.destination.platform === platform &&
+          e.at >= startedAt,
       );
       const delivered = mine.filter((e) => e.type === 'delivered');
       const lastAt = Math.max(startedAt, ...delivered.map((e) => e.at));
@@ -293,6 +326,7 @@ export async function benchFanOut(options: FanOutOptions): Promise<FanOutResult>
       };
     };
     return {
+      threads: options.threads === true,
       slack: summarise(
         'slack',
         options.slackItems,
@@ -324,6 +358,38 @@ export async function benchFanOut(options: FanOutOptions): Promise<FanOutResult>
     await emulator.close();
     temp.cleanup();
   }
+}
+
+/** How long until the Slack workspace burst and a Discord channel's bucket are full again. */
+function refillMs(): number {
+  const slackMs =
+    'windowMs' in SLACK_PACING.global
+      ? SLACK_PACING.global.windowMs
+      : (SLACK_PACING.global.burst / SLACK_PACING.global.ratePerSecond) * 1000;
+  return Math.max(slackMs, DISCORD_PER_CHANNEL.kind === 'window' ? DISCORD_PER_CHANNEL.windowMs : 0) + 100;
+}
+
+/**
+ * The burst's messages one Discord channel shows: top-level with threads off; with threads on,
+ * those in the one thread started from the channel's only top-level message (the post). A second
+ * thread, or a comment outside the thread, is a violation.
+ */
+function discordDelivered(
+  discord: FakeDiscordRest,
+  channelId: string,
+  threads: boolean,
+  violations: Violation[],
+): number {
+  const top = discord.messages.get(channelId) ?? [];
+  if (!threads) return top.length;
+  const started = discord.threads.of(channelId);
+  if (top.length !== 1 || started.length !== 1) {
+    violations.push({
+      benchmark: 'fan-out',
+      problem: `Discord ${channelId} shows ${top.length} top-level messages and ${started.length} threads, expected 1 and 1`,
+    });
+  }
+  return started[0] === undefined ? 0 : (discord.messages.get(started[0].id)?.length ?? 0);
 }
 
 function count(counts: Record<string, number>, key: string): void {

@@ -17,7 +17,16 @@ import { benchScaleOut, type ScaleOutOptions, type ScaleOutResult } from './scal
 import { type MachineInfo, machineInfo, round, type Violation } from './support.js';
 import { type Row, renderTable } from './table.js';
 
-const NAMES = ['freshness', 'fan-out', 'lookups', 'footprint', 'emulator', 'scale-out', 'home'] as const;
+const NAMES = [
+  'freshness',
+  'fan-out',
+  'fan-out-threads',
+  'lookups',
+  'footprint',
+  'emulator',
+  'scale-out',
+  'home',
+] as const;
 type Name = (typeof NAMES)[number];
 
 /** Sizes per mode. Quick: CI, under 2 minutes on 2 cores. Full: the issue's sizes. */
@@ -53,6 +62,8 @@ interface Results {
   durationMs: number;
   freshness?: FreshnessResult | undefined;
   fanOut?: FanOutResult | undefined;
+  /** The same burst threaded under a post, run right after `fanOut` (issue 13). */
+  fanOutThreads?: FanOutResult | undefined;
   lookups?: LookupsResult | undefined;
   footprint?: FootprintResult | undefined;
   scaleOut?: ScaleOutResult[] | undefined;
@@ -75,7 +86,9 @@ function parseOptions(): { mode: 'quick' | 'full'; only: Set<Name>; out: string 
     },
   });
   // The scale-out bursts take minutes: quick mode (CI) leaves them out unless named.
-  const all = values.quick ? NAMES.filter((name) => name !== 'scale-out') : NAMES;
+  const all = values.quick
+    ? NAMES.filter((name) => name !== 'scale-out' && name !== 'fan-out-threads')
+    : NAMES;
   const requested = (values.only ?? all.join(','))
     .split(',')
     .map((name) => name.trim())
@@ -126,6 +139,11 @@ async function main(): Promise<number> {
   results.footprint = await footprint;
   if (only.has('fan-out'))
     results.fanOut = await attempt(results, 'fan-out', () => benchFanOut(sizes.fanOut));
+  if (only.has('fan-out-threads')) {
+    results.fanOutThreads = await attempt(results, 'fan-out-threads', () =>
+      benchFanOut({ ...sizes.fanOut, threads: true }),
+    );
+  }
   if (only.has('lookups'))
     results.lookups = await attempt(results, 'lookups', () => benchLookups(sizes.lookups));
   if (only.has('scale-out')) {
@@ -170,6 +188,7 @@ async function main(): Promise<number> {
   for (const part of [
     results.freshness,
     results.fanOut,
+    results.fanOutThreads,
     results.lookups,
     results.footprint,
     results.home,
@@ -224,6 +243,7 @@ function rows(results: Results): Row[] {
       });
     }
   }
+  out.push(...threadedFanOutRows(results.fanOut, results.fanOutThreads));
   const l = results.lookups;
   if (l) {
     out.push(
@@ -282,3 +302,22 @@ function rows(results: Results): Row[] {
 }
 
 process.exitCode = await main();
+
+/**
+ * Threads must not cost throughput: the threaded burst's msg/s ÷ ceiling beside the top-level
+ * one's, from the same run (goal: unchanged within noise, so the ratio of the two is about 1).
+ */
+function threadedFanOutRows(off: FanOutResult | undefined, on: FanOutResult | undefined): Row[] {
+  if (on === undefined) return [];
+  return (['slack', 'discord'] as const).map((platform) => {
+    const threaded = on[platform];
+    const flat = off?.[platform];
+    const name = platform === 'slack' ? 'Slack' : 'Discord';
+    return {
+      figure: `fan-out ${name} threads on: msg/s ÷ ceiling`,
+      value: threaded.ratio,
+      goal: flat === undefined ? 'info' : `≈ ${flat.ratio} (off)`,
+      detail: `${threaded.messagesPerSecond} of ${threaded.ceiling.messagesPerSecond} msg/s in threads; ${threaded.delivered}/${threaded.messages} delivered; ${threaded.retried} retried, ${threaded.status429} 429s${flat === undefined ? '' : `; on ÷ off ${round(threaded.ratio / flat.ratio)}`}`,
+    };
+  });
+}
