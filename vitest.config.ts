@@ -22,6 +22,7 @@ const E2E = [
   'test/cli/workspace-command.test.ts', // directory-bot workspace as a child process, on every store
   'test/adapters/slack/tokens-at-rest.test.ts', // raw dumps of every store backend after a Slack install
   'test/engine/sigkill.test.ts', // SIGKILL at random moments, 20 restarts
+  'test/engine/sigkill-threads.test.ts', // SIGKILL while threading comments on a fake Discord, 12 restarts
   'test/real-processes.test.ts', // every process launch, killed and reaped
   'test/docs/docs.test.ts', // runs every CLI command the docs show
   'test/emulator/cli.test.ts', // the emulator CLI as a child process

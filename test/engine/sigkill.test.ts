@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { startEmulator } from '../../src/emulator/index.js';
-import { spawnBot } from '../support/child-bot.js';
+import { killTrialEnv, spawnBot } from '../support/child-bot.js';
 import { makeTempDir } from '../support/temp-dir.js';
 
 const TRIALS = 20;
@@ -13,17 +13,11 @@ afterAll(async () => {
 });
 
 function botEnv(): Record<string, string> {
-  return {
-    PORT: '0',
-    LOG_LEVEL: 'info',
-    DIRECTORY_BASE_URL: emulator.url,
-    DIRECTORY_TOKEN: 'dev-token',
-    STORE_URL: `sqlite://${join(temp.path, 'sigkill.sqlite')}`,
-    SUBSCRIPTIONS: 'console:trial=comments',
-    POLL_MIN_INTERVAL_S: '1',
-    // The killed process never releases its lease; its successor takes over after this.
-    POLLER_LEASE_TTL_S: '2',
-  };
+  return killTrialEnv({
+    directoryUrl: emulator.url,
+    storeUrl: `sqlite://${join(temp.path, 'sigkill.sqlite')}`,
+    subscriptions: 'console:trial=comments',
+  });
 }
 
 const count = (text: string, marker: string) => text.split(marker).length - 1;

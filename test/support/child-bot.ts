@@ -116,3 +116,25 @@ export function spawnBot(args: string[], env: Record<string, string> = {}): Chil
     },
   };
 }
+
+/**
+ * The environment of a bot started and killed over and over (the SIGKILL trials): polling every
+ * second, and a short poller lease, since a killed process never releases its own and its
+ * successor takes over only once it expires.
+ */
+export function killTrialEnv(options: {
+  directoryUrl: string;
+  storeUrl: string;
+  subscriptions: string;
+}): Record<string, string> {
+  return {
+    PORT: '0',
+    LOG_LEVEL: 'info',
+    DIRECTORY_BASE_URL: options.directoryUrl,
+    DIRECTORY_TOKEN: 'dev-token',
+    STORE_URL: options.storeUrl,
+    SUBSCRIPTIONS: options.subscriptions,
+    POLL_MIN_INTERVAL_S: '1',
+    POLLER_LEASE_TTL_S: '2',
+  };
+}
