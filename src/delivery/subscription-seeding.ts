@@ -1,4 +1,4 @@
-import { idsOf, newId, signature, withFormat } from './subscription-identity.js';
+import { idsOf, newId, signature, withFormat, withThreading } from './subscription-identity.js';
 import type { SubscriptionSeed } from './subscription-spec.js';
 import type { Subscription } from './subscriptions.js';
 
@@ -14,9 +14,12 @@ export function seedChange(
   now: number,
 ): { next: Subscription[]; result: { added: number; removed: number } } {
   const formats = new Map(seeds.map((seed) => [signature(seed), seed.format]));
+  const threading = new Map(seeds.map((seed) => [signature(seed), seed.threading]));
+  const configured = (s: Subscription) =>
+    withThreading(withFormat(s, formats.get(signature(s))), threading.get(signature(s)));
   const kept = all
     .filter((s) => s.createdBy !== 'env' || formats.has(signature(s)))
-    .map((s) => (s.createdBy === 'env' ? withFormat(s, formats.get(signature(s))) : s));
+    .map((s) => (s.createdBy === 'env' ? configured(s) : s));
   const present = new Set(kept.filter((s) => s.createdBy === 'env').map(signature));
   const next = [...kept];
   const ids = idsOf(kept);
@@ -27,7 +30,7 @@ export function seedChange(
     present.add(key);
     const id = newId(ids);
     ids.add(id);
-    next.push(withFormat({ ...seed, id, createdBy: 'env', createdAt: now }, formats.get(key)));
+    next.push(configured({ ...seed, id, createdBy: 'env', createdAt: now }));
     added += 1;
   }
   return { next, result: { added, removed: all.length - kept.length } };

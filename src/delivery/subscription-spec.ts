@@ -2,6 +2,7 @@ import type { z } from 'zod';
 import { type FeedName, isFeedName } from '../feeds/feed-names.js';
 import { isMessageFormat, type MessageFormat } from '../ports/message.js';
 import { type FeedFilters, feedFiltersSchema, filtersNotApplicable } from './feed-filters.js';
+import { parseThreadParams, type ThreadSettings } from './thread-settings.js';
 
 /** One static route from the SUBSCRIPTIONS variable. */
 export interface SubscriptionSeed {
@@ -11,6 +12,8 @@ export interface SubscriptionSeed {
   filters: FeedFilters;
   /** `format=` in the entry; absent: full. */
   format?: MessageFormat;
+  /** `threads=off`, `thread-comments=true`, `broadcast=true` in the entry; absent: the defaults. */
+  threading?: ThreadSettings;
 }
 
 const CHANNEL_PATTERNS: Record<SubscriptionSeed['platform'], RegExp> = {
@@ -74,11 +77,20 @@ function parseEntry(entry: string): SubscriptionSeed | string {
     return `format expects full, compact or title, got "${format}"`;
   }
   params.delete('format');
+  const threading = parseThreadParams(params, feed);
+  if (typeof threading === 'string') return threading;
   const filters = parseFilters(params);
   if (typeof filters === 'string') return filters;
   const misplaced = filtersNotApplicable(feed, filters);
   if (misplaced.length > 0) return `filter ${misplaced.join(', ')} does not apply to the ${feed} feed`;
-  return { platform, channelId, feed, filters, ...(format === undefined ? {} : { format }) };
+  return {
+    platform,
+    channelId,
+    feed,
+    filters,
+    ...(format === undefined ? {} : { format }),
+    ...(threading === undefined ? {} : { threading }),
+  };
 }
 
 function parseFilters(params: URLSearchParams): FeedFilters | string {
@@ -86,7 +98,7 @@ function parseFilters(params: URLSearchParams): FeedFilters | string {
   for (const [key, value] of params) {
     const name = FILTER_KEYS[key];
     if (!name)
-      return `unknown filter "${key}" (post, user, keyword, exclude, video, min-votes, remind; or format)`;
+      return `unknown filter "${key}" (post, user, keyword, exclude, video, min-votes, remind; or format, threads, thread-comments, broadcast)`;
     if (name === 'keywords' || name === 'exclude') {
       const list = (raw[name] as string[] | undefined) ?? [];
       list.push(

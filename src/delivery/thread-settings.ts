@@ -1,5 +1,6 @@
 import type { FeedItem } from '../feeds/feed-item.js';
 import { itemKey } from '../feeds/feed-item.js';
+import type { FeedName } from '../feeds/feed-names.js';
 import type { FeedFilters } from './feed-filters.js';
 import { matchesFilters } from './router.js';
 
@@ -76,4 +77,34 @@ export function describeThreading(settings: ThreadSettings | undefined): string 
   if (settings?.comments) parts.push("with its posts' comments in threads");
   if (settings?.broadcast) parts.push('keyword matches also sent to the channel');
   return parts.join(', ');
+}
+
+/**
+ * The thread keys of a SUBSCRIPTIONS entry (`threads=on|off`, `thread-comments=true`,
+ * `broadcast=true`), removed from `params`; a sentence naming the key when one is wrong.
+ */
+export function parseThreadParams(
+  params: URLSearchParams,
+  feed: FeedName,
+): ThreadSettings | undefined | string {
+  const threads = params.get('threads');
+  const comments = params.get('thread-comments');
+  const broadcast = params.get('broadcast');
+  for (const key of ['threads', 'thread-comments', 'broadcast']) params.delete(key);
+  if (threads !== null && threads !== 'on' && threads !== 'off')
+    return `threads expects on or off, got "${threads}"`;
+  for (const [key, value] of [
+    ['thread-comments', comments],
+    ['broadcast', broadcast],
+  ] as const) {
+    if (value !== null && value !== 'true' && value !== 'false')
+      return `${key} expects true or false, got "${value}"`;
+  }
+  if (comments === 'true' && feed !== 'posts')
+    return `thread-comments applies to the posts feed, not ${feed}`;
+  return storedThreading({
+    ...(threads === 'off' ? { off: true as const } : {}),
+    ...(comments === 'true' ? { comments: true as const } : {}),
+    ...(broadcast === 'true' ? { broadcast: true as const } : {}),
+  });
 }

@@ -1,5 +1,6 @@
 import Keyv from 'keyv';
 import { describe, expect, it } from 'vitest';
+import { parseSubscriptionSpec } from '../../src/delivery/subscription-spec.js';
 import { SubscriptionRepository } from '../../src/delivery/subscriptions.js';
 import type { LeaseBackend } from '../../src/store/leases.js';
 
@@ -58,6 +59,29 @@ describe('subscriptions', () => {
       [a?.id, 'a', 'title', 1000],
       [b?.id, 'b', undefined, 1000],
     ]);
+  });
+
+  it('reads thread options in SUBSCRIPTIONS and applies a change to them in place', async () => {
+    const parsed = parseSubscriptionSpec(
+      'console:a=posts?thread-comments=true&keyword=ai&broadcast=true;console:b=comments?threads=off',
+    );
+    expect(parsed.errors).toEqual([]);
+    expect(parsed.seeds.map((seed) => seed.threading)).toEqual([
+      { comments: true, broadcast: true },
+      { off: true },
+    ]);
+    expect(parseSubscriptionSpec('console:a=comments?thread-comments=true').errors).toEqual([
+      '"console:a=comments?thread-comments=true": thread-comments applies to the posts feed, not comments',
+    ]);
+    expect(parseSubscriptionSpec('console:a=posts?threads=sometimes').errors[0]).toContain(
+      'threads expects on or off, got "sometimes"',
+    );
+    const { repo } = repository();
+    await repo.seed(parsed.seeds);
+    const [before] = await repo.list();
+    await repo.seed(parseSubscriptionSpec('console:a=posts?keyword=ai;console:b=comments?threads=off').seeds);
+    const [after] = await repo.list();
+    expect([after?.id, after?.threading]).toEqual([before?.id, undefined]);
   });
 
   it('resumes a paused subscription when someone subscribes to it again', async () => {
