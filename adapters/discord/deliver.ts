@@ -95,6 +95,16 @@ export function bucketOf(headers: Headers): BucketState | undefined {
 export interface DeliverDeps {
   rest: REST;
   logger: Logger;
+  /** Posts into a forum channel instead (forum.ts), when the channel refuses plain messages. */
+  forum?: (channelId: string, message: Message) => Promise<DeliveryOutcome>;
+}
+
+/** A refusal that means "not a channel for plain messages", which a forum channel answers. */
+function refusedAsNotText(outcome: DeliveryOutcome): boolean {
+  return (
+    outcome.status === 'rejected' &&
+    (outcome.code === 'not_a_text_channel' || outcome.code === 'wrong_channel_type')
+  );
 }
 
 /**
@@ -107,7 +117,13 @@ export async function deliverMessage(
   message: Message,
   idempotencyKey: string,
 ): Promise<DeliveryOutcome> {
-  const outcome = await postMessage(deps.rest, destination.channelId, message, idempotencyKey);
+  let outcome = await postMessage(deps.rest, destination.channelId, message, idempotencyKey);
+  if (deps.forum !== undefined && refusedAsNotText(outcome)) {
+    // A forum channel: the item becomes a forum post. Another channel type refuses that too,
+    // and keeps the first refusal.
+    const forum = await deps.forum(destination.channelId, message);
+    if (forum.status !== 'rejected') outcome = forum;
+  }
   if (outcome.status !== 'delivered') {
     deps.logger.warn(
       { channelId: destination.channelId, status: outcome.status, code: outcome.code },

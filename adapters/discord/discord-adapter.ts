@@ -13,6 +13,7 @@ import type {
 import { BotError } from '../../src/ports/index.js';
 import { deliverMessage } from './deliver.js';
 import { createDiscordDirectMessages } from './direct-message.js';
+import { postInForum } from './forum.js';
 import { discordRemovalCheck, removedGuildOf, watchGuildRemoval } from './guild-removal.js';
 import { createHttpInteractionsHandler } from './http-interactions.js';
 import { createInteractionFlow } from './interaction-flow.js';
@@ -169,7 +170,13 @@ export function createDiscordAdapter(options: DiscordAdapterOptions): ChatAdapte
         // A reply: its refusals concern the thread, and the core falls back to the channel.
         return postInThread(rest, destination, message, delivery.idempotencyKey);
       }
-      const outcome = await deliverMessage({ rest, logger }, destination, message, delivery.idempotencyKey);
+      const forum = (channelId: string, m: Message) => postInForum(rest, channelId, m);
+      const outcome = await deliverMessage(
+        { rest, logger, forum },
+        destination,
+        message,
+        delivery.idempotencyKey,
+      );
       const removedGuild = removedGuildOf(destination, outcome);
       // Not awaited: the removal drops this destination's queue, which the dispatcher is handling.
       if (removedGuild !== undefined)

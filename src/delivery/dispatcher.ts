@@ -173,7 +173,8 @@ export class Dispatcher {
       if (outcome.status === 'delivered') {
         entry.posted = true;
         if (outcome.platformMessageId !== undefined) {
-          entry.reference = { messageId: outcome.platformMessageId, postedAt: clock.now() };
+          const threadId = outcome.threadId === undefined ? {} : { threadId: outcome.threadId };
+          entry.reference = { messageId: outcome.platformMessageId, postedAt: clock.now(), ...threadId };
         }
         await this.#recordDelivered(entry, startedAt);
         return;

@@ -29,7 +29,13 @@ export interface Destination {
  * - failed: transient (429, 5xx, network); retry after `retryAfterMs` when given.
  */
 export type DeliveryOutcome =
-  | { status: 'delivered'; platformMessageId?: string; bucket?: BucketState }
+  | {
+      status: 'delivered';
+      platformMessageId?: string;
+      bucket?: BucketState;
+      /** The message is a thread of its own (a Discord forum post): replies go straight in. */
+      threadId?: string;
+    }
   | {
       status: 'rejected';
       code: string;

@@ -299,4 +299,24 @@ describe('threads on Discord', () => {
     expect(noted?.paused).toBeUndefined();
     expect(fake.messages.get(DISCORD_CHANNEL)).toHaveLength(3);
   });
+
+  it('in a forum channel each post is a forum post, and its comments go straight into it', async () => {
+    const { fake, ledger, dispatcher, send } = await discordPipeline();
+    const forum = '300000000000000099';
+    fake.addChannel(forum);
+    fake.threads.forums.add(forum);
+    await send(...conversation('discord', forum, '12', '120', '121'));
+    await dispatcher.stop();
+    const [post] = fake.threads.of(forum);
+    expect(post?.name).toBe('Post 12');
+    const parent = await ledger.reference(`discord:${forum}`, 'posts:new:12');
+    expect(parent).toMatchObject({ messageId: post?.id, threadId: post?.id });
+    // The forum post is the thread: none is started from a message.
+    expect(fake.callsTo('POST', '/channels/:id/messages/:id/threads')).toEqual([]);
+    const titles = (fake.messages.get(post!.id) ?? []).map(
+      (m) => (m.body['embeds'] as { title: string }[])[0]?.title,
+    );
+    expect(titles).toEqual(['Post 12', 'Comment 120', 'Comment 121']);
+    expect(fake.problems).toEqual([]);
+  });
 });

@@ -49,6 +49,8 @@ export const REQUEST_SCHEMAS = {
   createDm: 'CreatePrivateChannelRequest',
   /** `POST /channels/{id}/messages/{id}/threads`: a public thread from a message. */
   startThreadFromMessage: 'CreateTextThreadWithMessageRequest',
+  /** `POST /channels/{id}/threads` in a forum channel: a forum post with its first message. */
+  startForumPost: 'CreateForumThreadRequest',
   /** `PATCH /channels/{id}` on a thread (unarchive). */
   updateThread: 'UpdateThreadRequestPartial',
   interactionCallback: {

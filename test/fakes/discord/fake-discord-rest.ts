@@ -124,6 +124,12 @@ export class FakeDiscordRest {
       (this.messages.get(channelId) ?? []).some((m) => m.id === messageId),
     hasChannel: (channelId) => this.#channels.has(channelId),
     addChannel: (id) => this.addChannel(id),
+    addMessage: (channelId, id, body) => {
+      const list = this.messages.get(channelId) ?? [];
+      list.push({ id, body });
+      this.messages.set(channelId, list);
+    },
+    newId: () => this.#id(),
     problems: this.problems,
   });
 
@@ -334,6 +340,12 @@ export class FakeDiscordRest {
         pattern: new RegExp(`^/channels/${snowflake}/messages/${snowflake}/threads$`),
         route: '/channels/:id/messages/:id/threads',
         handle: (match, body) => this.threads.start(match[1]!, match[2]!, body),
+      },
+      {
+        method: 'POST',
+        pattern: new RegExp(`^/channels/${snowflake}/threads$`),
+        route: '/channels/:id/threads',
+        handle: (match, body) => this.threads.startForumPost(match[1]!, body),
       },
       {
         method: 'PATCH',

@@ -31,12 +31,17 @@ export class FakeDiscordThreads {
   readonly noCreate = new Set<string>();
   /** Channels in whose threads the bot may not post (no Send Messages in Threads). */
   readonly noSendInThreads = new Set<string>();
+  /** Forum channels: no plain messages, each post a thread of its own (`POST /channels/{id}/threads`). */
+  readonly forums = new Set<string>();
 
   constructor(
     private readonly hooks: {
       hasMessage: (channelId: string, messageId: string) => boolean;
       hasChannel: (channelId: string) => boolean;
       addChannel: (id: string) => void;
+      /** Files a message the fake took under a channel (a forum post's first message). */
+      addMessage: (channelId: string, id: string, body: Record<string, unknown>) => void;
+      newId: () => string;
       problems: string[];
     },
   ) {}
@@ -73,6 +78,42 @@ export class FakeDiscordThreads {
     };
   }
 
+  /**
+   * `POST /channels/{id}/threads` in a forum channel: a forum post, i.e. a thread whose first
+   * message is `message`; like Discord, the first message's id is the thread's.
+   */
+  startForumPost(channelId: string, body: unknown): Answer {
+    const errors = validateAgainstSpec(REQUEST_SCHEMAS.startForumPost, body);
+    for (const problem of errors) this.hooks.problems.push(`forum post: ${problem}`);
+    if (errors.length > 0) return INVALID_BODY;
+    if (!this.hooks.hasChannel(channelId))
+      return { status: 404, body: { code: 10003, message: 'Unknown Channel' } };
+    if (!this.forums.has(channelId))
+      return { status: 400, body: { code: 50024, message: 'Cannot execute action on this channel type' } };
+    const request = body as { name: string; message: Record<string, unknown> };
+    const id = this.hooks.newId();
+    this.threads.set(id, {
+      id,
+      parentChannelId: channelId,
+      messageId: id,
+      name: request.name,
+      archived: false,
+      locked: false,
+    });
+    this.hooks.addChannel(id);
+    this.hooks.addMessage(id, id, request.message);
+    return {
+      status: 201,
+      body: {
+        id,
+        type: 11,
+        parent_id: channelId,
+        name: request.name,
+        message: { id, channel_id: id, ...request.message },
+      },
+    };
+  }
+
   /** `PATCH /channels/{id}` for a thread: unarchive (or archive) it. */
   update(channelId: string, body: unknown): Answer {
     const errors = validateAgainstSpec(REQUEST_SCHEMAS.updateThread, body);
@@ -91,6 +132,9 @@ export class FakeDiscordThreads {
 
   /** The answer to a post into `channelId` when it is a thread that will not take it; undefined otherwise. */
   refusePost(channelId: string): Answer | undefined {
+    if (this.forums.has(channelId)) {
+      return { status: 400, body: { code: 50008, message: 'Cannot send messages in a non-text channel' } };
+    }
     const thread = this.threads.get(channelId);
     if (thread === undefined) return undefined;
     if (this.noSendInThreads.has(thread.parentChannelId)) return MISSING_PERMISSIONS;
