@@ -1,5 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { MessageFormat } from '../ports/message.js';
+import { sameSchedule } from '../schedule/parse-schedule.js';
+import type { ScheduleOptions } from '../schedule/schedule-options.js';
 import type { FeedFilters } from './feed-filters.js';
 import type { Subscription } from './subscriptions.js';
 import { storedThreading, type ThreadSettings } from './thread-settings.js';
@@ -31,6 +33,19 @@ export function withThreading(
   if (JSON.stringify(subscription.threading) === JSON.stringify(wanted)) return subscription;
   const { threading: _threading, ...rest } = subscription;
   return wanted === undefined ? rest : { ...rest, threading: wanted };
+}
+
+/**
+ * The subscription with this schedule (when, never which items): what a subscribe again, or a
+ * changed SUBSCRIPTIONS entry, changes in place. The same object when nothing changes.
+ */
+export function withSchedule(
+  subscription: Subscription,
+  schedule: ScheduleOptions | undefined,
+): Subscription {
+  if (sameSchedule(subscription.schedule, schedule)) return subscription;
+  const { schedule: _schedule, ...rest } = subscription;
+  return schedule === undefined ? rest : { ...rest, schedule };
 }
 
 /** Identity of a route: where, which feed, which filters (not the format: see `SubscriptionRepository.add`). */
@@ -66,4 +81,6 @@ export interface AddResult {
   resumed: boolean;
   /** It existed with another format or thread settings and now has the ones asked for. */
   reformatted: boolean;
+  /** It existed with another schedule (or none) and now has the one asked for. */
+  rescheduled: boolean;
 }

@@ -1,12 +1,13 @@
-import { idsOf, newId, signature, withFormat, withThreading } from './subscription-identity.js';
+import { idsOf, newId, signature, withFormat, withSchedule, withThreading } from './subscription-identity.js';
 import type { SubscriptionSeed } from './subscription-spec.js';
 import type { Subscription } from './subscriptions.js';
 
 /**
  * The stored list made to match the SUBSCRIPTIONS variable (`SubscriptionRepository.seed`):
  * new entries are added, entries no longer listed are removed, and unchanged ones keep
- * their creation time so a restart does not reset what counts as "new" (a changed `format=`
- * too; of two entries differing only in format the later wins, as with `/directory subscribe`).
+ * their creation time so a restart does not reset what counts as "new" (a changed `format=`,
+ * thread option or schedule too; of two entries differing only in those the later wins, as with
+ * `/directory subscribe`).
  */
 export function seedChange(
   all: readonly Subscription[],
@@ -15,8 +16,12 @@ export function seedChange(
 ): { next: Subscription[]; result: { added: number; removed: number } } {
   const formats = new Map(seeds.map((seed) => [signature(seed), seed.format]));
   const threading = new Map(seeds.map((seed) => [signature(seed), seed.threading]));
+  const schedules = new Map(seeds.map((seed) => [signature(seed), seed.schedule]));
   const configured = (s: Subscription) =>
-    withThreading(withFormat(s, formats.get(signature(s))), threading.get(signature(s)));
+    withSchedule(
+      withThreading(withFormat(s, formats.get(signature(s))), threading.get(signature(s))),
+      schedules.get(signature(s)),
+    );
   const kept = all
     .filter((s) => s.createdBy !== 'env' || formats.has(signature(s)))
     .map((s) => (s.createdBy === 'env' ? configured(s) : s));

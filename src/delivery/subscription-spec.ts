@@ -1,6 +1,8 @@
 import type { z } from 'zod';
 import { type FeedName, isFeedName } from '../feeds/feed-names.js';
 import { isMessageFormat, type MessageFormat } from '../ports/message.js';
+import { buildSchedule, SCHEDULE_OPTION_NAMES, type ScheduleInput } from '../schedule/parse-schedule.js';
+import type { ScheduleOptions } from '../schedule/schedule-options.js';
 import { type FeedFilters, feedFiltersSchema, filtersNotApplicable } from './feed-filters.js';
 import { parseThreadParams, type ThreadSettings } from './thread-settings.js';
 
@@ -14,6 +16,8 @@ export interface SubscriptionSeed {
   format?: MessageFormat;
   /** `threads=off`, `thread-comments=true`, `broadcast=true` in the entry; absent: the defaults. */
   threading?: ThreadSettings;
+  /** `digest=`, `quiet=`, `max-per-hour=`… in the entry; absent: each item as soon as found. */
+  schedule?: ScheduleOptions;
 }
 
 const CHANNEL_PATTERNS: Record<SubscriptionSeed['platform'], RegExp> = {
@@ -37,7 +41,9 @@ const FILTER_KEYS: Record<string, keyof FeedFilters> = {
 /**
  * Parses `platform:channel=feed?key=value&…` entries separated by `;` or new lines, e.g.
  * `slack:C0123ABCD=comments?keyword=ai,ml&exclude=crypto&format=compact;discord:112233445566778899=live?video=true`.
- * `format` (full, compact or title) sits among the filters but is how items look, not which.
+ * `format` (full, compact or title) sits among the filters but is how items look, not which;
+ * the schedule options (`digest`, `top`, `digest-empty`, `quiet`, `quiet-strict`, `max-per-hour`,
+ * `max-per-day`, `tz`) say when they are posted, as the `/directory subscribe` options do.
  * Returns every malformed entry as an error naming it, so one typo never hides the others.
  */
 export function parseSubscriptionSpec(spec: string): { seeds: SubscriptionSeed[]; errors: string[] } {
@@ -79,6 +85,8 @@ function parseEntry(entry: string): SubscriptionSeed | string {
   params.delete('format');
   const threading = parseThreadParams(params, feed);
   if (typeof threading === 'string') return threading;
+  const schedule = takeSchedule(params, feed);
+  if (typeof schedule === 'string') return schedule;
   const filters = parseFilters(params);
   if (typeof filters === 'string') return filters;
   const misplaced = filtersNotApplicable(feed, filters);
@@ -90,7 +98,24 @@ function parseEntry(entry: string): SubscriptionSeed | string {
     filters,
     ...(format === undefined ? {} : { format }),
     ...(threading === undefined ? {} : { threading }),
+    ...(schedule === undefined ? {} : { schedule }),
   };
+}
+
+/**
+ * Takes the schedule options (`digest=daily@09:00&top=5&tz=Asia/Tokyo&quiet=22:00-07:00`…) out
+ * of `params`, checked by the same parser as `/directory subscribe`; a problem names the key.
+ */
+function takeSchedule(params: URLSearchParams, feed: string): ScheduleOptions | undefined | string {
+  const input: ScheduleInput = {};
+  for (const name of SCHEDULE_OPTION_NAMES) {
+    const values = params.getAll(name);
+    params.delete(name);
+    if (values.length > 1) return `${name} is given more than once`;
+    if (values[0] !== undefined) input[name] = values[0];
+  }
+  const checked = buildSchedule(input, feed, (name) => name);
+  return checked.ok ? checked.schedule : checked.problem.replace(/\.$/, '');
 }
 
 function parseFilters(params: URLSearchParams): FeedFilters | string {
@@ -98,7 +123,7 @@ function parseFilters(params: URLSearchParams): FeedFilters | string {
   for (const [key, value] of params) {
     const name = FILTER_KEYS[key];
     if (!name)
-      return `unknown filter "${key}" (post, user, keyword, exclude, video, min-votes, remind; or format, threads, thread-comments, broadcast)`;
+      return `unknown filter "${key}" (post, user, keyword, exclude, video, min-votes, remind; or format, threads, thread-comments, broadcast, ${SCHEDULE_OPTION_NAMES.join(', ')})`;
     if (name === 'keywords' || name === 'exclude') {
       const list = (raw[name] as string[] | undefined) ?? [];
       list.push(

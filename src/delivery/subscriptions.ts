@@ -15,6 +15,7 @@ import {
   newId,
   sameFilters,
   withFormat,
+  withSchedule,
   withThreading,
 } from './subscription-identity.js';
 import { SubscriptionIndex } from './subscription-index.js';
@@ -135,8 +136,8 @@ export class SubscriptionRepository {
   /**
    * Adds a subscription; an identical one (same channel, feed and filters) is returned
    * instead of duplicated — and resumed if it was paused, since subscribing again is how a
-   * person says "the channel is fine now". One differing only in format takes the new format in
-   * place (same id and start): a channel shows an item once, so both could never be seen.
+   * person says "the channel is fine now". One differing only in format, threads or schedule takes
+   * the new ones in place (same id and start): a channel shows an item once, so both could never be seen.
    */
   async add(input: NewSubscription): Promise<AddResult> {
     return this.#update<AddResult>((all) => {
@@ -149,21 +150,21 @@ export class SubscriptionRepository {
       );
       if (existing) {
         const { paused, ...active } = existing;
-        const subscription = withThreading(withFormat(active, input.format), input.threading);
-        const reformatted = subscription !== active;
+        const how = withThreading(withFormat(active, input.format), input.threading);
+        const subscription = withSchedule(how, input.schedule);
+        const [reformatted, rescheduled] = [how !== active, subscription !== how];
         return {
           next: all.map((s) => (s === existing ? subscription : s)),
-          result: { subscription, created: false, resumed: paused !== undefined, reformatted },
+          result: { subscription, created: false, resumed: paused !== undefined, reformatted, rescheduled },
         };
       }
-      const created = withThreading(
-        withFormat({ ...input, id: newId(idsOf(all)), createdAt: this.#clock.now() }, input.format),
-        input.threading,
+      const fresh = { ...input, id: newId(idsOf(all)), createdAt: this.#clock.now() };
+      const created = withSchedule(
+        withThreading(withFormat(fresh, input.format), input.threading),
+        input.schedule,
       );
-      return {
-        next: [...all, created],
-        result: { subscription: created, created: true, resumed: false, reformatted: false },
-      };
+      const unchanged = { resumed: false, reformatted: false, rescheduled: false };
+      return { next: [...all, created], result: { subscription: created, created: true, ...unchanged } };
     });
   }
 

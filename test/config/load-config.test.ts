@@ -312,6 +312,62 @@ describe('loading the configuration', () => {
     ]);
   });
 
+  it('reads the schedule options of an entry as /directory subscribe does', () => {
+    const config = load({
+      SUBSCRIPTIONS:
+        'slack:C0123ABCD=posts?digest=daily@09:00&top=5&tz=Asia/Tokyo&quiet=22:00-07:00&digest-empty=true&min-votes=10;' +
+        'console:demo=live?quiet=23:00-06:30&quiet-strict=true&max-per-hour=10&max-per-day=50',
+    });
+    expect(config.feeds.subscriptions.map((s) => [s.feed, s.filters, s.schedule])).toEqual([
+      [
+        'posts',
+        { minVotes: 10 },
+        {
+          digest: { every: 'daily', at: { hour: 9, minute: 0 } },
+          top: 5,
+          digestEmpty: true,
+          quiet: { from: { hour: 22, minute: 0 }, to: { hour: 7, minute: 0 } },
+          timeZone: 'Asia/Tokyo',
+        },
+      ],
+      [
+        'live',
+        {},
+        {
+          quiet: { from: { hour: 23, minute: 0 }, to: { hour: 6, minute: 30 } },
+          quietStrict: true,
+          maxPerHour: 10,
+          maxPerDay: 50,
+        },
+      ],
+    ]);
+    expect(load({ SUBSCRIPTIONS: 'console:demo=posts' }).feeds.subscriptions[0]).not.toHaveProperty(
+      'schedule',
+    );
+  });
+
+  it('names the entry and the schedule option that is wrong, with what it accepts', () => {
+    expect(
+      problemsOf({
+        SUBSCRIPTIONS: [
+          'console:a=posts?digest=daily@25:00',
+          'console:b=posts?digest=hourly&top=500',
+          'console:c=posts?quiet=22:00-22:00',
+          'console:d=posts?digest=hourly&tz=Europe/Berln',
+          'console:e=comments?digest=hourly&top=3',
+          'console:f=posts?digest=hourly&digest=daily@09:00',
+        ].join(';'),
+      }),
+    ).toEqual([
+      'SUBSCRIPTIONS: "console:a=posts?digest=daily@25:00": digest: 25:00 is not a time of day (00:00 to 23:59)',
+      'SUBSCRIPTIONS: "console:b=posts?digest=hourly&top=500": top must be a whole number from 1 to 50, got "500"',
+      'SUBSCRIPTIONS: "console:c=posts?quiet=22:00-22:00": quiet: 22:00-22:00 is empty: the window must end at another time than it starts',
+      'SUBSCRIPTIONS: "console:d=posts?digest=hourly&tz=Europe/Berln": tz: "Europe/Berln" is not an IANA time zone (like Europe/Berlin, America/New_York or UTC). Did you mean Europe/Berlin?',
+      'SUBSCRIPTIONS: "console:e=comments?digest=hourly&top=3": top ranks posts by votes: it applies to the posts feed only, not comments',
+      'SUBSCRIPTIONS: "console:f=posts?digest=hourly&digest=daily@09:00": digest is given more than once',
+    ]);
+  });
+
   it('rejects a filter that does not apply to the feed', () => {
     expect(problemsOf({ SUBSCRIPTIONS: 'slack:C0123ABCD=comments?video=true' })[0]).toContain(
       'filter video does not apply to the comments feed',

@@ -105,6 +105,42 @@ describe('subscriptions', () => {
     expect(await repo.list()).toEqual([{ ...subscription, format: 'compact' }]);
   });
 
+  it("changes a subscription's schedule in place when someone subscribes again with other options", async () => {
+    const { repo } = repository();
+    const input = {
+      platform: 'slack',
+      channelId: 'C1',
+      feed: 'posts' as const,
+      filters: {},
+      createdBy: 'U1',
+    };
+    const daily = { digest: { every: 'daily' as const, at: { hour: 9, minute: 0 } }, top: 5 };
+    const first = await repo.add({ ...input, schedule: daily });
+    expect(first).toMatchObject({ created: true, rescheduled: false });
+    expect(first.subscription.schedule).toEqual(daily);
+    const same = await repo.add({ ...input, schedule: { ...daily } });
+    expect(same).toMatchObject({ created: false, rescheduled: false, reformatted: false });
+    const quiet = { quiet: { from: { hour: 22, minute: 0 }, to: { hour: 7, minute: 0 } } };
+    const changed = await repo.add({ ...input, schedule: quiet });
+    expect(changed).toMatchObject({ created: false, rescheduled: true });
+    // Subscribing without schedule options goes back to each item as soon as it is found.
+    const cleared = await repo.add(input);
+    expect(cleared).toMatchObject({ created: false, rescheduled: true });
+    expect(await repo.list()).toEqual([{ ...first.subscription }].map(({ schedule: _s, ...rest }) => rest));
+  });
+
+  it("changes a SUBSCRIPTIONS route's schedule in place and keeps its start", async () => {
+    const { repo, now } = repository();
+    const route = { platform: 'console' as const, channelId: 'a', feed: 'posts' as const, filters: {} };
+    await repo.seed([{ ...route, schedule: { maxPerHour: 10 } }]);
+    const [before] = await repo.list();
+    now.value = 9000;
+    expect(await repo.seed([{ ...route, schedule: { maxPerHour: 20 } }])).toEqual({ added: 0, removed: 0 });
+    expect(await repo.list()).toEqual([{ ...before, schedule: { maxPerHour: 20 } }]);
+    await repo.seed([route]);
+    expect((await repo.list())[0]).not.toHaveProperty('schedule');
+  });
+
   it('keeps both pauses when two channels are refused at the same moment', async () => {
     const { repo } = repository();
     for (const channelId of ['C1', 'C2', 'C3'])
