@@ -25,6 +25,7 @@ import { createTokenHealth } from './token-health.js';
 import { createTokenRotation, type TokenRotation } from './token-rotation.js';
 import { bindUninstallEvents } from './uninstall-events.js';
 import { validate } from './validate-options.js';
+import { createWorkspaceZones } from './workspace-zone.js';
 
 export interface SlackAdapterOptions {
   /** Single-workspace bot token (`xoxb-…`). Either this or `oauth`. */
@@ -157,6 +158,7 @@ export function createSlackAdapter(options: SlackAdapterOptions): ChatAdapter {
     ...(tokenHealth === undefined ? {} : { tokenHealth }),
   });
 
+  const now = options.now ?? Date.now;
   let app: App | undefined;
   let health: AdapterHealth = { ready: false, reason: 'not started' };
   let stopped = false;
@@ -203,7 +205,6 @@ export function createSlackAdapter(options: SlackAdapterOptions): ChatAdapter {
     created.error(async (error) => {
       logger.error({ err: error }, 'unhandled error in a Slack listener');
     });
-    const now = options.now ?? Date.now;
     const admin = createAdminLookup({ logger, ttlMs: options.adminCacheTtlMs ?? 5 * 60_000, now });
     bindDirectoryCommand({
       app: created,
@@ -277,6 +278,7 @@ export function createSlackAdapter(options: SlackAdapterOptions): ChatAdapter {
 
     deliver,
     deliverDirect,
+    workspaceTimeZone: createWorkspaceZones({ client: webClient, installationStore, logger, now }),
 
     health() {
       // A refused token outranks a healthy connection: commands may still arrive, but nothing

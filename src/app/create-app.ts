@@ -17,7 +17,13 @@ import { verifyStoreKey } from '../store/secret-keys.js';
 import { createLostAccessRemoval, type LostAccessRemoval } from './lost-access-removal.js';
 import { type ConsoleOptions, createAdapters } from './platforms.js';
 import { isSandbox, SANDBOX_STORE_NAMESPACE, storeNamespace, subscriptionSeeds } from './sandbox.js';
-import { buildCommandHandler, buildHomeService, engineSettings, openDirectory } from './wiring.js';
+import {
+  buildCommandHandler,
+  buildHomeService,
+  buildZones,
+  engineSettings,
+  openDirectory,
+} from './wiring.js';
 import { createWorkspaceRemoval } from './workspace-removal.js';
 
 export interface App {
@@ -85,6 +91,8 @@ export function createApp(config: Config, options: AppOptions): App {
     // The console's banner names the port, known once it is bound (before adapters start).
     let boundPort = 0;
     adapters.push(...(await createAdapters(config, options, store, () => boundPort, sealer)));
+    // The zone each schedule is read in; the engine's schedule runner takes `zones.resolver.zoneOf`.
+    const zones = buildZones(store, adapters);
 
     // Created once the engine is (it needs the engine's outbox); the engine's events reach it.
     let lostAccess: LostAccessRemoval | undefined;
@@ -114,7 +122,7 @@ export function createApp(config: Config, options: AppOptions): App {
     });
     engine = activeEngine;
 
-    const parts = { client, engine: activeEngine, store, directoryId: directory.id, metrics };
+    const parts = { client, engine: activeEngine, store, directoryId: directory.id, metrics, zones };
     const commands = buildCommandHandler(config, parts);
     home = buildHomeService(config, parts, commands, logger);
     const workspaceRemoved = createWorkspaceRemoval({ store, outbox: activeEngine.outbox, logger, metrics });

@@ -7,6 +7,8 @@ import {
   type StatusReport,
 } from '../commands/index.js';
 import type { Config } from '../config/config.js';
+import { ChannelZoneRepository } from '../delivery/channel-zones.js';
+import { createZoneResolver, type ZoneResolver } from '../delivery/zone-of.js';
 import { createDirectoryClient, type DirectoryClient, SPEC_WINDOW_MS } from '../directory/index.js';
 import { EMULATOR_WEB_URL, type RunningEmulator, startEmulator } from '../emulator/index.js';
 import type { Engine, EngineSettings } from '../engine/engine.js';
@@ -14,6 +16,7 @@ import { FeedScheduler } from '../engine/feed-scheduler.js';
 import { BotError } from '../errors.js';
 import { directoryEventSink } from '../observability/event-log.js';
 import type { Metrics } from '../observability/metrics.js';
+import type { ChatAdapter } from '../ports/chat-adapter.js';
 import { systemClock } from '../ports/clock.js';
 import type { CommandHandler } from '../ports/commands.js';
 import type { Logger } from '../ports/logger.js';
@@ -100,12 +103,40 @@ export interface CommandParts {
   directoryId: string;
   /** Counts every command when given. */
   metrics?: Metrics;
+  /** Channel zones and how a schedule's zone is found (`buildZones`); absent: schedules shown in UTC. */
+  zones?: Zones;
+}
+
+/** The channel zones store and the resolver over it: what the commands and the engine share. */
+export interface Zones {
+  channelZones: ChannelZoneRepository;
+  resolver: ZoneResolver;
+}
+
+/**
+ * Channel zones (`/directory timezone`) in the store, and the `ZoneOf` chain over them: a
+ * subscription's `--tz` → its channel's zone → its workspace's (asked of the adapter of its
+ * platform: Slack's installer `tz`) → UTC. `zones.resolver.zoneOf` is what the engine's schedule
+ * runner takes.
+ */
+export function buildZones(store: BotStore, adapters: readonly ChatAdapter[]): Zones {
+  const channelZones = new ChannelZoneRepository({
+    keyv: store.keyv,
+    leases: store.leases,
+    clock: systemClock,
+  });
+  const resolver = createZoneResolver({
+    channelZones,
+    workspaceZone: async (platform, workspaceId) =>
+      adapters.find((a) => a.platform === platform)?.workspaceTimeZone?.(workspaceId),
+  });
+  return { channelZones, resolver };
 }
 
 /** What the `/directory` commands (and the home tab) answer from, built from the running parts. */
 function commandDependencies(
   config: CommandConfig,
-  { client, engine, store, directoryId, metrics }: CommandParts,
+  { client, engine, store, directoryId, metrics, zones }: CommandParts,
   overrides: Partial<CommandDependencies> = {},
 ): CommandDependencies {
   const status = async (): Promise<StatusReport> => {
@@ -129,6 +160,7 @@ function commandDependencies(
     status,
     defaultRemindMinutes: config.feeds.liveRemindMinutes,
     reminders: { repository: engine.reminders, directoryId, listedEvents: engine.listedLiveEvents },
+    ...(zones ? { zones: { channelZones: zones.channelZones, resolve: zones.resolver.resolve } } : {}),
     directoryLinks: directoryLinks(config.directory.baseUrl, EMULATOR_WEB_URL),
     ...(metrics
       ? {

@@ -13,6 +13,7 @@ import { resume } from './resume.js';
 import { status } from './status.js';
 import { subscribe } from './subscribe.js';
 import { subscriptions } from './subscriptions.js';
+import { timezone } from './timezone.js';
 import { unsubscribe } from './unsubscribe.js';
 import { user } from './user.js';
 
@@ -35,6 +36,7 @@ export const COMMANDS = [
   pause,
   resume,
   subscriptions,
+  timezone,
   status,
 ] as const satisfies readonly CommandModule[];
 

@@ -1,10 +1,18 @@
 import { describeFilters } from '../delivery/feed-filters.js';
 import { type Subscription, USER_PAUSE_CODE } from '../delivery/subscriptions.js';
 import { describeThreading } from '../delivery/thread-settings.js';
+import { describeSchedule, type ScheduleClock } from './describe-schedule.js';
 import { formatUtc } from './time-text.js';
 
-/** A subscription in one line, as subscribe, unsubscribe and subscriptions show it. */
-export function describeSubscription(subscription: Subscription, defaultRemindMinutes: number): string {
+/**
+ * A subscription in one line, as subscribe, unsubscribe and subscriptions show it. With `clock`,
+ * its schedule's times carry the zone they are read in and a digest its next run.
+ */
+export function describeSubscription(
+  subscription: Subscription,
+  defaultRemindMinutes: number,
+  clock?: ScheduleClock,
+): string {
   const filters = describeFilters(subscription.filters);
   const remind =
     subscription.feed === 'live' &&
@@ -20,7 +28,9 @@ export function describeSubscription(subscription: Subscription, defaultRemindMi
       : `, format ${subscription.format}`;
   const threading = describeThreading(subscription.threading);
   const threads = threading === '' ? '' : `, ${threading}`;
-  return `${subscription.feed}${details === '' ? ' (everything)' : ` — ${details}`}${format}${threads}`;
+  const schedule = subscription.schedule === undefined ? '' : describeSchedule(subscription.schedule, clock);
+  const when = schedule === '' ? '' : `; ${schedule}`;
+  return `${subscription.feed}${details === '' ? ' (everything)' : ` — ${details}`}${format}${threads}${when}`;
 }
 
 /**

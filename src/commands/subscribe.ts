@@ -3,11 +3,19 @@ import { type FeedFilters, feedFiltersSchema, filtersNotApplicable } from '../de
 import { FEED_NAMES, type FeedName, isFeedName } from '../feeds/feed-names.js';
 import { formatMessage } from '../messages/index.js';
 import { isMessageFormat, MESSAGE_FORMATS } from '../ports/message.js';
+import { buildSchedule } from '../schedule/parse-schedule.js';
 import { splitList } from './arg-formats.js';
 import type { ActionCommand } from './command-module.js';
 import type { ParsedArgs } from './command-spec.js';
+import { scheduleClock } from './describe-schedule.js';
 import { describeSubscription } from './describe-subscription.js';
 import { errorReply, infoReply } from './replies.js';
+import {
+  SCHEDULE_FORM_INPUTS,
+  SCHEDULE_OPTION_SPECS,
+  SCHEDULE_USAGE,
+  scheduleInput,
+} from './schedule-option-specs.js';
 import { slug, username } from './shared-options.js';
 import { previewSubscription } from './subscription-preview.js';
 import { THREAD_OPTIONS, threadSettingsFromArgs } from './thread-options.js';
@@ -73,7 +81,8 @@ export const subscribe: ActionCommand = {
     kind: 'manage',
     description: 'Follow a feed in this channel, optionally filtered',
     usage:
-      'subscribe <posts|comments|collections|live|notifications> [--post <id|slug>] [--user <username>] [--keyword <words>] [--exclude <words>] [--video] [--min-votes N] [--remind N] [--format full|compact|title] [--threads on|off] [--thread-comments] [--broadcast]',
+      'subscribe <posts|comments|collections|live|notifications> [--post <id|slug>] [--user <username>] [--keyword <words>] [--exclude <words>] [--video] [--min-votes N] [--remind N] [--format full|compact|title] [--threads on|off] [--thread-comments] [--broadcast] ' +
+      SCHEDULE_USAGE,
     examples: [
       'subscribe posts --min-votes 50',
       'subscribe comments --keyword ai,ml --exclude crypto',
@@ -82,9 +91,13 @@ export const subscribe: ActionCommand = {
       'subscribe comments --format compact',
       'subscribe posts --thread-comments',
       'subscribe comments --keyword launch --broadcast',
+      'subscribe posts --digest daily@09:00 --top 5',
+      'subscribe comments --post notion-ai --digest hourly',
+      'subscribe posts --quiet 22:00-07:00 --max-per-hour 10 --tz Europe/Berlin',
     ],
     // `subscribe` alone opens this form on Slack and Discord. Discord shows the first five inputs
-    // (its modals hold five rows); the rest stay typed-command-only there (docs/discord.md).
+    // (its modals hold five rows); the rest stay typed-command-only there (docs/discord.md), the
+    // schedule included: the five rows choose which items come, the schedule only when.
     form: {
       title: 'Subscribe this channel',
       submitLabel: 'Subscribe',
@@ -97,6 +110,7 @@ export const subscribe: ActionCommand = {
         { option: 'min-votes', label: 'Posts: at least this many votes', placeholder: '50' },
         { option: 'remind', label: 'Live: remind minutes before the start', placeholder: '15' },
         { option: 'format', label: 'How items look', placeholder: 'full (default), compact or title' },
+        ...SCHEDULE_FORM_INPUTS,
         { option: 'video', label: 'Live: only on-camera events' },
       ],
     },
@@ -195,6 +209,7 @@ export const subscribe: ActionCommand = {
         schema: z.enum(MESSAGE_FORMATS, { error: 'full, compact or title' }),
       },
       ...THREAD_OPTIONS,
+      ...SCHEDULE_OPTION_SPECS,
     ],
   },
   async run({ invocation, args, spec, deps }) {
@@ -208,7 +223,9 @@ export const subscribe: ActionCommand = {
     }
     const threading = threadSettingsFromArgs(feed, args);
     if (!threading.ok) return errorReply('command_usage', threading.problem, spec.usage, threading.option);
-    const { subscription, created, resumed, reformatted } = await deps.subscriptions.add({
+    const schedule = buildSchedule(scheduleInput(args), feed);
+    if (!schedule.ok) return errorReply('command_usage', schedule.problem, spec.usage, schedule.option);
+    const { subscription, created, resumed, reformatted, rescheduled } = await deps.subscriptions.add({
       platform: invocation.platform,
       channelId: invocation.channelId,
       ...(invocation.workspaceId === undefined ? {} : { workspaceId: invocation.workspaceId }),
@@ -216,15 +233,18 @@ export const subscribe: ActionCommand = {
       filters: checked.filters,
       format,
       threading: threading.settings,
+      ...(schedule.schedule === undefined ? {} : { schedule: schedule.schedule }),
       createdBy: invocation.actor.userId,
     });
-    const what = describeSubscription(subscription, deps.defaultRemindMinutes);
+    const clock = await scheduleClock(deps, subscription);
+    const what = describeSubscription(subscription, deps.defaultRemindMinutes, clock);
+    const changed = `Changed the ${[reformatted ? 'format' : '', rescheduled ? 'schedule' : ''].filter(Boolean).join(' and ')} of this channel's subscription${reformatted ? ` to ${format}` : ''}`;
     const lead = created
       ? `Subscribed this channel to ${what}. Id: ${subscription.id} (to stop: unsubscribe ${subscription.id}).`
       : resumed
         ? `Resumed this channel's paused subscription: ${what}. Id: ${subscription.id}.`
-        : reformatted
-          ? `Changed the format of this channel's subscription to ${format}: ${what}. Id: ${subscription.id}.`
+        : reformatted || rescheduled
+          ? `${changed}: ${what}. Id: ${subscription.id}.`
           : `This channel already has that subscription: ${what}. Id: ${subscription.id}.`;
     let preview: string;
     const messages = [];

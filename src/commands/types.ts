@@ -1,5 +1,7 @@
+import type { ChannelZoneRepository } from '../delivery/channel-zones.js';
 import type { ReminderRepository } from '../delivery/reminders.js';
 import type { Subscription, SubscriptionRepository } from '../delivery/subscriptions.js';
+import type { ZoneResolver } from '../delivery/zone-of.js';
 import type { DirectoryClient, DirectoryLiveEvent, QuotaClass } from '../directory/index.js';
 import type { FeedHealth } from '../engine/feed-scheduler.js';
 import type { FeedName } from '../feeds/feed-names.js';
@@ -66,6 +68,12 @@ export interface ReminderDesk {
   listedEvents(): Promise<readonly DirectoryLiveEvent[]>;
 }
 
+/** Channel time zones (`/directory timezone`) and how a schedule's zone is found. */
+export interface ZoneDesk {
+  channelZones: ChannelZoneRepository;
+  resolve: ZoneResolver['resolve'];
+}
+
 export interface CommandDependencies {
   client: DirectoryClient;
   subscriptions: SubscriptionRepository;
@@ -77,6 +85,8 @@ export interface CommandDependencies {
   defaultRemindMinutes: number;
   /** Which links name directory posts; a link to any other site is refused, not looked up. */
   directoryLinks: DirectoryLinks;
+  /** Channel zones; absent where nothing is stored (schedules are then shown in their `--tz` or UTC). */
+  zones?: ZoneDesk;
   /** Personal live-event reminders; absent where nothing is stored (then `remind` says so). */
   reminders?: ReminderDesk;
   /** Identical lookups within this many ms are answered from memory. Default 60 s. */

@@ -205,6 +205,13 @@ export interface ChatAdapter {
    */
   openThread?(destination: Destination, parentMessageId: string, name: string): Promise<ThreadOpening>;
   health(): AdapterHealth;
+  /**
+   * The IANA zone a workspace lives in, where the platform says (Slack: the `tz` of the person who
+   * installed the app); undefined where it does not (Discord tells bots no server zone). The
+   * default of the workspace's schedules after a subscription's and a channel's own zone.
+   * Cached by the adapter; never rejects.
+   */
+  workspaceTimeZone?(workspaceId: string | undefined): Promise<string | undefined>;
   /** Present where a removal can go unannounced: see `RemovalCheck`. */
   readonly removalCheck?: RemovalCheck;
   /** Stop taking work and close connections. */

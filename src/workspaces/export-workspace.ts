@@ -12,7 +12,7 @@ export interface WorkspaceDeps {
 
 /**
  * Everything the store holds about one workspace, as plain JSON-ready data: its subscriptions
- * (with their filters, the only per-channel settings there are), people's live-event reminders
+ * (with their filters, format and schedule), the channels' time zones, people's live-event reminders
  * (their user ids and the events), queued deliveries (reminder DMs included), the keys of
  * its delivery ledger, and its installation without the tokens.
  */
@@ -24,6 +24,7 @@ export async function exportWorkspace(deps: WorkspaceDeps, ref: WorkspaceRef) {
     store: deps.store.description,
     subscriptions: data.subscriptions,
     reminders: data.reminders,
+    channelZones: data.channelZones,
     channels: data.channels,
     sharedChannels: data.sharedChannels,
     queuedDeliveries: data.queues,

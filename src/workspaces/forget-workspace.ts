@@ -1,3 +1,4 @@
+import { CHANNEL_ZONES_KEY, ChannelZoneRepository } from '../delivery/channel-zones.js';
 import { REMINDERS_KEY, ReminderRepository } from '../delivery/reminders.js';
 import { SUBSCRIPTIONS_KEY, SubscriptionRepository } from '../delivery/subscriptions.js';
 import { systemClock } from '../ports/clock.js';
@@ -12,6 +13,7 @@ export interface ForgetReport {
   counts: {
     subscriptions: number;
     reminders: number;
+    channelZones: number;
     queuedDeliveries: number;
     deliveryLedger: number;
     installations: number;
@@ -49,6 +51,7 @@ export async function forgetWorkspace(
     counts: {
       subscriptions: data.subscriptions.length,
       reminders: data.reminders.length,
+      channelZones: data.channelZones.length,
       queuedDeliveries: data.queues.reduce((sum, q) => sum + q.entries.length, 0),
       deliveryLedger: data.ledgerKeys.length,
       installations: installationKeys.length,
@@ -56,6 +59,7 @@ export async function forgetWorkspace(
     keys: [
       ...(data.subscriptions.length > 0 ? [SUBSCRIPTIONS_KEY] : []),
       ...(data.reminders.length > 0 ? [REMINDERS_KEY] : []),
+      ...(data.channelZones.length > 0 ? [CHANNEL_ZONES_KEY] : []),
       ...data.queueIndexes.map((i) => i.key),
       ...queueKeys,
       ...data.ledgerKeys,
@@ -72,6 +76,8 @@ export async function forgetWorkspace(
   report.counts.subscriptions = (await repository.removeWorkspace(ref.platform, ref.id)).length;
   const reminders = new ReminderRepository({ keyv: store.keyv, leases: store.leases, clock });
   report.counts.reminders = (await reminders.removeWorkspace(ref.platform, ref.id)).length;
+  const zones = new ChannelZoneRepository({ keyv: store.keyv, leases: store.leases, clock });
+  report.counts.channelZones = (await zones.removeWorkspace(ref.platform, ref.id)).length;
   // The indexes first: should this stop half-way, a queue no index names is never loaded
   // again, so nothing of the workspace's is posted after all.
   for (const index of data.queueIndexes) {

@@ -1,3 +1,4 @@
+import { CHANNEL_ZONES_KEY, type ChannelZone } from '../delivery/channel-zones.js';
 import type { OutboxEntry } from '../delivery/outbox.js';
 import { REMINDERS_KEY, type Reminder } from '../delivery/reminders.js';
 import { type Subscription, SubscriptionRepository } from '../delivery/subscriptions.js';
@@ -12,6 +13,8 @@ export interface WorkspaceData {
   subscriptions: Subscription[];
   /** Personal live-event reminders people set from the workspace (`/directory remind`). */
   reminders: Reminder[];
+  /** Channel time zones set from the workspace (`/directory timezone`). */
+  channelZones: ChannelZone[];
   /** The workspace's channels (`platform:channelId`) whose queues and delivery ledger belong to it. */
   channels: string[];
   /**
@@ -81,9 +84,13 @@ export async function findWorkspaceData(store: BotStore, ref: WorkspaceRef): Pro
   const reminders = ((await store.keyv.get<Reminder[]>(REMINDERS_KEY)) ?? []).filter(
     (r) => r.platform === ref.platform && r.workspaceId === ref.id,
   );
+  const channelZones = ((await store.keyv.get<ChannelZone[]>(CHANNEL_ZONES_KEY)) ?? []).filter(
+    (z) => z.platform === ref.platform && z.workspaceId === ref.id,
+  );
   return {
     subscriptions,
     reminders,
+    channelZones,
     channels,
     sharedChannels,
     queues: allQueues.filter((q) => ownQueue(q.key)),

@@ -120,6 +120,7 @@ describe('the command list drives every surface', () => {
       'unsubscribe',
       'pause',
       'resume',
+      'timezone',
       'tidy',
     ]);
 

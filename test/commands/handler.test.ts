@@ -209,6 +209,7 @@ describe('the command handler', () => {
       'pause',
       'resume',
       'subscriptions',
+      'timezone',
       'status',
     ]);
     expect(definitions.filter((d) => d.managesChannel).map((d) => d.name)).toEqual([
@@ -216,6 +217,7 @@ describe('the command handler', () => {
       'unsubscribe',
       'pause',
       'resume',
+      'timezone',
     ]);
     for (const definition of definitions) {
       for (const option of definition.options) {

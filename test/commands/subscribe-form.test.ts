@@ -64,6 +64,10 @@ describe('the subscribe form', () => {
       'min-votes',
       'remind',
       'format',
+      'digest',
+      'top',
+      'quiet',
+      'tz',
       'video',
     ]);
     expect(reply.form?.fields[0]).toMatchObject({
@@ -131,6 +135,20 @@ describe('the subscribe form', () => {
       'subscribe comments --video',
       'video',
       '--video does not apply to the comments feed.',
+    ],
+    [
+      'a quiet window of zero length',
+      { feed: 'posts', quiet: '22:00-22:00' },
+      'subscribe posts --quiet 22:00-22:00',
+      'quiet',
+      '--quiet: 22:00-22:00 is empty: the window must end at another time than it starts.',
+    ],
+    [
+      'a digest top of 500',
+      { feed: 'posts', digest: 'daily@09:00', top: '500' },
+      'subscribe posts --digest daily@09:00 --top 500',
+      'top',
+      '--top must be a whole number from 1 to 50, got "500".',
     ],
     [
       'a malformed username',

@@ -6,7 +6,9 @@ import type {
   StatusReport,
 } from '../../src/commands/index.js';
 import { createCommandHandler, directoryLinks } from '../../src/commands/index.js';
+import { ChannelZoneRepository } from '../../src/delivery/channel-zones.js';
 import { SubscriptionRepository } from '../../src/delivery/subscriptions.js';
+import { createZoneResolver, type WorkspaceZoneLookup } from '../../src/delivery/zone-of.js';
 import { createDirectoryClient, type DirectoryClient } from '../../src/directory/index.js';
 import {
   createManualClock,
@@ -29,6 +31,8 @@ export interface Harness {
   client: DirectoryClient;
   store: BotStore;
   subscriptions: SubscriptionRepository;
+  /** Channel time zones (`/directory timezone`), in the same store. */
+  channelZones: ChannelZoneRepository;
   handler: CommandHandler;
   events: CommandEvent[];
   /** Runs `/directory <text>` on Slack in CHANNEL as a person who may not manage it. */
@@ -44,6 +48,8 @@ export interface HarnessOptions {
   emulator?: EmulatorOptions;
   handler?: Partial<CommandDependencies>;
   status?: () => Promise<StatusReport>;
+  /** The workspace default zone, as a platform adapter would answer it; default: none. */
+  workspaceZone?: WorkspaceZoneLookup;
   /** The command list served; the bot's own (COMMANDS) unless given. */
   commands?: readonly CommandModule[];
 }
@@ -66,6 +72,11 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
     retry: { attempts: 2, baseDelayMs: 10, maxDelayMs: 10 },
     random: () => 0.5,
   });
+  const channelZones = new ChannelZoneRepository({ keyv: store.keyv, leases: store.leases, clock });
+  const zoneResolver = createZoneResolver({
+    channelZones,
+    ...(options.workspaceZone === undefined ? {} : { workspaceZone: options.workspaceZone }),
+  });
   const events: CommandEvent[] = [];
   const status =
     options.status ??
@@ -87,6 +98,7 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
       // As the composition root does with DIRECTORY_BASE_URL pointing at this emulator.
       directoryLinks: directoryLinks(emulator.url, EMULATOR_WEB_URL),
       onEvent: (event) => events.push(event),
+      zones: { channelZones, resolve: zoneResolver.resolve },
       ...options.handler,
     },
     options.commands,
@@ -97,6 +109,7 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
     client,
     store,
     subscriptions,
+    channelZones,
     handler,
     events,
     run: (text, actor = {}, platform = 'slack') =>

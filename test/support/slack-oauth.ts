@@ -2,6 +2,9 @@ import { createSlackAdapter } from '../../adapters/slack/index.js';
 import type { ChatAdapter, KeyValueStore, Logger, SecretSealer } from '../../src/ports/index.js';
 import { createSecretSealer, type StoreSealer } from '../../src/store/sealed-values.js';
 import { createCapturingLogger } from './capturing-logger.js';
+import { FakeCommandHandler } from './fake-command-handler.js';
+import type { MountServer } from './mount-server.js';
+import { slackScript } from './slack-command-script.js';
 
 /** Seals installs' tokens as the app does, under a fixed test key. */
 export function createTestSealer(key = Buffer.alloc(32, 7)): StoreSealer {
@@ -43,4 +46,22 @@ export async function completeOAuthInstall(serverUrl: string, code = 'code-1'): 
     headers: { cookie },
     redirect: 'manual',
   });
+}
+
+/**
+ * Starts `adapter` on `server` with the scripted command handler, then installs it into a
+ * workspace through the fake consent page's `code`; throws when the install is refused.
+ */
+export async function startAndInstall(
+  adapter: ChatAdapter,
+  server: MountServer,
+  code = 'code-1',
+): Promise<void> {
+  await adapter.start({
+    http: server.http,
+    commands: new FakeCommandHandler(slackScript),
+    logger: createCapturingLogger(),
+  });
+  const done = await completeOAuthInstall(server.url, code);
+  if (done.status !== 200) throw new Error(`the OAuth install answered ${done.status}`);
 }

@@ -1,5 +1,6 @@
 import type { Installation } from '@slack/bolt';
 import { createKeyValueInstallationStore } from '../../adapters/slack/installation-store.js';
+import { ChannelZoneRepository } from '../../src/delivery/channel-zones.js';
 import { DeliveredLedger } from '../../src/delivery/dedupe.js';
 import { Outbox, type OutboxEntry } from '../../src/delivery/outbox.js';
 import { ReminderRepository } from '../../src/delivery/reminders.js';
@@ -50,7 +51,7 @@ function entry(destinationKey: string, itemKey: string, workspaceId: string): Ou
 
 /**
  * Two Slack workspaces and a Discord server, each with subscriptions, queued deliveries, a
- * person's reminder (Slack), a
+ * person's reminder and a channel time zone (Slack), a
  * delivery ledger (in two directories, and the pre-directory format) and, for Slack, an
  * installation. Channel C0SHARED is subscribed from both workspaces (Slack Connect); C0ENV is
  * a SUBSCRIPTIONS route, which names no workspace.
@@ -109,6 +110,23 @@ export async function seedWorkspaces(store: BotStore): Promise<void> {
       beforeMinutes: 10,
     });
   }
+
+  // A channel time zone set in each Slack workspace (`/directory timezone`).
+  const zones = new ChannelZoneRepository({ keyv: store.keyv, leases: store.leases, clock: systemClock });
+  await zones.set({
+    platform: 'slack',
+    channelId: 'C0A1',
+    workspaceId: TEAM_A,
+    zone: 'Europe/Berlin',
+    setBy: 'U1',
+  });
+  await zones.set({
+    platform: 'slack',
+    channelId: 'C0B1',
+    workspaceId: TEAM_B,
+    zone: 'Asia/Tokyo',
+    setBy: 'U2',
+  });
 
   const installations = createKeyValueInstallationStore(store.keyv, createTestSealer());
   await installations.storeInstallation(

@@ -18,6 +18,7 @@ const guild = { platform: 'discord', id: GUILD } as const;
 const TEAM_A_COUNTS = {
   subscriptions: 3,
   reminders: 1,
+  channelZones: 1,
   queuedDeliveries: 2,
   deliveryLedger: 5,
   installations: 1,
@@ -44,6 +45,9 @@ describe.each(backends)('one workspace’s data on the $name store', (backend) =
     const exported = await exportWorkspace({ store }, teamA);
     expect(exported.reminders).toEqual([
       expect.objectContaining({ userId: 'U0REMINDA', workspaceId: TEAM_A, eventId: '7' }),
+    ]);
+    expect(exported.channelZones).toEqual([
+      expect.objectContaining({ channelId: 'C0A1', zone: 'Europe/Berlin', setBy: 'U1' }),
     ]);
     expect(exported.workspace).toBe(`slack:${TEAM_A}`);
     expect(exported.subscriptions.map((s) => s.channelId).sort()).toEqual(['C0A1', 'C0A2', 'C0SHARED']);
@@ -103,6 +107,7 @@ describe.each(backends)('one workspace’s data on the $name store', (backend) =
     const after = await exportWorkspace({ store }, teamA);
     expect(after.subscriptions).toEqual([]);
     expect(after.reminders).toEqual([]);
+    expect(after.channelZones).toEqual([]);
     expect(after.channels).toEqual([]);
     expect(after.queuedDeliveries).toEqual([]);
     expect(after.installations).toEqual([]);
@@ -112,6 +117,7 @@ describe.each(backends)('one workspace’s data on the $name store', (backend) =
     expect(left['dir:dir0aaa:outbox:destinations']).toEqual(['slack:C0B1', 'discord:222222222222222222']);
     expect(left['dir:dir0aaa:sent:slack:C0SHARED:post:9']).toBe(1);
     expect((left['reminders'] as { userId: string }[]).map((r) => r.userId)).toEqual(['U0REMINDB']);
+    expect((left['channel-zones'] as { zone: string }[]).map((z) => z.zone)).toEqual(['Asia/Tokyo']);
     expect((left['subscriptions'] as { channelId: string }[]).map((s) => s.channelId).sort()).toEqual([
       '222222222222222222',
       'C0B1',
@@ -134,6 +140,7 @@ describe.each(backends)('one workspace’s data on the $name store', (backend) =
     expect((await forgetWorkspace({ store }, teamA, { dryRun: false })).counts).toEqual({
       subscriptions: 0,
       reminders: 0,
+      channelZones: 0,
       queuedDeliveries: 0,
       deliveryLedger: 0,
       installations: 0,

@@ -9,11 +9,7 @@ import { createMemoryStore } from '../../support/memory-store.js';
 import { type MountServer, startMountServer } from '../../support/mount-server.js';
 import { eventually } from '../../support/polling.js';
 import { slackScript } from '../../support/slack-command-script.js';
-import {
-  completeOAuthInstall,
-  createOAuthSlackAdapter,
-  createTestSealer,
-} from '../../support/slack-oauth.js';
+import { createOAuthSlackAdapter, createTestSealer, startAndInstall } from '../../support/slack-oauth.js';
 
 const SECRET = 'signing-secret';
 const HOUR = 60 * 60_000;
@@ -51,12 +47,7 @@ describe('Slack token rotation', () => {
     server = await startMountServer();
     logger = createCapturingLogger();
     adapter = createOAuthSlackAdapter(slack.apiUrl, store, sealer, SECRET, { now, logger });
-    await adapter.start({
-      http: server.http,
-      commands: new FakeCommandHandler(slackScript),
-      logger: createCapturingLogger(),
-    });
-    expect((await completeOAuthInstall(server.url)).status).toBe(200);
+    await startAndInstall(adapter, server);
   });
 
   afterEach(async () => {

@@ -73,7 +73,7 @@ export class FakeSlackApi {
   /** Payload problems found (unknown params, link_names, Block Kit limits). Tests expect it empty. */
   readonly violations: string[] = [];
   readonly channels = new Map<string, FakeChannel>();
-  readonly users = new Map<string, { is_admin: boolean; is_owner: boolean }>();
+  readonly users = new Map<string, { is_admin: boolean; is_owner: boolean; tz?: string }>();
   /** chat.unfurl and the link_shared events that lead to it (chat-unfurl.ts). */
   readonly unfurls = new FakeUnfurls(this.violations);
   /** `conversations.open`: the DM channels opened, users without one (direct-messages.ts). */
@@ -272,8 +272,13 @@ export class FakeSlackApi {
     this.channels.delete(id);
   }
 
-  addUser(id: string, roles: { is_admin?: boolean; is_owner?: boolean } = {}): void {
-    this.users.set(id, { is_admin: roles.is_admin ?? false, is_owner: roles.is_owner ?? false });
+  /** A person users.info knows; `tz` is their IANA zone as Slack reports it (absent: none set). */
+  addUser(id: string, roles: { is_admin?: boolean; is_owner?: boolean; tz?: string } = {}): void {
+    this.users.set(id, {
+      is_admin: roles.is_admin ?? false,
+      is_owner: roles.is_owner ?? false,
+      ...(roles.tz === undefined ? {} : { tz: roles.tz }),
+    });
   }
 
   /**

@@ -1,0 +1,74 @@
+import type { Subscription } from '../delivery/subscriptions.js';
+import { formatLocalTime } from '../schedule/parse-schedule.js';
+import type { DigestCadence, ScheduleOptions, Weekday } from '../schedule/schedule-options.js';
+import { formatLocal, nextDigestAt } from '../schedule/zoned-time.js';
+import type { CommandDependencies } from './types.js';
+
+/** The zone a schedule is shown in, and the instant "next" is counted from. */
+export interface ScheduleClock {
+  zone: string;
+  now: number;
+}
+
+const DAY_NAMES: Readonly<Record<Weekday, string>> = {
+  mon: 'Mon',
+  tue: 'Tue',
+  wed: 'Wed',
+  thu: 'Thu',
+  fri: 'Fri',
+  sat: 'Sat',
+  sun: 'Sun',
+};
+
+function cadenceText(cadence: DigestCadence): string {
+  if (cadence.every === 'hourly') return 'hourly';
+  if (cadence.every === 'daily') return `daily at ${formatLocalTime(cadence.at)}`;
+  return `weekly on ${DAY_NAMES[cadence.day]} at ${formatLocalTime(cadence.at)}`;
+}
+
+/**
+ * A schedule in words, e.g. "digest daily at 09:00 Europe/Berlin (next: Tue 24 Nov 09:00), top 5
+ * by votes", "quiet 22:00–07:00", "max 10/hour". With `clock`, local times carry their zone and a
+ * digest its next run; without, the zone shows only when the subscription names one (`--tz`).
+ */
+export function describeSchedule(schedule: ScheduleOptions, clock?: ScheduleClock): string {
+  const zone = clock?.zone ?? schedule.timeZone;
+  let zoneShown = false;
+  const inZone = (text: string) => {
+    if (zone === undefined || zoneShown) return text;
+    zoneShown = true;
+    return `${text} ${zone}`;
+  };
+  const parts: string[] = [];
+  if (schedule.digest) {
+    const next =
+      clock === undefined
+        ? ''
+        : ` (next: ${formatLocal(nextDigestAt(schedule.digest, clock.zone, clock.now), clock.zone, 'day-time')})`;
+    const cadence = cadenceText(schedule.digest);
+    parts.push(`digest ${schedule.digest.every === 'hourly' ? cadence : inZone(cadence)}${next}`);
+    if (schedule.top !== undefined) parts.push(`top ${schedule.top} by votes`);
+    if (schedule.digestEmpty) parts.push('empty digests too');
+  }
+  if (schedule.quiet) {
+    parts.push(
+      `quiet ${inZone(`${formatLocalTime(schedule.quiet.from)}–${formatLocalTime(schedule.quiet.to)}`)}`,
+    );
+    if (schedule.quietStrict) parts.push('reminders held too');
+  }
+  if (schedule.maxPerHour !== undefined) parts.push(`max ${schedule.maxPerHour}/hour`);
+  if (schedule.maxPerDay !== undefined) parts.push(inZone(`max ${schedule.maxPerDay}/day`));
+  return parts.join(', ');
+}
+
+/** The zone `subscription`'s schedule is read in, now; undefined when it has no schedule. */
+export async function scheduleClock(
+  deps: Pick<CommandDependencies, 'zones' | 'clock'>,
+  subscription: Subscription,
+): Promise<ScheduleClock | undefined> {
+  if (subscription.schedule === undefined) return undefined;
+  const zone = deps.zones
+    ? (await deps.zones.resolve(subscription)).zone
+    : (subscription.schedule.timeZone ?? 'UTC');
+  return { zone, now: deps.clock.now() };
+}
