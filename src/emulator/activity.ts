@@ -1,3 +1,4 @@
+import { createChurn } from './churn.js';
 import type { Clock } from './clock.js';
 import type { Random } from './prng.js';
 import type { Store } from './store.js';
@@ -15,17 +16,21 @@ export interface ActivitySimulator {
 /**
  * Makes the directory live: new comments (some replies), new posts, newly featured
  * collections, newly scheduled live events and new notifications, at `perMinute` events per
- * minute of clock time. It is pulled by the clock (each request catches up), so a manual
+ * minute of clock time; with each, churn (churn.ts) changes votes and products and now and
+ * then removes a record. It is pulled by the clock (each request catches up), so a manual
  * clock drives it without timers and the system clock drives it in real time.
  */
 export function createActivitySimulator(deps: {
   store: Store;
   clock: Clock;
   random: Random;
+  /** Churn's own stream (votes, products, removals), so it never changes what activity adds. */
+  churnRandom: Random;
   perMinute: number;
   tokens: readonly string[];
 }): ActivitySimulator {
   const { store, clock, random, perMinute, tokens } = deps;
+  const churn = createChurn(store, deps.churnRandom);
   let lastRunAt = clock.now();
   let pending = 0; // fractional events carried between runs
 
@@ -34,10 +39,13 @@ export function createActivitySimulator(deps: {
     if (roll < 0.4) {
       const latest = store.latestId('comment');
       const reply = latest > 0 && random.chance(0.3) ? store.comments.get(random.int(1, latest)) : undefined;
-      store.addComment(
-        reply ? { parentCommentId: reply.id } : { postId: random.int(1, store.latestId('post')) },
-        at,
-      );
+      if (reply) store.addComment({ parentCommentId: reply.id }, at);
+      else {
+        const postId = random.int(1, store.latestId('post'));
+        // A post churn removed takes no comments; its comment goes to the newest post instead.
+        const target = store.posts.has(postId) ? postId : [...store.posts.keys()].at(-1);
+        if (target !== undefined) store.addComment({ postId: target }, at);
+      }
     } else if (roll < 0.55) {
       store.addPost({}, at);
     } else if (roll < 0.7) {
@@ -49,6 +57,7 @@ export function createActivitySimulator(deps: {
     } else if (tokens.length > 0) {
       store.addNotification(random.pick(tokens));
     }
+    churn(at);
   };
 
   const run = (ms: number, from: number): number => {

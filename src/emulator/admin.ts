@@ -32,6 +32,8 @@ export interface RecordCounts {
   liveEvents: number;
   notifications: number;
   topics: number;
+  /** Removed upstream by activity's churn (already subtracted from the counts above). */
+  removed: { posts: number; comments: number; liveEvents: number };
 }
 
 /** Programmatic control of a running emulator; the HTTP admin API under /__admin/ mirrors it. */
@@ -43,6 +45,14 @@ export interface EmulatorAdmin {
   featureCollection(id: number): V1Record;
   scheduleLive(input?: Partial<ScheduleLiveInput>): V1Record;
   addNotification(token: string, input?: Partial<AddNotificationInput>): V1Record;
+  /** Adds votes to a post, as people voting upstream would. */
+  addVotes(postId: number, votes: number): void;
+  /** Removes a post (and its comments) upstream, as moderation would. */
+  removePost(id: number): void;
+  /** Removes a comment without replies upstream. */
+  removeComment(id: number): void;
+  /** Cancels a live event: it leaves the listing. */
+  cancelLive(id: number): void;
   /** Moves a manual clock (and runs the activity simulator for that time). */
   advanceClock(ms: number): void;
   resetQuotas(): void;
@@ -104,6 +114,10 @@ export function createAdmin(deps: {
     scheduleLive: (input) => asRecord(serializeLiveEvent(store.scheduleLive(input), ctx)),
     addNotification: (token, input) =>
       asRecord(serializeNotification(store.addNotification(token, input), store, ctx)),
+    addVotes: (postId, votes) => store.addVotes(postId, votes),
+    removePost: (id) => store.deletePost(id),
+    removeComment: (id) => store.deleteComment(id),
+    cancelLive: (id) => store.cancelLive(id),
     advanceClock(ms) {
       advance(ms);
     },
@@ -130,6 +144,7 @@ export function createAdmin(deps: {
       liveEvents: store.liveEvents.size,
       notifications: store.notifications.size,
       topics: store.topics.size,
+      removed: { ...store.removed },
     }),
     latestCommentId: () => store.latestId('comment'),
     latestPostId: () => store.latestId('post'),

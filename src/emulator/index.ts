@@ -99,6 +99,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
     store,
     clock,
     random: createRandom(seed ^ 0x5eed),
+    churnRandom: createRandom(seed ^ 0xc4a7),
     perMinute: positive('activityPerMinute', options.activityPerMinute ?? 0, true),
     tokens,
   });

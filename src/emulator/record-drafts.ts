@@ -118,7 +118,9 @@ export function draftComment(
     if (parent.postId !== postId)
       throw new UnknownRecordError(`comment ${parentId} is not on post ${postId}`);
   }
-  postId ??= random.int(1, scope.posts.size);
+  // Picked among the posts that exist (activity deletes some); with none deleted this is the
+  // same draw as an id in 1..size, so seeded data is unchanged.
+  postId ??= random.pick([...scope.posts.keys()]);
   if (!scope.posts.has(postId)) throw new UnknownRecordError(`no post ${postId}`);
   const userId = input.userId ?? anyUserId(scope);
   requireUser(scope, userId);

@@ -44,7 +44,11 @@ export class Store {
   readonly tokenUsers = new Map<string, number>();
   readonly commentCountByPost = new Map<number, number>();
   readonly childCountByComment = new Map<number, number>();
+  /** When each live event was scheduled (its record has no such field). */
+  readonly liveScheduledAt = new Map<number, number>();
   version = 0;
+  /** Records removed upstream so far (churn), so counts of what was created stay knowable. */
+  readonly removed = { posts: 0, comments: 0, liveEvents: 0 };
   private readonly nextIds = { post: 1, comment: 1, collection: 1, live: 1, notification: 1, media: 1 };
   private readonly scope: DraftScope;
 
@@ -126,6 +130,7 @@ export class Store {
     this.nextIds.live = Math.max(this.nextIds.live, id + 1);
     const event = draftLiveEvent(this.scope, id, input, startsAt);
     this.liveEvents.set(id, event);
+    this.liveScheduledAt.set(id, this.clock.now());
     this.touch();
     return event;
   }
@@ -147,6 +152,78 @@ export class Store {
         this.notifications.set(id, { ...notification, seen: true });
       }
     }
+    this.touch();
+  }
+
+  /** Adds votes to a post (activity's vote churn). */
+  addVotes(postId: number, votes: number): void {
+    const post = this.posts.get(postId);
+    if (!post) throw new UnknownRecordError(`no post ${postId}`);
+    this.posts.set(postId, { ...post, votesCount: post.votesCount + votes });
+    this.touch();
+  }
+
+  /** Adds a post to a collection's products (its product count grows). */
+  addToCollection(collectionId: number, postId: number): void {
+    const collection = this.collections.get(collectionId);
+    if (!collection) throw new UnknownRecordError(`no collection ${collectionId}`);
+    if (collection.postIds.includes(postId)) return;
+    const updatedAt = this.clock.now();
+    this.collections.set(collectionId, {
+      ...collection,
+      postIds: [...collection.postIds, postId],
+      updatedAt,
+    });
+    this.touch();
+  }
+
+  /**
+   * Removes a post upstream (moderation): it and its comments are gone from both APIs, and
+   * collections no longer list it.
+   */
+  deletePost(postId: number): void {
+    if (!this.posts.delete(postId)) throw new UnknownRecordError(`no post ${postId}`);
+    this.removed.posts += 1;
+    this.commentCountByPost.delete(postId);
+    for (const [id, comment] of this.comments) {
+      if (comment.postId === postId) {
+        this.comments.delete(id);
+        this.removed.comments += 1;
+        this.childCountByComment.delete(id);
+      }
+    }
+    for (const [id, collection] of this.collections) {
+      if (collection.postIds.includes(postId)) {
+        this.collections.set(id, { ...collection, postIds: collection.postIds.filter((p) => p !== postId) });
+      }
+    }
+    this.touch();
+  }
+
+  /** Removes a comment that has no replies (a thread's parent stays so its replies keep a place). */
+  deleteComment(commentId: number): void {
+    const comment = this.comments.get(commentId);
+    if (!comment) throw new UnknownRecordError(`no comment ${commentId}`);
+    if ((this.childCountByComment.get(commentId) ?? 0) > 0) {
+      throw new UnknownRecordError(`comment ${commentId} has replies`);
+    }
+    this.comments.delete(commentId);
+    this.removed.comments += 1;
+    this.commentCountByPost.set(
+      comment.postId,
+      Math.max(0, (this.commentCountByPost.get(comment.postId) ?? 1) - 1),
+    );
+    const parent = comment.parentCommentId;
+    if (parent !== null) {
+      this.childCountByComment.set(parent, Math.max(0, (this.childCountByComment.get(parent) ?? 1) - 1));
+    }
+    this.touch();
+  }
+
+  /** Cancels a live event: it disappears from the listing. */
+  cancelLive(eventId: number): void {
+    if (!this.liveEvents.delete(eventId)) throw new UnknownRecordError(`no live event ${eventId}`);
+    this.removed.liveEvents += 1;
     this.touch();
   }
 
