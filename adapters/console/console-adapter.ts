@@ -111,6 +111,12 @@ export function createConsoleAdapter(options: ConsoleAdapterOptions): ChatAdapte
       return print(`── ${channel} ──`, message);
     },
 
+    /** An edit in place, printed as a new block marked `↻ edited:` with the message it replaces. */
+    edit(destination, reference, message): Promise<DeliveryOutcome> {
+      const where = `#${oneLine(destination.channelId) || 'console'}`;
+      return print(`↻ edited: ${where} ${oneLine(reference.messageId)}`, message);
+    },
+
     /** A reminder DM, printed under a "DM to" header instead of a channel's. */
     deliverDirect(destination, message): Promise<DeliveryOutcome> {
       return print(`── DM to @${oneLine(destination.channelId) || 'console'} ──`, message);

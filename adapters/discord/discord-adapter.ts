@@ -13,6 +13,7 @@ import type {
 import { BotError } from '../../src/ports/index.js';
 import { deliverMessage } from './deliver.js';
 import { createDiscordDirectMessages } from './direct-message.js';
+import { editMessage } from './edit-message.js';
 import { postInForum } from './forum.js';
 import { discordRemovalCheck, removedGuildOf, watchGuildRemoval } from './guild-removal.js';
 import { createHttpInteractionsHandler } from './http-interactions.js';
@@ -196,6 +197,13 @@ export function createDiscordAdapter(options: DiscordAdapterOptions): ChatAdapte
         return { status: 'failed', code: 'not_configured', reason: 'DISCORD_TOKEN is not set' };
       }
       return openThread(rest, destination, parentMessageId, name);
+    },
+
+    async edit(destination, reference, message): Promise<DeliveryOutcome> {
+      if (!options.token) {
+        return { status: 'failed', code: 'not_configured', reason: 'DISCORD_TOKEN is not set' };
+      }
+      return editMessage(rest, destination, reference, message);
     },
 
     async deliverDirect(destination, message, delivery): Promise<DeliveryOutcome> {

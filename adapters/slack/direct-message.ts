@@ -2,6 +2,7 @@ import type { webApi } from '@slack/bolt';
 import type { DeliveryOutcome, Destination, Logger } from '../../src/ports/index.js';
 import { messageOf } from '../../src/ports/index.js';
 import { createSlackDelivery, type SlackDeliver, type SlackDeliveryDeps } from './delivery.js';
+import { createSlackEdit, type SlackEdit } from './edit-message.js';
 import { outcomeFromSlackError, rateLimitRetryAfterMs, slackErrorCode } from './error-mapping.js';
 import type { SlackAdapterEvent } from './events.js';
 
@@ -19,11 +20,16 @@ interface SlackDirectDeps {
 export function createSlackDeliveries(deps: SlackDeliveryDeps): {
   deliver: SlackDeliver;
   deliverDirect: SlackDeliver;
+  edit: SlackEdit;
 } {
   const deliver = createSlackDelivery(deps);
   // Only the one configured token has token health; OAuth tokens speak for one workspace.
   const multiWorkspace = deps.tokenHealth === undefined;
-  return { deliver, deliverDirect: createSlackDirectDelivery({ ...deps, deliver, multiWorkspace }) };
+  return {
+    deliver,
+    deliverDirect: createSlackDirectDelivery({ ...deps, deliver, multiWorkspace }),
+    edit: createSlackEdit(deps),
+  };
 }
 
 /**

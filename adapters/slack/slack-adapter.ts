@@ -149,7 +149,7 @@ export function createSlackAdapter(options: SlackAdapterOptions): ChatAdapter {
 
   // Only the one configured token speaks for the whole bot; OAuth tokens speak for one workspace.
   const tokenHealth = options.botToken === undefined ? undefined : createTokenHealth();
-  const { deliver, deliverDirect } = createSlackDeliveries({
+  const { deliver, deliverDirect, edit } = createSlackDeliveries({
     client: webClient,
     tokenFor,
     ...(rotation === undefined ? {} : { refreshExpired }),
@@ -279,6 +279,7 @@ export function createSlackAdapter(options: SlackAdapterOptions): ChatAdapter {
     deliver,
     deliverDirect,
     workspaceTimeZone: createWorkspaceZones({ client: webClient, installationStore, logger, now }),
+    edit,
 
     health() {
       // A refused token outranks a healthy connection: commands may still arrive, but nothing

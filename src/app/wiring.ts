@@ -36,6 +36,7 @@ export function engineSettings(config: Config): EngineSettings {
       ? Math.min(config.feeds.pollMinIntervalMs, 10_000)
       : config.feeds.pollMinIntervalMs,
     dedupeTtlMs: config.feeds.dedupeTtlMs,
+    ...(config.feeds.edits.maxAgeMs > 0 ? { edits: config.feeds.edits } : {}),
     reserveFraction: config.directory.lookupReserveFraction,
     defaultRemindMinutes: config.feeds.liveRemindMinutes,
     clearNotifications: config.feeds.clearNotifications,

@@ -34,6 +34,8 @@ export interface Config {
     pollMinIntervalMs: number;
     pollerLeaseTtlMs: number;
     dedupeTtlMs: number;
+    /** Edits in place: messages younger than `maxAgeMs` (0: never), at most one per `minIntervalMs`. */
+    edits: { maxAgeMs: number; minIntervalMs: number };
     liveRemindMinutes: number;
     clearNotifications: boolean;
   };

@@ -100,6 +100,10 @@ export function loadConfig(options: LoadConfigOptions = {}): Config {
       pollMinIntervalMs: num('POLL_MIN_INTERVAL_S') * 1000,
       pollerLeaseTtlMs: num('POLLER_LEASE_TTL_S') * 1000,
       dedupeTtlMs: num('DEDUPE_TTL_DAYS') * 86_400_000,
+      edits: {
+        maxAgeMs: num('EDIT_MAX_AGE_H') * 3_600_000,
+        minIntervalMs: num('EDIT_MIN_INTERVAL_S') * 1000,
+      },
       liveRemindMinutes: num('LIVE_REMIND_MINUTES'),
       clearNotifications: bool('NOTIFICATIONS_CLEAR'),
     },

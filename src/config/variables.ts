@@ -251,6 +251,22 @@ export const VARIABLES: readonly VariableSpec[] = [
     schema: integer(30, 1, 365),
   },
   {
+    name: 'EDIT_MAX_AGE_H',
+    group: 'Feeds',
+    description:
+      'Hours after posting that a message is kept current in place (votes, comment count, live status, product count, removed upstream); 0 never edits.',
+    defaultText: '24',
+    schema: integer(24, 0, 168),
+  },
+  {
+    name: 'EDIT_MIN_INTERVAL_S',
+    group: 'Feeds',
+    description:
+      'Seconds between two edits of one message at most; changes in between are folded into the next edit, which shows only the latest state.',
+    defaultText: '300',
+    schema: integer(300, 10, 86_400),
+  },
+  {
     name: 'LIVE_REMIND_MINUTES',
     group: 'Feeds',
     description: 'Default minutes before a live event starts to post a "starting soon" reminder; 0 disables.',

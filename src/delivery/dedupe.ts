@@ -9,6 +9,10 @@ export interface PostedReference {
   postedAt: number;
   /** The thread started from (Discord) or under (Slack: the parent's ts) this message, if any. */
   threadId?: string;
+  /** The changeable values the message shows (see shownState): an edit is owed only when they change. */
+  shown?: string;
+  /** Epoch ms the last edit was (or is due to be) sent: the next waits EDIT_MIN_INTERVAL_S from it. */
+  editedAt?: number;
 }
 
 /**

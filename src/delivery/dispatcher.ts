@@ -2,6 +2,7 @@ import { messageOf } from '../errors.js';
 import type { ChatAdapter, DeliveryOutcome } from '../ports/chat-adapter.js';
 import type { Clock } from '../ports/clock.js';
 import type { DeliveredLedger } from './dedupe.js';
+import { sendEdit } from './edits.js';
 import { withMuteActions } from './mute-actions.js';
 import type { Outbox, OutboxEntry } from './outbox.js';
 import { Pacer } from './pacer.js';
@@ -10,6 +11,7 @@ import { ThreadDelivery } from './thread-delivery.js';
 
 export type DispatchEvent =
   | { type: 'delivered'; entry: OutboxEntry; ms: number }
+  | { type: 'edited'; entry: OutboxEntry; ms: number }
   | { type: 'rejected'; entry: OutboxEntry; code: string; reason: string; dropped: number }
   | { type: 'dropped'; entry: OutboxEntry; code: string; reason: string }
   | { type: 'failed'; entry: OutboxEntry; code: string; reason: string; retryInMs: number }
@@ -36,7 +38,7 @@ const BASE_BACKOFF_MS = 1000;
 const MAX_BACKOFF_MS = 10 * 60_000;
 
 /**
- * Drains the outbox: one message at a time per destination (order kept), many
+ * Drains the outbox: one message at a time per destination (order kept; edits after new ones), many
  * destinations in parallel, paced to each platform's limits before it answers 429.
  * A slow or failing destination holds only its own slot; outcomes are values, so one bad
  * channel never stops the others.
@@ -140,7 +142,8 @@ export class Dispatcher {
       }
       // After an attempt whose outcome may not have been recorded (or after a takeover),
       // check before posting. If the store cannot answer, wait: posting blind could repeat.
-      if (entry.attempts > 0 || entry.recovered) {
+      // An edit is safe to repeat: it sets the message's whole content.
+      if (entry.edit === undefined && (entry.attempts > 0 || entry.recovered)) {
         const [already] = await ledger.delivered([
           { destination: entry.destinationKey, itemKey: entry.itemKey },
         ]);
@@ -170,11 +173,21 @@ export class Dispatcher {
     answered(clock.now());
     if (outcome.status === 'delivered') this.#pacer.stated(entry.destinationKey, outcome.bucket, clock.now());
     try {
+      if (outcome.status === 'delivered' && entry.edit !== undefined) {
+        await outbox.remove(entry);
+        onEvent?.({ type: 'edited', entry, ms: clock.now() - startedAt });
+        return;
+      }
       if (outcome.status === 'delivered') {
         entry.posted = true;
         if (outcome.platformMessageId !== undefined) {
           const threadId = outcome.threadId === undefined ? {} : { threadId: outcome.threadId };
-          entry.reference = { messageId: outcome.platformMessageId, postedAt: clock.now(), ...threadId };
+          entry.reference = {
+            messageId: outcome.platformMessageId,
+            postedAt: clock.now(),
+            ...threadId,
+            ...(entry.shown === undefined ? {} : { shown: entry.shown }),
+          };
         }
         await this.#recordDelivered(entry, startedAt);
         return;
@@ -252,6 +265,7 @@ export class Dispatcher {
 
 /** A channel post, or a direct message where the destination is a person (a reminder). */
 function send(adapter: ChatAdapter, entry: OutboxEntry, threads: ThreadDelivery): Promise<DeliveryOutcome> {
+  if (entry.edit !== undefined) return sendEdit(adapter, entry, entry.edit);
   const options = { idempotencyKey: `${entry.destinationKey}|${entry.itemKey}` };
   if (entry.destination.direct !== true) {
     // A channel's message gets "Mute this subscription" for the subscription it is delivered for;

@@ -21,13 +21,31 @@ export interface OutboxEntry {
    * retried, never the post.
    */
   posted?: boolean;
+  /** The changeable values the message shows (engine's shownState), kept with its reference for edits. */
+  shown?: string;
   /** Where the platform put it, once `posted`; recorded with the delivery (see DeliveredLedger). */
   reference?: PostedReference;
   /** A reply: the parent it goes under, looked up when it is delivered (see thread-delivery.ts). */
   thread?: EntryThread;
   /** Loaded from the store by a new poller: check the delivered ledger before posting. */
   recovered?: boolean;
+  /**
+   * An edit of a message already posted (see edits.ts), not a new message: `itemKey` is then
+   * the item's key with EDIT_SUFFIX, so it never meets the post's own entry or ledger key.
+   */
+  edit?: EditTarget;
 }
+
+/** Which posted message an edit replaces, and which of its coalesced versions this is. */
+export interface EditTarget {
+  messageId: string;
+  threadId?: string;
+  /** Grows with each newer state queued; only the entry holding the latest one is ever sent. */
+  revision: number;
+}
+
+/** Marks an outbox entry's item key as an edit of the item's message. */
+export const EDIT_SUFFIX = '#edit';
 
 /**
  * The durable queue of messages waiting for their platform, one FIFO per destination.
@@ -98,10 +116,38 @@ export class Outbox {
     return added;
   }
 
-  /** Destinations with entries, each with its head entry. */
+  /**
+   * Queues an edit durably, coalesced: a pending edit of the same message is replaced by this
+   * newer state (never sent earlier than the pending one was due), so only the latest is sent.
+   */
+  async enqueueEdit(entry: OutboxEntry): Promise<'queued' | 'coalesced'> {
+    const queue = this.#queues.get(entry.destinationKey);
+    const index = queue?.findIndex((e) => e.itemKey === entry.itemKey) ?? -1;
+    if (queue && index >= 0) {
+      const pending = queue[index]!;
+      queue[index] = { ...entry, notBefore: Math.max(entry.notBefore, pending.notBefore) };
+      await this.#persistQueue(entry.destinationKey);
+      return 'coalesced';
+    }
+    await this.enqueue([entry]);
+    return 'queued';
+  }
+
+  /** The pending edit of an item's message in a destination, if one is queued. */
+  pendingEdit(destinationKey: string, itemKey: string): OutboxEntry | undefined {
+    return this.#queues.get(destinationKey)?.find((e) => e.itemKey === itemKey + EDIT_SUFFIX);
+  }
+
+  /**
+   * Destinations with entries, each with the entry to send next: its oldest new message, or its
+   * oldest edit when no new message waits, so under a 429 storm edits never starve new items.
+   */
   heads(): OutboxEntry[] {
     const heads: OutboxEntry[] = [];
-    for (const queue of this.#queues.values()) if (queue[0]) heads.push(queue[0]);
+    for (const queue of this.#queues.values()) {
+      const head = queue.find((e) => e.edit === undefined) ?? queue[0];
+      if (head) heads.push(head);
+    }
     return heads;
   }
 
@@ -119,7 +165,10 @@ export class Outbox {
   async remove(entry: OutboxEntry): Promise<void> {
     const queue = this.#queues.get(entry.destinationKey);
     if (!queue) return;
-    const index = queue.findIndex((e) => e.itemKey === entry.itemKey);
+    // An edit replaced by a newer state while in flight stays: the newer one is still owed.
+    const index = queue.findIndex(
+      (e) => e.itemKey === entry.itemKey && e.edit?.revision === entry.edit?.revision,
+    );
     if (index >= 0) queue.splice(index, 1);
     await this.#persistQueue(entry.destinationKey);
   }

@@ -1,5 +1,6 @@
 import { DeliveredLedger } from '../delivery/dedupe.js';
 import { type DispatchEvent, Dispatcher } from '../delivery/dispatcher.js';
+import type { EditLimits } from '../delivery/edits.js';
 import { Outbox } from '../delivery/outbox.js';
 import { ReminderRepository } from '../delivery/reminders.js';
 import type { SubscriptionSeed } from '../delivery/subscription-spec.js';
@@ -25,6 +26,8 @@ import { migrateUnprefixedState } from './unprefixed-state.js';
 export interface EngineSettings {
   pollMinIntervalMs: number;
   dedupeTtlMs: number;
+  /** Keep posted messages current in place (EDIT_MAX_AGE_H, EDIT_MIN_INTERVAL_S); absent: never edit. */
+  edits?: EditLimits;
   reserveFraction: number;
   defaultRemindMinutes: number;
   clearNotifications: boolean;
@@ -138,6 +141,7 @@ export function createEngine(options: EngineOptions) {
         compose: options.compose,
         clock,
         defaultRemindMinutes: settings.defaultRemindMinutes,
+        ...(settings.edits === undefined ? {} : { edits: settings.edits }),
       },
       signal,
     );

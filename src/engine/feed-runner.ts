@@ -1,6 +1,7 @@
 import type Keyv from 'keyv';
 import type { DeliveredLedger } from '../delivery/dedupe.js';
 import type { Dispatcher } from '../delivery/dispatcher.js';
+import type { EditLimits } from '../delivery/edits.js';
 import type { Outbox, OutboxEntry } from '../delivery/outbox.js';
 import { destinationKey } from '../delivery/router.js';
 import type { Subscription, SubscriptionRepository } from '../delivery/subscriptions.js';
@@ -12,6 +13,7 @@ import { formatMessage } from '../messages/index.js';
 import type { Clock } from '../ports/clock.js';
 import type { Message } from '../ports/message.js';
 import { directoryKeys } from '../store/directory-keys.js';
+import { refreshShown, shownState } from './refresh-shown.js';
 
 export interface FeedRunnerOptions {
   store: Keyv;
@@ -24,6 +26,8 @@ export interface FeedRunnerOptions {
   compose: (item: FeedItem) => Message;
   clock: Clock;
   defaultRemindMinutes: number;
+  /** Keep posted messages current from what each poll lists (edits in place); absent: never edit. */
+  edits?: EditLimits;
 }
 
 export interface PollSummary {
@@ -32,6 +36,8 @@ export interface PollSummary {
   queued: number;
   /** Already delivered or queued for that destination. */
   duplicates: number;
+  /** Edits of posted messages queued (or folded into a pending one) from this poll's listing. */
+  edits?: number;
 }
 
 /**
@@ -48,7 +54,7 @@ export async function runFeedOnce(
   const { store, subscriptions, outbox, ledger, clock } = options;
   const stateKey = directoryKeys(options.directoryId).feedState(feed.name);
   const state = await store.get(stateKey);
-  const { items, nextState } = await feed.poll(state, signal);
+  const { items, nextState, observed } = await feed.poll(state, signal);
   const index = await subscriptions.index();
   const now = clock.now();
 
@@ -76,6 +82,7 @@ export async function runFeedOnce(
       destinationKey: key,
       itemKey: item.key,
       message,
+      shown: shownState(item.record, now),
       subscriptionIds: [subscription.id],
       enqueuedAt: now,
       attempts: 0,
@@ -102,7 +109,16 @@ export async function runFeedOnce(
   await feed.afterQueued?.(items);
   // Only now may the cursor move: everything behind it is delivered or durably queued.
   await store.set(stateKey, nextState);
-  return { feed: feed.name, found: items.length, queued, duplicates: candidates.length - queued };
+  const summary = { feed: feed.name, found: items.length, queued, duplicates: candidates.length - queued };
+  if (options.edits === undefined || observed === undefined) return summary;
+  const { edits } = await refreshShown(feed.name, observed, {
+    ...options,
+    index,
+    now: clock.now(),
+    limits: options.edits,
+  });
+  if (edits > 0) options.dispatcher.wake();
+  return { ...summary, edits };
 }
 
 /** Forgets a feed's cursor (tests and `reset`). */

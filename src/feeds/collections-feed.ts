@@ -58,6 +58,7 @@ export function createCollectionsFeed(deps: FeedDependencies): Feed<CollectionsF
         .map((collection) => toItem(collection, now));
       return {
         items,
+        observed: featured.map((collection) => toItem(collection, now)),
         nextState: {
           seen: rememberIds(
             state.seen,

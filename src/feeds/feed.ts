@@ -18,6 +18,12 @@ export interface FeedPollResult<State> {
   items: FeedItem[];
   /** Persisted only after every item is durably queued, so a crash re-finds them. */
   nextState: State;
+  /**
+   * Everything this poll's own requests listed, as `new` items with their current values (votes,
+   * status, product count), in the feed's listing order: what keeps posted messages current
+   * without another request. Absent when the feed cannot tell (a seeding poll, a 304).
+   */
+  observed?: FeedItem[];
 }
 
 /**

@@ -86,6 +86,8 @@ export function createLiveFeed(options: LiveFeedOptions): Feed<LiveFeedState> {
       }
       return {
         items,
+        // Started and ended events too: their messages say "live now" and "ended".
+        observed: listed.map((event) => toItem(event, 'new', now)),
         nextState: {
           seen: rememberIds(
             state.seen,

@@ -61,6 +61,7 @@ export function createPostsFeed(deps: FeedDependencies): Feed<PostsFeedState> {
       const items: FeedItem[] = fresh.map((post) => toItem(post, now));
       return {
         items,
+        observed: collected.map((post) => toItem(post, now)),
         nextState: {
           seen: rememberIds(
             state.seen,

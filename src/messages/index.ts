@@ -15,4 +15,11 @@ export { SOMEONE } from './people.js';
 export { FALLBACK_MAX } from './plain-text.js';
 export { composePostMessage } from './post-message.js';
 export { composeReminderDm, type ReminderDm, type ReminderDmOptions } from './reminder-message.js';
+export {
+  type LiveStatus,
+  liveStatus,
+  markRemoved,
+  type Removal,
+  STARTING_SOON_MS,
+} from './shown-state.js';
 export { composeUserMessage } from './user-message.js';

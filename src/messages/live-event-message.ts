@@ -6,6 +6,7 @@ import { KIND_COLORS } from './colors.js';
 import { liveEventActions } from './feed-actions.js';
 import { FieldList, formatInstant, formatLeadTime } from './fields.js';
 import { excerpt, singleLine, summaryLine } from './plain-text.js';
+import { liveStatus, liveStatusText } from './shown-state.js';
 
 export interface LiveEventMessageOptions {
   /** Compose the "starting soon" reminder instead of the announcement. */
@@ -41,7 +42,10 @@ export function composeLiveEventMessage(
       : lead !== undefined && startsMs > (now ?? 0)
         ? `${startsText} (${lead})`
         : startsText;
+  // Where it stands now (starting soon, live, ended), kept current by edits in place.
+  const status = reminder || now === undefined ? undefined : liveStatusText(liveStatus(event, now));
   const fields = new FieldList()
+    .text('Status', status)
     .text('Starts', starts)
     .text('Ends', event.endsAt === undefined ? undefined : formatInstant(event.endsAt))
     .text('Format', event.liveVideo ? 'Live video' : undefined)

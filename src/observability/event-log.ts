@@ -103,6 +103,9 @@ export function engineEventSink(logger: Logger, metrics: Metrics, outboxSize: ()
         if (event.type === 'delivered') {
           metrics.deliveries.inc({ platform: entry.destination.platform, outcome: 'delivered' });
           logger.debug({ ...where, ms: event.ms }, 'delivered');
+        } else if (event.type === 'edited') {
+          metrics.deliveries.inc({ platform: entry.destination.platform, outcome: 'edited' });
+          logger.debug({ ...where, ms: event.ms }, 'edited in place');
         } else if (event.type === 'rejected') {
           metrics.deliveries.inc({ platform: entry.destination.platform, outcome: 'rejected' });
           logger.warn(

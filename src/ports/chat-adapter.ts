@@ -139,6 +139,12 @@ export interface AdapterHealth {
   reason?: string;
 }
 
+/** A message the bot posted: its platform id (Slack `ts`, Discord message id), and thread if any. */
+export interface MessageReference {
+  messageId: string;
+  threadId?: string;
+}
+
 /** A token bucket: `ratePerSecond` sustained, up to `burst` at once. */
 export interface RateLimit {
   ratePerSecond: number;
@@ -204,6 +210,13 @@ export interface ChatAdapter {
    * second thread. `name`: what the thread is about (the post's name), where threads have names.
    */
   openThread?(destination: Destination, parentMessageId: string, name: string): Promise<ThreadOpening>;
+  /**
+   * Replaces a message the bot posted (`reference.messageId`, in `reference.threadId` when it
+   * sits in a thread) with `message`. Optional: without it edits are dropped. A message that is
+   * gone or can no longer be edited is `rejected` with scope `message`; a channel the bot lost is
+   * `rejected` as for `deliver`.
+   */
+  edit?(destination: Destination, reference: MessageReference, message: Message): Promise<DeliveryOutcome>;
   health(): AdapterHealth;
   /**
    * The IANA zone a workspace lives in, where the platform says (Slack: the `tz` of the person who

@@ -22,6 +22,7 @@ export type {
   Destination,
   HttpHandler,
   HttpMount,
+  MessageReference,
   RateLimit,
   RemovalCheck,
   RemovedWorkspace,

@@ -4,7 +4,10 @@ import { startHarness } from '../support/emulator-harness.js';
 const NEWEST_POSTS = 'query { posts(first: 10, order: NEWEST) { nodes { id votesCount } } }';
 
 async function newestVotes(h: Awaited<ReturnType<typeof startHarness>>): Promise<Map<string, number>> {
-  const nodes = (await h.graphql(NEWEST_POSTS)).json().data.posts.nodes as { id: string; votesCount: number }[];
+  const nodes = (await h.graphql(NEWEST_POSTS)).json().data.posts.nodes as {
+    id: string;
+    votesCount: number;
+  }[];
   return new Map(nodes.map((n) => [n.id, n.votesCount]));
 }
 

@@ -45,6 +45,8 @@ const ref = (name: string) => ({ $ref: `${SCHEMA_REF}${name}` });
 /** Request-body schemas of the operations the bot calls, as the spec's paths declare them. */
 export const REQUEST_SCHEMAS = {
   createMessage: 'MessageCreateRequest',
+  /** `PATCH /channels/{id}/messages/{id}`: edit a message the bot posted. */
+  editMessage: 'MessageEditRequestPartial',
   /** `POST /users/@me/channels`: open a DM with `recipient_id`. */
   createDm: 'CreatePrivateChannelRequest',
   /** `POST /channels/{id}/messages/{id}/threads`: a public thread from a message. */

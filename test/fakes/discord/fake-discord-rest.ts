@@ -5,6 +5,7 @@ import { FakeDiscordDirectMessages } from './direct-messages.js';
 import { commandsInSpecForm, REQUEST_SCHEMAS, validateAgainstSpec } from './discord-spec.js';
 import { modalProblems } from './fake-discord-modals.js';
 import { FakeDiscordThreads } from './fake-discord-threads.js';
+import { FakeDiscordEdits } from './message-edits.js';
 
 /** One request the fake received, after routing. */
 export interface RecordedCall {
@@ -108,6 +109,10 @@ export class FakeDiscordRest {
   /** Spec or limit violations, and messages sent without `allowed_mentions: { parse: [] }`. */
   readonly problems: string[] = [];
   readonly messages = new Map<string, { id: string; body: Record<string, unknown> }[]>();
+  /** `PATCH /channels/{id}/messages/{id}`: edits of those messages (message-edits.ts). */
+  readonly edits = new FakeDiscordEdits(this.messages, (body) =>
+    this.#checkBody(REQUEST_SCHEMAS.editMessage, body, 'edit message', true),
+  );
   gatewayUrl = 'ws://127.0.0.1:1';
   commands: { global: unknown[]; guilds: Map<string, unknown[]> } = { global: [], guilds: new Map() };
   /** `POST /users/@me/channels`: DM channels opened, users who refuse DMs (direct-messages.ts). */
@@ -336,6 +341,13 @@ export class FakeDiscordRest {
         handle: (match, body) => this.#createMessage(match[1]!, body),
       },
       {
+        method: 'PATCH',
+        pattern: new RegExp(`^/channels/${snowflake}/messages/${snowflake}$`),
+        route: '/channels/:id/messages/:id',
+        handle: (match, body) =>
+          this.#channelAnswer(match[1]!) ?? this.edits.answer(match[1]!, match[2]!, body),
+      },
+      {
         method: 'POST',
         pattern: new RegExp(`^/channels/${snowflake}/messages/${snowflake}/threads$`),
         route: '/channels/:id/messages/:id/threads',
@@ -446,14 +458,8 @@ export class FakeDiscordRest {
       const errors = forced.code === 50035 ? { errors: {} } : {};
       return { status: forced.status, body: { message: forced.message, code: forced.code, ...errors } };
     }
-    const state = this.#channels.get(channelId);
-    if (state === undefined) return { status: 404, body: { message: 'Unknown Channel', code: 10003 } };
-    const guild = this.#channelGuilds.get(channelId);
-    if (state === 'missing_access' || (guild !== undefined && this.#guilds.get(guild) === 'removed'))
-      return { status: 403, body: MISSING_ACCESS };
-    if (state === 'missing_permissions') {
-      return { status: 403, body: { message: 'Missing Permissions', code: 50013 } };
-    }
+    const refused = this.#channelAnswer(channelId);
+    if (refused !== undefined) return refused;
     const refusedInThread = this.threads.refusePost(channelId);
     if (refusedInThread !== undefined) return refusedInThread;
     if (!this.#checkBody(REQUEST_SCHEMAS.createMessage, body, 'create message', true))
@@ -470,6 +476,19 @@ export class FakeDiscordRest {
     list.push({ id, body: request });
     this.messages.set(channelId, list);
     return { status: 200, body: { id, channel_id: channelId, ...request } };
+  }
+
+  /** What Discord answers about a channel the bot cannot use; undefined when it can. */
+  #channelAnswer(channelId: string): { status: number; body: unknown } | undefined {
+    const state = this.#channels.get(channelId);
+    if (state === undefined) return { status: 404, body: { message: 'Unknown Channel', code: 10003 } };
+    const guild = this.#channelGuilds.get(channelId);
+    if (state === 'missing_access' || (guild !== undefined && this.#guilds.get(guild) === 'removed'))
+      return { status: 403, body: MISSING_ACCESS };
+    if (state === 'missing_permissions') {
+      return { status: 403, body: { message: 'Missing Permissions', code: 50013 } };
+    }
+    return undefined;
   }
 
   /** Per-route bucket and global limit; returns a 429 to send, or the headers to add. */

@@ -4,6 +4,7 @@ import type { AddressInfo } from 'node:net';
 import { type WebSocket, WebSocketServer } from 'ws';
 import { blockKitViolations } from './block-kit-limits.js';
 import { FakeUnfurls } from './chat-unfurl.js';
+import { FakeMessageUpdates } from './chat-update.js';
 import { FakeSlackDirectMessages } from './direct-messages.js';
 import { APP_UNINSTALLED, postEvent, tokensRevoked } from './events-api.js';
 import { FakeOAuth, type OAuthGrant } from './fake-oauth.js';
@@ -76,6 +77,8 @@ export class FakeSlackApi {
   readonly users = new Map<string, { is_admin: boolean; is_owner: boolean; tz?: string }>();
   /** chat.unfurl and the link_shared events that lead to it (chat-unfurl.ts). */
   readonly unfurls = new FakeUnfurls(this.violations);
+  /** chat.update and the messages it can change (chat-update.ts). */
+  readonly updates = new FakeMessageUpdates(this.violations);
   /** `conversations.open`: the DM channels opened, users without one (direct-messages.ts). */
   readonly dms = new FakeSlackDirectMessages((id) => this.addChannel(id), this.violations);
   /** Messages by channel and replies by parent (`thread_ts`, `reply_broadcast`): fake-slack-threads.ts. */
@@ -501,6 +504,8 @@ export class FakeSlackApi {
         return this.postMessage(known.teamId, params);
       case 'chat.unfurl':
         return this.unfurls.answer(params);
+      case 'chat.update':
+        return this.updates.answer(params);
       case 'conversations.open':
         return this.dms.open(known.teamId, params);
       case 'views.publish':
@@ -561,6 +566,7 @@ export class FakeSlackApi {
     bucket.tokens -= 1;
     const ts = `${Math.floor(now / 1000)}.${String(this.calls.length).padStart(6, '0')}`;
     this.threads.posted(id, ts, params);
+    this.updates.posted(id, ts, params);
     return {
       status: 200,
       body: {

@@ -18,6 +18,7 @@ export const SLACK_SPEC_OPERATIONS = [
   '/views.publish',
   '/chat.postEphemeral',
   '/views.open',
+  '/chat.update',
 ] as const;
 
 export interface SpecParameter {

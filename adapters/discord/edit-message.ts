@@ -1,0 +1,51 @@
+import { DiscordAPIError, parseResponse, type REST, RequestMethod, Routes } from 'discord.js';
+import type { DeliveryOutcome, Destination, Message, MessageReference } from '../../src/ports/index.js';
+import { bucketOf, outcomeOfError } from './deliver.js';
+import { renderDiscordMessage } from './render-message.js';
+
+/**
+ * Discord's answers that this one message can no longer be edited: 10008 Unknown Message
+ * (someone deleted it), 50005 (not the bot's message). The edit is dropped; the channel's
+ * subscriptions carry on.
+ */
+const MESSAGE_GONE: Record<number, string> = {
+  10008: 'unknown_message',
+  50005: 'cannot_edit_others_message',
+};
+
+/**
+ * Replaces a posted message (`PATCH /channels/{channel}/messages/{message}`), rendered as a new
+ * post would be, through the same discord.js limiter so the channel's stated bucket paces it.
+ * Outcomes as values; other errors are mapped as a post's (a lost channel pauses its
+ * subscriptions and /directory status says why).
+ */
+export async function editMessage(
+  rest: REST,
+  destination: Destination,
+  reference: MessageReference,
+  message: Message,
+): Promise<DeliveryOutcome> {
+  try {
+    const response = await rest.queueRequest({
+      fullRoute: Routes.channelMessage(destination.channelId, reference.messageId),
+      method: RequestMethod.Patch,
+      body: renderDiscordMessage(message),
+    });
+    await parseResponse(response);
+    const bucket = bucketOf(response.headers);
+    return {
+      status: 'delivered',
+      platformMessageId: reference.messageId,
+      ...(bucket === undefined ? {} : { bucket }),
+    };
+  } catch (error) {
+    if (error instanceof DiscordAPIError) {
+      const gone = MESSAGE_GONE[Number(error.code)];
+      if (gone !== undefined) {
+        const reason = `${error.status} ${error.message} (code ${error.code})`;
+        return { status: 'rejected', code: gone, reason, scope: 'message' };
+      }
+    }
+    return outcomeOfError(error);
+  }
+}

@@ -1,0 +1,91 @@
+import type { ChatAdapter, DeliveryOutcome, Destination } from '../ports/chat-adapter.js';
+import type { Message } from '../ports/message.js';
+import type { DeliveredLedger, PostedReference } from './dedupe.js';
+import { withMuteActions } from './mute-actions.js';
+import { EDIT_SUFFIX, type Outbox, type OutboxEntry } from './outbox.js';
+
+/** Sends an edit through the adapter; a platform without edits drops it (counted, never retried). */
+export function sendEdit(
+  adapter: ChatAdapter,
+  entry: OutboxEntry,
+  target: NonNullable<OutboxEntry['edit']>,
+): Promise<DeliveryOutcome> {
+  if (adapter.edit === undefined || entry.destination.direct === true) {
+    return Promise.resolve({
+      status: 'rejected',
+      code: 'edits_unsupported',
+      reason: `${adapter.platform} cannot edit this message`,
+      scope: 'message',
+    });
+  }
+  const reference = {
+    messageId: target.messageId,
+    ...(target.threadId !== undefined ? { threadId: target.threadId } : {}),
+  };
+  // The edited message keeps the buttons the post had.
+  return adapter.edit(entry.destination, reference, withMuteActions(entry.message, entry.subscriptionIds));
+}
+
+/** Bounds on edits; see EDIT_MAX_AGE_H and EDIT_MIN_INTERVAL_S. */
+export interface EditLimits {
+  /** Messages posted longer ago than this are left as they are. */
+  maxAgeMs: number;
+  /** At most one edit per message per this many ms. */
+  minIntervalMs: number;
+}
+
+export interface EditRequest {
+  destination: Destination;
+  destinationKey: string;
+  itemKey: string;
+  subscriptionIds: string[];
+  /** The message as it should look now (already in the subscription's format). */
+  message: Message;
+  /** The values it shows that change upstream (see shownState): no edit while they are the same. */
+  shown: string;
+}
+
+export type EditDecision = 'unposted' | 'too_old' | 'unchanged' | 'queued' | 'coalesced';
+
+/**
+ * Owes an edit when the message this destination holds for the item would now look different,
+ * within the limits: queued durably in the outbox (coalesced with a pending one) before the
+ * ledger records the new look, so a SIGKILL between the two repeats the edit, never loses it.
+ */
+export async function requestEdit(
+  request: EditRequest,
+  deps: { outbox: Outbox; ledger: DeliveredLedger; limits: EditLimits; now: number },
+): Promise<EditDecision> {
+  const { outbox, ledger, limits, now } = deps;
+  const reference = await ledger.reference(request.destinationKey, request.itemKey);
+  if (reference === undefined) return 'unposted';
+  if (now - reference.postedAt > limits.maxAgeMs) return 'too_old';
+  const { shown } = request;
+  // A message posted before edits existed has no recorded state: this one becomes its baseline.
+  if (reference.shown === undefined || shown === reference.shown) {
+    if (reference.shown === undefined)
+      await ledger.markDelivered(request.destinationKey, request.itemKey, { ...reference, shown });
+    return 'unchanged';
+  }
+  const pending = outbox.pendingEdit(request.destinationKey, request.itemKey);
+  const notBefore = Math.max(now, (reference.editedAt ?? reference.postedAt) + limits.minIntervalMs);
+  const entry: OutboxEntry = {
+    destination: request.destination,
+    destinationKey: request.destinationKey,
+    itemKey: request.itemKey + EDIT_SUFFIX,
+    message: request.message,
+    subscriptionIds: request.subscriptionIds,
+    enqueuedAt: now,
+    attempts: 0,
+    notBefore,
+    edit: {
+      messageId: reference.messageId,
+      ...(reference.threadId !== undefined ? { threadId: reference.threadId } : {}),
+      revision: Math.max(now, (pending?.edit?.revision ?? 0) + 1),
+    },
+  };
+  const decision = await outbox.enqueueEdit(entry);
+  const next: PostedReference = { ...reference, shown, editedAt: pending?.notBefore ?? notBefore };
+  await ledger.markDelivered(request.destinationKey, request.itemKey, next);
+  return decision;
+}

@@ -1,0 +1,154 @@
+import type Keyv from 'keyv';
+import type { DeliveredLedger } from '../delivery/dedupe.js';
+import { type EditDecision, type EditLimits, requestEdit } from '../delivery/edits.js';
+import type { Outbox } from '../delivery/outbox.js';
+import { destinationKey } from '../delivery/router.js';
+import type { SubscriptionIndex } from '../delivery/subscription-index.js';
+import type { FeedItem, FeedRecord } from '../feeds/feed-item.js';
+import type { FeedName } from '../feeds/feed-names.js';
+import { makeFeedItem } from '../feeds/make-item.js';
+import { formatMessage, liveStatus, markRemoved } from '../messages/index.js';
+import type { Message } from '../ports/message.js';
+import { directoryKeys } from '../store/directory-keys.js';
+
+/** At most this many items of one feed are remembered for spotting removals. */
+const MEMORY_LIMIT = 100;
+
+/**
+ * The values a channel sees of an item that can change upstream, as one string: an edit is
+ * owed exactly when it differs from what the posted message showed. A comment's or
+ * notification's message shows nothing that changes (only its removal matters).
+ */
+export function shownState(record: FeedRecord, now: number): string {
+  switch (record.type) {
+    case 'post': {
+      const { votesCount, commentsCount, featuredAt } = record.post;
+      return `votes=${votesCount ?? '-'} comments=${commentsCount ?? '-'} featured=${featuredAt ? 1 : 0}`;
+    }
+    case 'live':
+      return `status=${liveStatus(record.event, now) ?? '-'}`;
+    case 'collection':
+      return `posts=${record.collection.postsCount ?? '-'}`;
+    default:
+      return '';
+  }
+}
+
+/** Where an item sits in its feed's listing: what a removal is judged against. */
+function positionOf(record: FeedRecord): number {
+  switch (record.type) {
+    case 'post':
+      return Date.parse(record.post.createdAt ?? '');
+    case 'comment':
+      return Date.parse(record.comment.createdAt ?? '');
+    case 'live':
+      return Date.parse(record.event.startsAt ?? '');
+    default:
+      // Collections are listed by last update, so one can fall off the page without being
+      // removed: no position, no removal (their product counts are still kept current).
+      return Number.NaN;
+  }
+}
+
+interface Remembered {
+  key: string;
+  position: number;
+  record: FeedRecord;
+}
+
+export interface RefreshDeps {
+  store: Keyv;
+  directoryId: string;
+  index: SubscriptionIndex;
+  outbox: Outbox;
+  ledger: DeliveredLedger;
+  compose: (item: FeedItem) => Message;
+  now: number;
+  limits: EditLimits;
+  defaultRemindMinutes: number;
+}
+
+export interface RefreshSummary {
+  /** Edits newly queued or folded into a pending one. */
+  edits: number;
+  /** Items found removed upstream since the last poll. */
+  removed: number;
+}
+
+/**
+ * Keeps posted messages current from what a feed's own poll just listed (`observed`), at no
+ * extra directory cost: for each item a destination holds a message for, an edit is requested
+ * when a shown value changed (see requestEdit for the limits). An item listed last time, inside
+ * the span this listing covers, and missing now was removed upstream (a live event: cancelled):
+ * its message is edited to say so, never deleted.
+ */
+export async function refreshShown(
+  feed: FeedName,
+  observed: readonly FeedItem[],
+  deps: RefreshDeps,
+): Promise<RefreshSummary> {
+  const memoryKey = directoryKeys(deps.directoryId).feedState(`${feed}:shown`);
+  const previous = (await deps.store.get<Remembered[]>(memoryKey)) ?? [];
+  const listed = new Set(observed.map((item) => item.key));
+  const positions = observed.map((item) => positionOf(item.record)).filter(Number.isFinite);
+  const [oldest, newest] = [Math.min(...positions), Math.max(...positions)];
+  const removed = previous
+    .filter((r) => !listed.has(r.key) && r.position >= oldest && r.position <= newest)
+    .map((r) => makeFeedItem(feed, 'new', r.record, deps.now));
+
+  let edits = 0;
+  const count = (decision: EditDecision) => {
+    if (decision === 'queued' || decision === 'coalesced') edits += 1;
+  };
+  for (const item of observed) {
+    for (const decision of await editEverywhere(item, shownState(item.record, deps.now), (m) => m, deps)) {
+      count(decision);
+    }
+  }
+  for (const item of removed) {
+    const removal = item.record.type === 'live' ? 'cancelled' : 'removed';
+    for (const decision of await editEverywhere(item, removal, (m) => markRemoved(m, removal), deps)) {
+      count(decision);
+    }
+  }
+
+  const remembered: Remembered[] = observed
+    .map((item) => ({ key: item.key, position: positionOf(item.record), record: item.record }))
+    .filter((r) => Number.isFinite(r.position) && deps.now - r.position <= deps.limits.maxAgeMs + 86_400_000)
+    .slice(-MEMORY_LIMIT);
+  await deps.store.set(memoryKey, remembered);
+  return { edits, removed: removed.length };
+}
+
+/** Requests the edit in every destination the item routes to (only those holding it edit). */
+async function editEverywhere(
+  item: FeedItem,
+  shown: string,
+  mark: (message: Message) => Message,
+  deps: RefreshDeps,
+): Promise<EditDecision[]> {
+  const targets = deps.index.route(item, { now: deps.now, defaultRemindMinutes: deps.defaultRemindMinutes });
+  if (targets.length === 0) return [];
+  const full = mark(deps.compose(item));
+  const decisions: EditDecision[] = [];
+  for (const subscription of targets) {
+    decisions.push(
+      await requestEdit(
+        {
+          destination: {
+            platform: subscription.platform,
+            channelId: subscription.channelId,
+            ...(subscription.workspaceId ? { workspaceId: subscription.workspaceId } : {}),
+          },
+          destinationKey: destinationKey(subscription.platform, subscription.channelId),
+          itemKey: item.key,
+          subscriptionIds: [subscription.id],
+          message: formatMessage(full, subscription.format),
+          shown,
+        },
+        { outbox: deps.outbox, ledger: deps.ledger, limits: deps.limits, now: deps.now },
+      ),
+    );
+  }
+  return decisions;
+}
