@@ -68,7 +68,10 @@ export async function requestEdit(
     return 'unchanged';
   }
   const pending = outbox.pendingEdit(request.destinationKey, request.itemKey);
-  const notBefore = Math.max(now, (reference.editedAt ?? reference.postedAt) + limits.minIntervalMs);
+  // A pending edit keeps its slot (the newer state rides on it); otherwise the interval runs from
+  // the last edit, or the post.
+  const notBefore =
+    pending?.notBefore ?? Math.max(now, (reference.editedAt ?? reference.postedAt) + limits.minIntervalMs);
   const entry: OutboxEntry = {
     destination: request.destination,
     destinationKey: request.destinationKey,
@@ -85,7 +88,7 @@ export async function requestEdit(
     },
   };
   const decision = await outbox.enqueueEdit(entry);
-  const next: PostedReference = { ...reference, shown, editedAt: pending?.notBefore ?? notBefore };
+  const next: PostedReference = { ...reference, shown, editedAt: notBefore };
   await ledger.markDelivered(request.destinationKey, request.itemKey, next);
   return decision;
 }

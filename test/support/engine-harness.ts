@@ -4,7 +4,7 @@ import { createDirectoryClient, type DirectoryClientEvent } from '../../src/dire
 import { type RunningEmulator, startEmulator } from '../../src/emulator/index.js';
 import { createItemComposer } from '../../src/engine/compose-item.js';
 import { createEngine, type EngineEvent, type EngineSettings } from '../../src/engine/engine.js';
-import { systemClock } from '../../src/ports/clock.js';
+import { type Clock, systemClock } from '../../src/ports/clock.js';
 import type { ChatAdapter } from '../../src/ports/index.js';
 import { type BotStore, createStore } from '../../src/store/create-store.js';
 import { directoryIdFor } from '../../src/store/directory-keys.js';
@@ -29,6 +29,8 @@ export async function startInstance(options: {
   namespace: string;
   adapters?: ChatAdapter[];
   settings?: Partial<EngineSettings>;
+  /** The engine's clock; default the system clock (give the emulator's manual clock to step both). */
+  clock?: Clock;
   /** Sees every engine event too (the app's watchers; `engineEvents` records them anyway). */
   onEvent?: (event: EngineEvent) => void;
 }) {
@@ -48,8 +50,8 @@ export async function startInstance(options: {
     client,
     directoryId,
     adapters: options.adapters ?? [adapter],
-    clock: systemClock,
-    compose: createItemComposer(systemClock),
+    clock: options.clock ?? systemClock,
+    compose: createItemComposer(options.clock ?? systemClock),
     settings: { ...TEST_SETTINGS, ...options.settings },
     onEvent: (event) => {
       engineEvents.push(event);

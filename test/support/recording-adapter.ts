@@ -5,7 +5,14 @@ import type {
   DeliveryPacing,
   Destination,
   Message,
+  MessageReference,
 } from '../../src/ports/index.js';
+
+export interface RecordedEdit {
+  channelId: string;
+  messageId: string;
+  message: Message;
+}
 
 export interface RecordedDelivery {
   channelId: string;
@@ -31,7 +38,12 @@ export class RecordingAdapter implements ChatAdapter {
   readonly pacing: DeliveryPacing;
   readonly deliveries: RecordedDelivery[] = [];
   readonly attempts: RecordedDelivery[] = [];
+  /** Edits in place the platform accepted, in order. */
+  readonly edits: RecordedEdit[] = [];
+  /** Message ids that are gone (deleted in the channel): editing one is refused for the message. */
+  readonly goneMessages = new Set<string>();
   readonly #behaviours = new Map<string, ChannelBehaviour>();
+  #nextId = 0;
 
   constructor(platform = 'console', pacing?: DeliveryPacing) {
     this.platform = platform;
@@ -93,6 +105,35 @@ export class RecordingAdapter implements ChatAdapter {
         break;
     }
     this.deliveries.push(record);
-    return { status: 'delivered' };
+    this.#nextId += 1;
+    return { status: 'delivered', platformMessageId: `m${this.#nextId}` };
+  }
+
+  /** The message `messageId` as the channel shows it now: its latest edit, or as posted. */
+  current(messageId: string): Message | undefined {
+    const edited = this.edits.filter((e) => e.messageId === messageId).at(-1);
+    return edited?.message ?? this.deliveries[Number(messageId.slice(1)) - 1]?.message;
+  }
+
+  async edit(
+    destination: Destination,
+    reference: MessageReference,
+    message: Message,
+  ): Promise<DeliveryOutcome> {
+    const behaviour = this.#behaviours.get(destination.channelId) ?? { kind: 'accept' };
+    if (behaviour.kind === 'fail' && behaviour.times > 0) {
+      behaviour.times -= 1;
+      return {
+        status: 'failed',
+        code: 'rate_limited',
+        reason: 'try later',
+        ...(behaviour.retryAfterMs !== undefined ? { retryAfterMs: behaviour.retryAfterMs } : {}),
+      };
+    }
+    if (this.goneMessages.has(reference.messageId)) {
+      return { status: 'rejected', code: 'message_not_found', reason: 'deleted', scope: 'message' };
+    }
+    this.edits.push({ channelId: destination.channelId, messageId: reference.messageId, message });
+    return { status: 'delivered', platformMessageId: reference.messageId };
   }
 }
