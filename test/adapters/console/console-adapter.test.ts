@@ -98,6 +98,22 @@ describe('the console adapter', () => {
     await adapter.stop();
   });
 
+  it('prints an edit in place as a "↻ edited:" block naming the message it replaces', async () => {
+    const out = capture();
+    const adapter = createConsoleAdapter({ write: out.write, logger: silentLogger() });
+    await adapter.start(contextWith(fakeCommands()));
+    const where = { platform: 'console', channelId: 'general' };
+    await adapter.deliver(where, message, { idempotencyKey: 'k' });
+    const outcome = await adapter.edit?.(
+      where,
+      { messageId: 'console-1' },
+      { ...message, title: 'Removed from the directory: Foo' },
+    );
+    expect(outcome).toMatchObject({ status: 'delivered' });
+    expect(out.output()).toContain('\n↻ edited: #general console-1\nRemoved from the directory: Foo\n');
+    await adapter.stop();
+  });
+
   it('reports a failed delivery when writing throws, and after stop', async () => {
     const adapter = createConsoleAdapter({
       write: () => {

@@ -1,0 +1,79 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { ChatAdapter, Destination, Message } from '../../../src/ports/index.js';
+import { FakeDiscordRest } from '../../fakes/discord/fake-discord-rest.js';
+import { createCapturingLogger } from '../../support/capturing-logger.js';
+import { DELIVERY_TOKEN, deliveryAdapter } from '../../support/discord-delivery.js';
+import { CHANNEL_ID, discordScript } from '../../support/discord-interactions.js';
+import { FakeCommandHandler } from '../../support/fake-command-handler.js';
+
+const to: Destination = { platform: 'discord', channelId: CHANNEL_ID };
+const posted: Message = {
+  kind: 'post',
+  title: 'Widget',
+  fallback: 'New post: Widget',
+  fields: [{ name: 'Votes', value: '3' }],
+};
+const edited: Message = { ...posted, title: 'Widget @everyone', fields: [{ name: 'Votes', value: '9' }] };
+
+describe('Discord edits in place (PATCH message)', () => {
+  let rest: FakeDiscordRest;
+  let adapter: ChatAdapter;
+
+  beforeEach(async () => {
+    rest = new FakeDiscordRest({ token: DELIVERY_TOKEN });
+    await rest.listen();
+    rest.addChannel(CHANNEL_ID);
+    adapter = deliveryAdapter(rest.url, () => {});
+    await adapter.start({
+      http: { mount: () => {} },
+      commands: new FakeCommandHandler(discordScript),
+      logger: createCapturingLogger(),
+    });
+  });
+  afterEach(async () => {
+    await adapter.stop();
+    await rest.close();
+  });
+
+  async function post(): Promise<string> {
+    const outcome = await adapter.deliver(to, posted, { idempotencyKey: 'k' });
+    if (outcome.status !== 'delivered' || outcome.platformMessageId === undefined)
+      throw new Error('not posted');
+    return outcome.platformMessageId;
+  }
+
+  it('replaces the posted message, with no mentions and within the spec', async () => {
+    const id = await post();
+    expect(await adapter.edit?.(to, { messageId: id }, edited)).toMatchObject({
+      status: 'delivered',
+      platformMessageId: id,
+    });
+    expect(rest.edits.edits).toHaveLength(1);
+    const [edit] = rest.edits.edits;
+    expect(edit?.messageId).toBe(id);
+    expect(edit?.body).toMatchObject({ allowed_mentions: { parse: [] } });
+    expect(JSON.stringify(rest.messages.get(CHANNEL_ID)?.[0]?.body)).toContain('9');
+    expect(rest.callsTo('POST', '/channels/:id/messages')).toHaveLength(1);
+    expect(rest.problems).toEqual([]);
+  });
+
+  it('drops an edit of a deleted message (10008) for that message only', async () => {
+    const id = await post();
+    rest.edits.forget(CHANNEL_ID, id);
+    expect(await adapter.edit?.(to, { messageId: id }, edited)).toMatchObject({
+      status: 'rejected',
+      code: 'unknown_message',
+      scope: 'message',
+    });
+  });
+
+  it('reports lost permissions as the channel’s, for /directory status', async () => {
+    const id = await post();
+    rest.addChannel(CHANNEL_ID, 'missing_permissions');
+    expect(await adapter.edit?.(to, { messageId: id }, edited)).toMatchObject({
+      status: 'rejected',
+      code: 'missing_permissions',
+      scope: 'destination',
+    });
+  });
+});
