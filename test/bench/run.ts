@@ -6,6 +6,7 @@
  */
 import { writeFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
+import { benchEdits, type EditsResult, editsRows } from './edits.js';
 import { benchEmulator, type EmulatorBenchResult, type EmulatorCapacity } from './emulator-bench.js';
 import { benchFanOut, type FanOutResult } from './fan-out.js';
 import { benchFootprint, type FootprintResult, footprintRows } from './footprint.js';
@@ -26,6 +27,7 @@ const NAMES = [
   'emulator',
   'scale-out',
   'home',
+  'edits',
 ] as const;
 type Name = (typeof NAMES)[number];
 
@@ -40,6 +42,8 @@ const MODES = {
     // Quick mode runs it only when asked (`--only scale-out`), and small.
     scaleOut: [{ destinations: 1_000, workspaces: 100, windowMs: 20_000 }],
     home: { subscriptions: 1_000, viewers: 10, changes: 5, burst: 10 },
+    // Quick mode runs it only when asked (`--only edits`): two simulated runs, ~20 s.
+    edits: { durationMs: 300_000, minIntervalMs: 60_000, pollMs: 10_000, posts: 8, seed: 1 },
   },
   full: {
     freshness: { durationMs: 300_000, comments: 150, posts: 40, windowSeconds: 30, seed: 1 },
@@ -52,6 +56,7 @@ const MODES = {
       { destinations: 50_000, workspaces: 1_000, windowMs: 60_000 },
     ],
     home: { subscriptions: 1_000, viewers: 20, changes: 10, burst: 20 },
+    edits: { durationMs: 300_000, minIntervalMs: 60_000, pollMs: 10_000, posts: 8, seed: 1 },
   },
 } as const;
 
@@ -68,6 +73,7 @@ interface Results {
   footprint?: FootprintResult | undefined;
   scaleOut?: ScaleOutResult[] | undefined;
   home?: HomeTabResult | undefined;
+  edits?: EditsResult | undefined;
   emulator?: EmulatorBenchResult & {
     neededRequestsPerSecond?: number;
     /** Capacity ÷ the bot's peak need, per kind of request. */
@@ -87,7 +93,7 @@ function parseOptions(): { mode: 'quick' | 'full'; only: Set<Name>; out: string 
   });
   // The scale-out bursts take minutes: quick mode (CI) leaves them out unless named.
   const all = values.quick
-    ? NAMES.filter((name) => name !== 'scale-out' && name !== 'fan-out-threads')
+    ? NAMES.filter((name) => name !== 'scale-out' && name !== 'fan-out-threads' && name !== 'edits')
     : NAMES;
   const requested = (values.only ?? all.join(','))
     .split(',')
@@ -157,6 +163,7 @@ async function main(): Promise<number> {
     });
   }
   if (only.has('home')) results.home = await attempt(results, 'home', () => benchHomeTab(sizes.home));
+  if (only.has('edits')) results.edits = await attempt(results, 'edits', () => benchEdits(sizes.edits));
   if (only.has('emulator')) {
     const measured = await attempt(results, 'emulator', () => benchEmulator(sizes.emulator));
     if (measured) {
@@ -192,6 +199,7 @@ async function main(): Promise<number> {
     results.lookups,
     results.footprint,
     results.home,
+    results.edits,
     ...(results.scaleOut ?? []),
   ]) {
     if (part) results.violations.push(...part.violations);
@@ -283,6 +291,7 @@ function rows(results: Results): Row[] {
     });
   }
   if (results.home) out.push(...homeTabRows(results.home));
+  if (results.edits) out.push(...editsRows(results.edits));
   const e = results.emulator;
   if (e) {
     for (const [name, c, ratio, goal] of [

@@ -43,15 +43,16 @@ export async function startInstance(options: {
     onEvent: (event) => clientEvents.push(event),
   });
   const store: BotStore = createStore({ url: options.storeUrl, namespace: options.namespace });
-  const adapter = new RecordingAdapter();
+  const clock = options.clock ?? systemClock;
+  const adapter = new RecordingAdapter('console', undefined, () => clock.now());
   const directoryId = directoryIdFor(options.emulator.url);
   const engine = createEngine({
     store,
     client,
     directoryId,
     adapters: options.adapters ?? [adapter],
-    clock: options.clock ?? systemClock,
-    compose: createItemComposer(options.clock ?? systemClock),
+    clock,
+    compose: createItemComposer(clock),
     settings: { ...TEST_SETTINGS, ...options.settings },
     onEvent: (event) => {
       engineEvents.push(event);

@@ -12,6 +12,8 @@ export interface RecordedEdit {
   channelId: string;
   messageId: string;
   message: Message;
+  /** When it was made, on the adapter's clock. */
+  at: number;
 }
 
 export interface RecordedDelivery {
@@ -45,7 +47,11 @@ export class RecordingAdapter implements ChatAdapter {
   readonly #behaviours = new Map<string, ChannelBehaviour>();
   #nextId = 0;
 
-  constructor(platform = 'console', pacing?: DeliveryPacing) {
+  readonly #now: () => number;
+
+  /** `now`: the clock edits are stamped with (a test's manual clock); default the system's. */
+  constructor(platform = 'console', pacing?: DeliveryPacing, now: () => number = Date.now) {
+    this.#now = now;
     this.platform = platform;
     this.pacing = pacing ?? {
       perDestination: { ratePerSecond: 1000, burst: 1000 },
@@ -133,7 +139,12 @@ export class RecordingAdapter implements ChatAdapter {
     if (this.goneMessages.has(reference.messageId)) {
       return { status: 'rejected', code: 'message_not_found', reason: 'deleted', scope: 'message' };
     }
-    this.edits.push({ channelId: destination.channelId, messageId: reference.messageId, message });
+    this.edits.push({
+      channelId: destination.channelId,
+      messageId: reference.messageId,
+      message,
+      at: this.#now(),
+    });
     return { status: 'delivered', platformMessageId: reference.messageId };
   }
 }

@@ -1,0 +1,193 @@
+import { createManualClock } from '../../src/emulator/index.js';
+import { startInstance, startWorld } from '../support/engine-harness.js';
+import { percentile, round, seededRandom, type Violation } from './support.js';
+import type { Row } from './table.js';
+
+export interface EditsOptions {
+  /** Simulated run length (manual clock: the run itself takes seconds). */
+  durationMs: number;
+  /** EDIT_MIN_INTERVAL_S for the run, shortened so a short run spans many intervals. */
+  minIntervalMs: number;
+  /** How often the posts feed polls, as its cadence would. */
+  pollMs: number;
+  posts: number;
+  seed: number;
+}
+
+export interface EditsResult {
+  posted: number;
+  edits: number;
+  intervals: number;
+  /** Edits per posted message per EDIT_MIN_INTERVAL_S over the run (goal ≤ 1). */
+  editsPerMessagePerInterval: number;
+  /** The most edits one message got inside any one interval (must be ≤ 1). */
+  maxEditsInOneInterval: number;
+  /** Directory requests with edits on ÷ the same run with edits off, minus 1 (goal ≤ 0.1). */
+  extraQuotaRatio: number;
+  requests: { withEdits: number; withoutEdits: number };
+  /** Upstream vote change → message showing it (or a later count), ÷ the interval. */
+  staleness: { p50: number; p95: number; samples: number; unshown: number };
+  violations: Violation[];
+}
+
+interface Run {
+  posted: number;
+  requests: number;
+  /** Per message id: [time, votes shown] of each edit. */
+  edits: Map<string, { at: number; votes: number }[]>;
+  /** Per post id: [time, votes upstream] of each change; and its message id. */
+  changes: { postId: number; at: number; votes: number }[];
+  messageOf: Map<number, string>;
+}
+
+/**
+ * Vote churn on posted posts, polled at the feed's cadence, with edits on and then off on the
+ * same seed: how often each message is edited, what the refresh costs upstream beyond the
+ * feeds' own polls, and how long a shown vote count lags the directory.
+ */
+export async function benchEdits(options: EditsOptions): Promise<EditsResult> {
+  const on = await run(options, true);
+  const off = await run(options, false);
+  const intervals = options.durationMs / options.minIntervalMs;
+  let edits = 0;
+  let maxInOne = 0;
+  for (const list of on.edits.values()) {
+    edits += list.length;
+    for (const [i, edit] of list.entries()) {
+      const inWindow = list.slice(i).filter((e) => e.at < edit.at + options.minIntervalMs).length;
+      maxInOne = Math.max(maxInOne, inWindow);
+    }
+  }
+  const lags: number[] = [];
+  let unshown = 0;
+  for (const change of on.changes) {
+    const id = on.messageOf.get(change.postId);
+    const shown = (id === undefined ? [] : (on.edits.get(id) ?? [])).find(
+      (e) => e.at >= change.at && e.votes >= change.votes,
+    );
+    if (shown === undefined) unshown += 1;
+    else lags.push((shown.at - change.at) / options.minIntervalMs);
+  }
+  const violations: Violation[] = [];
+  if (maxInOne > 1)
+    violations.push({ benchmark: 'edits', problem: `${maxInOne} edits of one message in one interval` });
+  return {
+    posted: on.posted,
+    edits,
+    intervals: round(intervals, 1),
+    editsPerMessagePerInterval: round(edits / Math.max(1, on.posted) / intervals),
+    maxEditsInOneInterval: maxInOne,
+    extraQuotaRatio: round(on.requests / Math.max(1, off.requests) - 1),
+    requests: { withEdits: on.requests, withoutEdits: off.requests },
+    staleness: {
+      p50: round(percentile(lags, 50)),
+      p95: round(percentile(lags, 95)),
+      samples: lags.length,
+      unshown,
+    },
+    violations,
+  };
+}
+
+async function run(options: EditsOptions, edits: boolean): Promise<Run> {
+  const clock = createManualClock(Date.parse('2026-11-23T12:00:00Z'));
+  const world = await startWorld({ clock, seed: options.seed });
+  const random = seededRandom(options.seed);
+  const bot = await startInstance({
+    emulator: world.emulator,
+    storeUrl: world.sqliteUrl(),
+    namespace: `edits-${edits}`,
+    clock,
+    settings: edits ? { edits: { maxAgeMs: 24 * 3_600_000, minIntervalMs: options.minIntervalMs } } : {},
+  });
+  const { admin } = world.emulator;
+  try {
+    await bot.engine.subscriptions.add({
+      platform: 'console',
+      channelId: 'bench',
+      feed: 'posts',
+      filters: {},
+      createdBy: 'b',
+    });
+    await bot.engine.pollAllOnce();
+    const ids = Array.from(
+      { length: options.posts },
+      (_, i) => admin.addPost({ name: `Bench ${i}` }).id as number,
+    );
+    bot.engine.dispatcher.start();
+    const settle = async () => {
+      bot.engine.dispatcher.wake();
+      while (bot.engine.outbox.heads().some((e) => e.notBefore <= clock.now())) {
+        await new Promise((resolve) => setTimeout(resolve, 2));
+      }
+    };
+    // Posted before any churn, so each message's first vote count is the baseline.
+    clock.advance(1000);
+    await bot.engine.pollAllOnce();
+    await settle();
+    const before = admin.stats().requests.total;
+    const changes: Run['changes'] = [];
+    const votes = new Map<number, number>();
+    for (let t = 0; t < options.durationMs; t += options.pollMs) {
+      clock.advance(options.pollMs);
+      // Each poll period, about a third of the posts gain a few votes.
+      for (const id of ids) {
+        if (random() < 0.33) {
+          const added = 1 + Math.floor(random() * 3);
+          admin.addVotes(id, added);
+          votes.set(id, (votes.get(id) ?? 0) + added);
+          changes.push({ postId: id, at: clock.now(), votes: votes.get(id)! });
+        }
+      }
+      // The run's clock is simulated: the quota window would reset only in real time for the
+      // client, so keep the emulator's quota open (requests are counted, not limited, here).
+      admin.resetQuotas();
+      await bot.engine.pollAllOnce();
+      await settle();
+    }
+    const requests = admin.stats().requests.total - before;
+    const messageOf = new Map<number, string>();
+    const base = new Map<string, number>();
+    bot.adapter.deliveries.forEach((d, i) => {
+      const id = ids[Number(d.message.title.replace('Bench ', ''))];
+      if (id !== undefined) messageOf.set(id, `m${i + 1}`);
+      base.set(`m${i + 1}`, Number(d.message.fields?.find((f) => f.name === 'Votes')?.value ?? 0));
+    });
+    const byMessage = new Map<string, { at: number; votes: number }[]>();
+    for (const edit of bot.adapter.edits) {
+      const shown = Number(edit.message.fields?.find((f) => f.name === 'Votes')?.value ?? 0);
+      const list = byMessage.get(edit.messageId) ?? [];
+      list.push({ at: edit.at, votes: shown - (base.get(edit.messageId) ?? 0) });
+      byMessage.set(edit.messageId, list);
+    }
+    return { posted: bot.adapter.deliveries.length, requests, edits: byMessage, changes, messageOf };
+  } finally {
+    await bot.close();
+    await world.close();
+  }
+}
+
+/** The table's rows: edits per message per interval, the refresh's extra quota, shown-vote staleness. */
+export function editsRows(e: EditsResult): Row[] {
+  const interval = `EDIT_MIN_INTERVAL_S shortened for the run; ${e.posted} posts over ${e.intervals} intervals`;
+  return [
+    {
+      figure: 'edits: per posted message per EDIT_MIN_INTERVAL_S',
+      value: e.editsPerMessagePerInterval,
+      goal: '≤ 1',
+      detail: `${e.edits} edits; at most ${e.maxEditsInOneInterval} of one message in one interval; ${interval}`,
+    },
+    {
+      figure: 'edits: extra directory quota ÷ feeds’ own',
+      value: e.extraQuotaRatio,
+      goal: '≤ 0.1',
+      detail: `${e.requests.withEdits} requests with edits vs ${e.requests.withoutEdits} without (refresh reads the posts feed's own poll)`,
+    },
+    {
+      figure: 'edits: shown vote staleness p95 ÷ EDIT_MIN_INTERVAL_S',
+      value: e.staleness.p95,
+      goal: '≤ 1.2',
+      detail: `p50 ${e.staleness.p50}; ${e.staleness.samples} vote changes, ${e.staleness.unshown} still pending at the end`,
+    },
+  ];
+}
