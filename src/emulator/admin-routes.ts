@@ -101,6 +101,20 @@ function route(method: string, path: string, body: Body, admin: EmulatorAdmin, c
   const key = `${method} ${path}`;
   const feature = /^POST \/__admin\/collections\/(\d+)\/feature$/.exec(key);
   if (feature) return ok(admin.featureCollection(Number(feature[1])));
+  const votes = /^POST \/__admin\/posts\/(\d+)\/votes$/.exec(key);
+  if (votes) {
+    admin.addVotes(Number(votes[1]), numberField(body, 'votes'));
+    return ok({ added: body['votes'] });
+  }
+  // Removed upstream, as moderation or a cancellation would: the record leaves both APIs.
+  const removal = /^DELETE \/__admin\/(posts|comments|live)\/(\d+)$/.exec(key);
+  if (removal) {
+    const id = Number(removal[2]);
+    if (removal[1] === 'posts') admin.removePost(id);
+    else if (removal[1] === 'comments') admin.removeComment(id);
+    else admin.cancelLive(id);
+    return ok({ removed: id });
+  }
 
   switch (key) {
     case 'GET /__admin/':

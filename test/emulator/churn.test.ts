@@ -50,3 +50,16 @@ describe('activity churn', () => {
     expect(h.emulator.admin.counts().removed.posts).toBe(1);
   });
 });
+
+describe('the admin API for churn', () => {
+  it('adds votes and removes records over HTTP, answering 404 for one that is gone', async () => {
+    const h = await startHarness();
+    const post = h.emulator.admin.addPost({ name: 'Admin Widget', votesCount: 10 });
+    expect((await h.admin('POST', `/posts/${post.id}/votes`, { votes: 5 })).status).toBe(200);
+    const votes = (await h.graphql(`query { post(id: "${post.id}") { votesCount } }`)).json().data.post;
+    expect(votes).toEqual({ votesCount: 15 });
+    expect((await h.admin('DELETE', `/posts/${post.id}`)).status).toBe(200);
+    expect((await h.admin('DELETE', `/posts/${post.id}`)).status).toBe(404);
+    expect((await h.admin('POST', `/posts/${post.id}/votes`, { votes: -1 })).status).toBe(400);
+  });
+});
