@@ -9,11 +9,13 @@ import { createEngine, type EngineEvent } from '../../src/engine/engine.js';
 import { createHttpServer } from '../../src/observability/http-server.js';
 import type { ChatAdapter, DeliveryPacing } from '../../src/ports/index.js';
 import { createStore } from '../../src/store/create-store.js';
+import { REQUEST_SCHEMAS, validateAgainstSpec } from '../fakes/discord/discord-spec.js';
 import { FakeDiscordRest } from '../fakes/discord/fake-discord-rest.js';
 import { FakeSlackApi } from '../fakes/slack/fake-slack-api.js';
 import { makeTempDir } from '../support/temp-dir.js';
 import { type FanOutCeiling, fanOutCeiling, type PostingLimit } from './ceiling.js';
 import { createBenchCommandHandler } from './command-handler.js';
+import { DeliveryTimeline, type DeliveryTiming } from './delivery-timeline.js';
 import { benchEngineParts, percentile, round, silentLogger, type Violation, waitFor } from './support.js';
 
 export interface FanOutOptions {
@@ -72,6 +74,8 @@ export interface PlatformFanOut {
     /** Achieved ÷ that rate: what is left after the round trip, i.e. the outbox's own slack. */
     ratioToSafe: number;
   };
+  /** Where the time went (event-loop delay, slot free → send, per-post phases, store writes): delivery-timeline.ts. */
+  timing?: DeliveryTiming;
 }
 
 export interface FanOutResult {
@@ -98,7 +102,8 @@ const SLACK_GLOBAL: PostingLimit =
     : { kind: 'bucket', ...SLACK_PACING.global };
 /** Discord: 5 messages per 5 s per channel, 50 requests per second per bot (FakeDiscordRest's defaults). */
 const DISCORD_PER_CHANNEL: PostingLimit = { kind: 'window', limit: 5, windowMs: 5000 };
-const DISCORD_GLOBAL: PostingLimit = { kind: 'window', limit: 50, windowMs: 1000 };
+const DISCORD_WINDOW = { limit: 50, windowMs: 1000 };
+const DISCORD_GLOBAL: PostingLimit = { kind: 'window', ...DISCORD_WINDOW };
 
 const slackChannel = (i: number) => `C${String(1_000_000 + i)}`;
 const discordChannel = (i: number) => String(300_000_000_000_000_000n + BigInt(i));
@@ -118,6 +123,9 @@ export async function benchFanOut(options: FanOutOptions): Promise<FanOutResult>
   slack.addToken(SLACK_TOKEN, 'T1');
   const discord = new FakeDiscordRest({ token: DISCORD_TOKEN });
   await discord.listen();
+  // The fake checks every post against Discord's OpenAPI schema and compiles that check on the
+  // first post (a quarter to a whole second): the test bed's cost, so paid before the clock starts.
+  validateAgainstSpec(REQUEST_SCHEMAS.createMessage, {});
   for (let i = 0; i < options.channels; i += 1) {
     slack.addChannel(slackChannel(i));
     discord.addChannel(discordChannel(i));
@@ -137,8 +145,9 @@ export async function benchFanOut(options: FanOutOptions): Promise<FanOutResult>
     options.pacing?.slack,
   );
   const sdkHeldBack: Record<string, number> = {};
-  const discordRoundTrips: number[] = [];
-  const discordAdapter = timedDeliveries(
+  const timeline = new DeliveryTimeline();
+  timeline.watchStore(store.keyv);
+  const discordAdapter = timeline.watch(
     withPacing(
       createDiscordAdapter({
         token: DISCORD_TOKEN,
@@ -152,7 +161,6 @@ export async function benchFanOut(options: FanOutOptions): Promise<FanOutResult>
       }),
       options.pacing?.discord,
     ),
-    discordRoundTrips,
   );
   const events: (EngineEvent & { at: number })[] = [];
   const parts = benchEngineParts(emulator.url);
@@ -170,7 +178,12 @@ export async function benchFanOut(options: FanOutOptions): Promise<FanOutResult>
       clearNotifications: false,
       windowMs: 900_000,
     },
-    onEvent: (event) => events.push({ ...event, at: Date.now() }),
+    onEvent: (event) => {
+      events.push({ ...event, at: Date.now() });
+      if (event.source === 'dispatcher' && event.type === 'delivered') {
+        timeline.recorded(`${event.entry.destinationKey}|${event.entry.itemKey}`);
+      }
+    },
   });
   const http = createHttpServer({ logger, registry: new Registry() });
   const context = {
@@ -231,6 +244,7 @@ export async function benchFanOut(options: FanOutOptions): Promise<FanOutResult>
     if (engine.outbox.size() !== expected) {
       throw new Error(`the burst queued ${engine.outbox.size()} deliveries, expected ${expected}`);
     }
+    timeline.start();
     engine.dispatcher.start();
 
     const slackCeiling = fanOutCeiling({
@@ -248,6 +262,7 @@ export async function benchFanOut(options: FanOutOptions): Promise<FanOutResult>
     const patience = 3 * Math.max(slackCeiling.minimumSpanMs, discordCeiling.minimumSpanMs) + 30_000;
     await waitFor(() => engine.outbox.size() === 0, patience, 50);
     await engine.dispatcher.stop();
+    timeline.stop();
 
     const violations: Violation[] = [];
     if (engine.outbox.size() > 0) {
@@ -293,7 +308,7 @@ export async function benchFanOut(options: FanOutOptions): Promise<FanOutResult>
       status429: number,
       status429By: Record<string, number>,
       held: Record<string, number>,
-      window?: { limit: PostingLimit; roundTrips: readonly number[] },
+      window?: { limit: PostingLimit; roundTrips: readonly number[]; timing: DeliveryTiming },
     ): PlatformFanOut => {
       const mine = events.filter(
         (e) =>
@@ -322,7 +337,9 @@ export async function benchFanOut(options: FanOutOptions): Promise<FanOutResult>
         retriedBy,
         status429By,
         sdkHeldBack: held,
-        ...(window === undefined ? {} : { window: safeWindowRate(window, ceiling, messagesPerSecond) }),
+        ...(window === undefined
+          ? {}
+          : { window: safeWindowRate(window, ceiling, messagesPerSecond), timing: window.timing }),
       };
     };
     return {
@@ -342,7 +359,11 @@ export async function benchFanOut(options: FanOutOptions): Promise<FanOutResult>
         discord.calls.filter((c) => c.status === 429).length,
         countBy(discord.calls.filter((c) => c.status === 429).map((c) => c.rateLimitScope ?? '?')),
         sdkHeldBack,
-        { limit: DISCORD_GLOBAL, roundTrips: discordRoundTrips },
+        {
+          limit: DISCORD_GLOBAL,
+          roundTrips: timeline.roundTrips(),
+          timing: timeline.summarise(DISCORD_WINDOW),
+        },
       ),
       enqueueMs,
       violations,
@@ -413,20 +434,6 @@ function withPacing(adapter: ChatAdapter, pacing: DeliveryPacing | undefined): C
     health: () => adapter.health(),
     stop: () => adapter.stop(),
   };
-}
-
-/** Times every delivery the outbox hands `adapter`, from the call to the answer, into `roundTrips`. */
-function timedDeliveries(adapter: ChatAdapter, roundTrips: number[]): ChatAdapter {
-  const deliver = adapter.deliver.bind(adapter);
-  adapter.deliver = async (destination, message, options) => {
-    const startedAt = performance.now();
-    try {
-      return await deliver(destination, message, options);
-    } finally {
-      roundTrips.push(performance.now() - startedAt);
-    }
-  };
-  return adapter;
 }
 
 /**

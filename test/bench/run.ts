@@ -243,6 +243,18 @@ function rows(results: Results): Row[] {
           detail: `${p.messagesPerSecond} of ${w.safeMessagesPerSecond} msg/s: each window plus the mean round trip ${w.roundTripMs.mean} ms (p50 ${w.roundTripMs.p50}, p95 ${w.roundTripMs.p95})`,
         });
       }
+      if (p.timing) {
+        const t = p.timing;
+        const writes = Object.entries(t.storeWrites)
+          .map(([kind, w]) => `${kind} ${w.mean}`)
+          .join(', ');
+        out.push({
+          figure: `fan-out ${name}: ms from a free slot to the send`,
+          value: t.slotFree.lag.mean,
+          goal: 'info',
+          detail: `mean per post (p95 ${t.slotFree.lag.p95}): ${t.slotFree.channelWait.mean} waiting for a channel's own bucket, ${t.slotFree.slack.mean} outbox slack (p95 ${t.slotFree.slack.p95}); loop delay p99 ${t.eventLoopDelayMs.p99}, max ${t.eventLoopDelayMs.max}; first window full at ${t.firstWindow.fullMs}; per post: call ${t.perPost.adapterCall.mean}, record ${t.perPost.record.mean} (store ms: ${writes})`,
+        });
+      }
       out.push({
         figure: `fan-out ${name}: 429s received`,
         value: p.status429,
