@@ -2,6 +2,7 @@ import { messageOf } from '../errors.js';
 import type { ChatAdapter, DeliveryOutcome } from '../ports/chat-adapter.js';
 import type { Clock } from '../ports/clock.js';
 import type { DeliveredLedger } from './dedupe.js';
+import { DeliveryTurns } from './delivery-turns.js';
 import { sendEdit } from './edits.js';
 import { withMuteActions } from './mute-actions.js';
 import type { Outbox, OutboxEntry } from './outbox.js';
@@ -24,7 +25,10 @@ export interface DispatcherOptions {
   subscriptions: SubscriptionRepository;
   adapters: ReadonlyMap<string, ChatAdapter>;
   clock: Clock;
-  /** Deliveries in flight at once, across destinations (one at a time per destination). */
+  /**
+   * Deliveries in flight at once per platform, across its destinations (one at a time per
+   * destination); per platform so that a slow platform never holds another's slots.
+   */
   concurrency?: number;
   /**
    * After this many failures that were not rate limits an entry is given up on (logged and
@@ -39,15 +43,16 @@ const MAX_BACKOFF_MS = 10 * 60_000;
 
 /**
  * Drains the outbox: one message at a time per destination (order kept; edits after new ones), many
- * destinations in parallel, paced to each platform's limits before it answers 429.
- * A slow or failing destination holds only its own slot; outcomes are values, so one bad
- * channel never stops the others.
+ * destinations in parallel, paced to each platform's limits before it answers 429. A slow or failing
+ * destination holds only its own slot, a slow platform only its own; outcomes are values.
  */
 export class Dispatcher {
   readonly #options: Required<Omit<DispatcherOptions, 'onEvent'>> & Pick<DispatcherOptions, 'onEvent'>;
   readonly #inFlight = new Set<string>();
+  readonly #inFlightPerPlatform = new Map<string, number>();
   readonly #pacer = new Pacer();
   readonly #threads: ThreadDelivery;
+  readonly #turns = new DeliveryTurns();
   #running = false;
   #timer: NodeJS.Timeout | undefined;
   #idle: (() => void)[] = [];
@@ -89,12 +94,11 @@ export class Dispatcher {
     const { outbox, clock, concurrency } = this.#options;
     const now = clock.now();
     let nextWake = Number.POSITIVE_INFINITY;
-    const heads = outbox.heads().sort((a, b) => a.notBefore - b.notBefore || a.enqueuedAt - b.enqueuedAt);
-    for (const entry of heads) {
-      if (this.#inFlight.size >= concurrency) break;
+    for (const entry of this.#turns.order(outbox.heads())) {
+      const { platform } = entry.destination;
       if (this.#inFlight.has(entry.destinationKey)) continue;
-      const adapter = this.#options.adapters.get(entry.destination.platform);
-      if (!adapter) continue;
+      const adapter = this.#options.adapters.get(platform);
+      if (!adapter || (this.#inFlightPerPlatform.get(platform) ?? 0) >= concurrency) continue;
       const wait = Math.max(entry.notBefore - now, this.#pacer.waitMs(entry.destinationKey, adapter, now));
       if (wait > 0) {
         nextWake = Math.min(nextWake, wait);
@@ -102,8 +106,11 @@ export class Dispatcher {
       }
       const answered = this.#pacer.take(entry.destinationKey, adapter, now);
       this.#inFlight.add(entry.destinationKey);
+      this.#inFlightPerPlatform.set(platform, (this.#inFlightPerPlatform.get(platform) ?? 0) + 1);
       void this.#deliver(adapter, entry, answered).finally(() => {
         this.#inFlight.delete(entry.destinationKey);
+        this.#inFlightPerPlatform.set(platform, (this.#inFlightPerPlatform.get(platform) ?? 1) - 1);
+        this.#turns.finished(entry.destinationKey, outbox.depth(entry.destinationKey) > 0, clock.now());
         if (this.#inFlight.size === 0) for (const resolve of this.#idle.splice(0)) resolve();
         this.wake();
       });

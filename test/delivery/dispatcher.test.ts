@@ -68,6 +68,27 @@ function entry(title: string, channelId = 'C1'): OutboxEntry {
   };
 }
 
+/** A platform whose posts hang until the test lets them through, as a platform that stopped answering. */
+class StalledPlatform implements ChatAdapter {
+  readonly pacing = { global: { ratePerSecond: 1000, burst: 1000 } };
+  inFlight = 0;
+  readonly #waiting: (() => void)[] = [];
+  constructor(readonly platform: string) {}
+  async start() {}
+  async stop() {}
+  health() {
+    return { ready: true };
+  }
+  async deliver(): Promise<DeliveryOutcome> {
+    this.inFlight += 1;
+    await new Promise<void>((resolve) => this.#waiting.push(resolve));
+    return { status: 'delivered' };
+  }
+  release(): void {
+    for (const resolve of this.#waiting.splice(0)) resolve();
+  }
+}
+
 function setup() {
   const keyv = new Keyv();
   const outbox = new Outbox({ keyv, directoryId: 'test' });
@@ -182,4 +203,58 @@ describe('the dispatcher', () => {
     await dispatcher.stop();
     expect(platform.posted).toEqual(['not-yet']);
   });
+
+  it('takes channels in turns: in a burst, every channel gets its first message before any gets its second', async () => {
+    const { outbox, platform, dispatcher } = setup();
+    const channels = Array.from({ length: 40 }, (_, i) => `C${i}`);
+    await outbox.enqueue(
+      channels.flatMap((channel) => [1, 2, 3].map((n) => entry(`${channel}-${n}`, channel))),
+    );
+    dispatcher.start();
+    await dispatcher.drained(5);
+    await dispatcher.stop();
+    // One channel after another, each would empty its own rate-limit bucket while the last
+    // channels had nothing yet, and their final messages would wait out their buckets at the end.
+    expect(platform.posted.slice(0, 40).sort()).toEqual(channels.map((c) => `${c}-1`).sort());
+    expect(platform.posted.slice(40, 80).sort()).toEqual(channels.map((c) => `${c}-2`).sort());
+    for (const channel of channels) {
+      expect(platform.posted.filter((title) => title.startsWith(`${channel}-`))).toEqual(
+        [1, 2, 3].map((n) => `${channel}-${n}`),
+      );
+    }
+  });
+
+  it('keeps posting to one platform while every post to another hangs', async () => {
+    const keyv = new Keyv();
+    const outbox = new Outbox({ keyv, directoryId: 'test' });
+    const stalled = new StalledPlatform('slack');
+    const working = new ScriptedPlatform();
+    const dispatcher = new Dispatcher({
+      outbox,
+      ledger: new DeliveredLedger({ keyv, ttlMs: 60_000, directoryId: 'test' }),
+      subscriptions: new SubscriptionRepository({ keyv, leases: freeLeases, clock: systemClock }),
+      adapters: new Map<string, ChatAdapter>([
+        ['slack', stalled],
+        ['console', working],
+      ]),
+      clock: systemClock,
+      concurrency: 4,
+    });
+    const hanging = Array.from({ length: 10 }, (_, i) => ({
+      ...entry(`stuck ${i}`, `S${i}`),
+      destination: { platform: 'slack', channelId: `S${i}` },
+      destinationKey: `slack:S${i}`,
+    }));
+    await outbox.enqueue([...hanging, entry('through')]);
+    dispatcher.start();
+    await waitUntil(() => working.posted.length > 0);
+    expect(working.posted).toEqual(['through']);
+    expect(stalled.inFlight).toBe(4);
+    stalled.release();
+    await dispatcher.stop();
+  });
 });
+
+async function waitUntil(condition: () => boolean): Promise<void> {
+  for (let i = 0; i < 500 && !condition(); i += 1) await new Promise((resolve) => setTimeout(resolve, 5));
+}
