@@ -115,9 +115,11 @@ export class DeliveryTimeline {
     this.#loop?.disable();
   }
 
-  /** Round trips of the posts, for the safe-window-pace figure. */
+  /** Round trips of the posts since `start`, for the safe-window-pace figure. */
   roundTrips(): number[] {
-    return this.#sends.filter((s) => Number.isFinite(s.answeredAt)).map((s) => s.answeredAt - s.startedAt);
+    return this.#sends
+      .filter((s) => s.startedAt >= this.#startedAt && Number.isFinite(s.answeredAt))
+      .map((s) => s.answeredAt - s.startedAt);
   }
 
   summarise(window: { limit: number; windowMs: number }): DeliveryTiming {
