@@ -21,6 +21,7 @@ import { type PollSummary, runFeedOnce } from './feed-runner.js';
 import { FeedScheduler, type SchedulerEvent } from './feed-scheduler.js';
 import { LeaderElection, type LeaderEvent } from './leader.js';
 import { createReminderRunner, type ReminderEvent } from './reminder-runner.js';
+import { createScheduling, type SchedulingEvent, type SchedulingOptions } from './scheduling.js';
 import { migrateUnprefixedState } from './unprefixed-state.js';
 
 export interface EngineSettings {
@@ -46,6 +47,7 @@ export type EngineEvent =
   | ({ source: 'scheduler' } & SchedulerEvent)
   | ({ source: 'dispatcher' } & DispatchEvent)
   | ({ source: 'reminders' } & ReminderEvent)
+  | ({ source: 'schedule' } & SchedulingEvent)
   | ({ source: 'leader' } & LeaderEvent);
 
 export interface EngineOptions {
@@ -77,6 +79,8 @@ export interface EngineOptions {
   compose: (item: FeedItem) => Message;
   settings: EngineSettings;
   seeds?: readonly SubscriptionSeed[];
+  /** Digests, quiet hours and caps; without it a subscription's `schedule` is not applied. */
+  schedule?: SchedulingOptions;
   onEvent?: (event: EngineEvent) => void;
 }
 
@@ -119,6 +123,20 @@ export function createEngine(options: EngineOptions) {
     onEvent: (event) => onEvent?.({ source: 'reminders', ...event }),
   });
 
+  const scheduling =
+    options.schedule &&
+    createScheduling(options.schedule, {
+      keyv,
+      directoryId,
+      subscriptions,
+      outbox,
+      ledger,
+      clock,
+      wake: () => dispatcher.wake(),
+      platforms: () => new Set(adapters.keys()),
+      onEvent: (event) => onEvent?.({ source: 'schedule', ...event }),
+    });
+
   let reminderHorizon = settings.defaultRemindMinutes;
   const feeds = createFeeds(
     { client, clock },
@@ -142,6 +160,7 @@ export function createEngine(options: EngineOptions) {
         clock,
         defaultRemindMinutes: settings.defaultRemindMinutes,
         ...(settings.edits === undefined ? {} : { edits: settings.edits }),
+        ...(scheduling ? { schedule: scheduling.gate } : {}),
       },
       signal,
     );
@@ -207,6 +226,7 @@ export function createEngine(options: EngineOptions) {
       dispatcher.start();
       scheduler.start();
       reminderRunner.start();
+      scheduling?.start();
       sweep();
       sweepTimer = setInterval(sweep, SWEEP_EVERY_MS);
       sweepTimer.unref();
@@ -214,6 +234,7 @@ export function createEngine(options: EngineOptions) {
     async onFollow() {
       clearInterval(sweepTimer);
       await reminderRunner.stop();
+      await scheduling?.stop();
       await scheduler.stop();
       await dispatcher.stop();
     },
@@ -224,6 +245,8 @@ export function createEngine(options: EngineOptions) {
     subscriptions,
     reminders,
     reminderRunner,
+    /** Held items and the runner releasing them; undefined without `schedule` options. */
+    scheduling,
     outbox,
     dispatcher,
     scheduler,

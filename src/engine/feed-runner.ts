@@ -14,6 +14,7 @@ import type { Clock } from '../ports/clock.js';
 import type { Message } from '../ports/message.js';
 import { directoryKeys } from '../store/directory-keys.js';
 import { refreshShown, shownState } from './refresh-shown.js';
+import type { ScheduledCandidate, ScheduleGate } from './schedule-gate.js';
 
 export interface FeedRunnerOptions {
   store: Keyv;
@@ -28,12 +29,16 @@ export interface FeedRunnerOptions {
   defaultRemindMinutes: number;
   /** Keep posted messages current from what each poll lists (edits in place); absent: never edit. */
   edits?: EditLimits;
+  /** Holds the messages of subscriptions with a schedule (digest, quiet hours, caps). */
+  schedule?: ScheduleGate;
 }
 
 export interface PollSummary {
   feed: string;
   found: number;
   queued: number;
+  /** Held back by a subscription's schedule (digest, quiet hours, volume cap). */
+  held: number;
   /** Already delivered or queued for that destination. */
   duplicates: number;
   /** Edits of posted messages queued (or folded into a pending one) from this poll's listing. */
@@ -60,6 +65,8 @@ export async function runFeedOnce(
 
   const candidates: OutboxEntry[] = [];
   const composed = new Map<string, Message>();
+  // Only subscriptions with a schedule land here: without any, routing costs what it did before.
+  const scheduled = new Map<OutboxEntry, ScheduledCandidate>();
   const routed = new Set<string>();
   const queue = (item: FeedItem, subscription: Subscription) => {
     const key = destinationKey(subscription.platform, subscription.channelId);
@@ -73,7 +80,7 @@ export async function runFeedOnce(
     // Composed once per item; each destination gets it in its own subscription's format.
     const message = formatMessage(full, subscription.format);
     const thread = entryThread(item, subscription);
-    candidates.push({
+    const entry: OutboxEntry = {
       destination: {
         platform: subscription.platform,
         channelId: subscription.channelId,
@@ -88,7 +95,9 @@ export async function runFeedOnce(
       attempts: 0,
       notBefore: now,
       ...(thread === undefined ? {} : { thread }),
-    });
+    };
+    candidates.push(entry);
+    if (subscription.schedule) scheduled.set(entry, { entry, subscription, item });
   };
   for (const item of items) {
     const targets = index.route(item, { now, defaultRemindMinutes: options.defaultRemindMinutes });
@@ -101,7 +110,16 @@ export async function runFeedOnce(
   const delivered = await ledger.delivered(
     candidates.map((c) => ({ destination: c.destinationKey, itemKey: c.itemKey })),
   );
-  const fresh = candidates.filter((_, index) => !delivered[index]);
+  let fresh = candidates.filter((_, index) => !delivered[index]);
+  const due = fresh.length;
+  if (scheduled.size > 0 && options.schedule) {
+    // Held durably before the cursor moves, like a queued message.
+    const held = fresh.flatMap((entry) => scheduled.get(entry) ?? []);
+    if (held.length > 0) {
+      const admitted = new Set(await options.schedule.admit(held, now));
+      fresh = fresh.filter((entry) => !scheduled.has(entry) || admitted.has(entry));
+    }
+  }
   const queued = await outbox.enqueue(fresh);
   // Durably queued is enough to post: a crash before the cursor moves re-finds these items,
   // and the delivered ledger drops them. Waking now keeps the cursor write off the delay.
@@ -109,7 +127,14 @@ export async function runFeedOnce(
   await feed.afterQueued?.(items);
   // Only now may the cursor move: everything behind it is delivered or durably queued.
   await store.set(stateKey, nextState);
-  const summary = { feed: feed.name, found: items.length, queued, duplicates: candidates.length - queued };
+  const held = due - fresh.length;
+  const summary = {
+    feed: feed.name,
+    found: items.length,
+    queued,
+    held,
+    duplicates: candidates.length - queued - held,
+  };
   if (options.edits === undefined || observed === undefined) return summary;
   const { edits } = await refreshShown(feed.name, observed, {
     ...options,

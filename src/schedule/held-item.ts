@@ -28,6 +28,11 @@ export interface DigestInput {
   kind: 'digest' | 'quiet' | 'cap';
   feed: string;
   items: readonly HeldItem[];
+  /**
+   * Items held for this message beyond the held list's limit (HELD_LIMIT in
+   * src/delivery/held-items.ts): not in `items`, only counted, so the message can say "and N more".
+   */
+  omitted?: number;
   /** Only the N best by votes, ranked (`--top`); absent: every item, oldest first. */
   top?: number;
   /** The period the items were collected in, epoch ms, `to` exclusive. */

@@ -39,6 +39,10 @@ export function directoryKeys(directoryId: string) {
     outboxIndex: `${prefix}outbox:destinations`,
     outboxQueue: (destinationKey: string) => `${prefix}outbox:queue:${destinationKey}`,
     delivered: (destinationKey: string, itemKey: string) => `${prefix}sent:${destinationKey}:${itemKey}`,
+    /** Which subscriptions have held items or schedule state (src/delivery/held-items.ts). */
+    heldIndex: `${prefix}held:subscriptions`,
+    /** One subscription's held items and schedule state: what it holds names this directory's items. */
+    held: (subscriptionId: string) => `${prefix}held:sub:${subscriptionId}`,
     /**
      * One poller per directory per store: the lease guards this directory's positions and
      * outbox. Bots on one store that read different directories do not block each other

@@ -17,7 +17,7 @@ describe('the feed scheduler', () => {
       feeds: [feed],
       runFeed: async () => {
         ledger.update('v1', { limit: 30, remaining: 29, resetSeconds: 30 });
-        return { feed: 'comments', found: 0, queued: 0, duplicates: 0 };
+        return { feed: 'comments', found: 0, queued: 0, held: 0, duplicates: 0 };
       },
       wantedFeeds: async () => new Set(['comments'] as const),
       ledger,

@@ -1,0 +1,69 @@
+import type Keyv from 'keyv';
+import type { DeliveredLedger } from '../delivery/dedupe.js';
+import { HeldItems } from '../delivery/held-items.js';
+import type { Outbox } from '../delivery/outbox.js';
+import type { SubscriptionRepository } from '../delivery/subscriptions.js';
+import type { Clock } from '../ports/clock.js';
+import type { ZoneOf } from '../schedule/schedule-options.js';
+import { createScheduleGate, type ScheduleGateEvent } from './schedule-gate.js';
+import type { ComposeDigest } from './schedule-release.js';
+import { createScheduleRunner, type ScheduleEvent } from './schedule-runner.js';
+
+/** What the engine needs for digests, quiet hours and caps. */
+export interface SchedulingOptions {
+  /** A subscription's zone (its `--tz`, its channel's, its workspace's, else UTC). */
+  zoneOf: ZoneOf;
+  /** Writes a digest, quiet-hours or cap summary (src/messages). */
+  composeDigest: ComposeDigest;
+  /** The runner's safety tick; default SCHEDULE_TICK_MS. */
+  tickMs?: number;
+}
+
+export type SchedulingEvent = ScheduleEvent | ScheduleGateEvent;
+
+/**
+ * The held-items store, the gate the feed runner passes scheduled subscriptions' messages
+ * through, and the runner that releases them, sharing one store and one zone lookup.
+ */
+export function createScheduling(
+  options: SchedulingOptions,
+  deps: {
+    keyv: Keyv;
+    directoryId: string;
+    subscriptions: SubscriptionRepository;
+    outbox: Outbox;
+    ledger: DeliveredLedger;
+    clock: Clock;
+    wake: () => void;
+    platforms: () => ReadonlySet<string>;
+    onEvent: (event: SchedulingEvent) => void;
+  },
+) {
+  const held = new HeldItems({ keyv: deps.keyv, directoryId: deps.directoryId });
+  const runner = createScheduleRunner({
+    ...deps,
+    held,
+    zoneOf: options.zoneOf,
+    composeDigest: options.composeDigest,
+    ...(options.tickMs === undefined ? {} : { tickMs: options.tickMs }),
+  });
+  const gate = createScheduleGate({
+    held,
+    zoneOf: options.zoneOf,
+    onEvent: (event) => {
+      deps.onEvent(event);
+      // A new quiet or cap window may end before the runner's timer: let it plan again.
+      runner.wake();
+    },
+  });
+  return {
+    held,
+    gate,
+    runner,
+    start(): void {
+      held.reload();
+      runner.start();
+    },
+    stop: () => runner.stop(),
+  };
+}
