@@ -11,7 +11,7 @@ import type { Subscription, SubscriptionRepository } from '../delivery/subscript
 import type { Clock } from '../ports/clock.js';
 import type { ZoneOf } from '../schedule/schedule-options.js';
 import { latestDigestAt, quietWindowAt } from '../schedule/zoned-time.js';
-import { type DueRelease, dueReleases } from './schedule-due.js';
+import { DIGEST_LATE_AFTER_MS, type DueRelease, dueReleases } from './schedule-due.js';
 import { capHoldUntil } from './schedule-gate.js';
 import { type ComposeDigest, releasedItems, releaseEntries } from './schedule-release.js';
 
@@ -133,7 +133,7 @@ export function createScheduleRunner(options: ScheduleRunnerOptions) {
       const next = { ...state, releasing: wanted };
       return { next, result: next };
     });
-    const release = marked.releasing ?? wanted;
+    const release = lateIfOverdue(marked.releasing ?? wanted, now);
     const entries = releaseEntries(subscription, marked, release, zone, now, options.composeDigest);
     const already = await ledger.delivered(
       entries.map((e) => ({ destination: e.destinationKey, itemKey: e.itemKey })),
@@ -198,6 +198,12 @@ export function createScheduleRunner(options: ScheduleRunnerOptions) {
       await running?.catch(() => {});
     },
   };
+}
+
+/** A digest finished long after its slot (a crash, then downtime) says it is late, as a missed one does. */
+function lateIfOverdue(release: DueRelease, now: number): DueRelease {
+  if (release.kind !== 'digest' || release.lateFor !== undefined) return release;
+  return now - release.before > DIGEST_LATE_AFTER_MS ? { ...release, lateFor: release.before } : release;
 }
 
 /** The held state after a release was queued: its items let go, its window or slot moved on. */
