@@ -11,12 +11,16 @@ import type { Subscription, SubscriptionRepository } from '../delivery/subscript
 import type { Clock } from '../ports/clock.js';
 import type { ZoneOf } from '../schedule/schedule-options.js';
 import { latestDigestAt, quietWindowAt } from '../schedule/zoned-time.js';
+import { groupedEnqueue } from './grouped-enqueue.js';
 import { DIGEST_LATE_AFTER_MS, type DueRelease, dueReleases } from './schedule-due.js';
 import { capHoldUntil } from './schedule-gate.js';
 import { type ComposeDigest, releasedItems, releaseEntries } from './schedule-release.js';
 
 /** The safety tick: a schedule the timer missed (a clock jump, a change by another instance) is this late at most. */
 export const SCHEDULE_TICK_MS = 15_000;
+
+/** Subscriptions released at once (each one's writes stay in order). */
+const RELEASE_CONCURRENCY = 16;
 
 export type ScheduleEvent =
   | {
@@ -66,6 +70,7 @@ export function createScheduleRunner(options: ScheduleRunnerOptions) {
   let timer: NodeJS.Timeout | undefined;
   let running: Promise<{ queued: number; nextAt: number | undefined }> | undefined;
   let started = false;
+  const enqueue = groupedEnqueue(outbox);
 
   async function tick(): Promise<{ queued: number; nextAt: number | undefined }> {
     const now = clock.now();
@@ -77,20 +82,32 @@ export function createScheduleRunner(options: ScheduleRunnerOptions) {
     const states = await held.read([...ids]);
     let queued = 0;
     let nextAt: number | undefined;
-    for (const id of ids) {
+    const one = async (id: string) => {
       const subscription = all.get(id);
       if (!subscription) {
         // Unsubscribed, or its workspace removed the bot: nothing of it is posted any more.
         const items = states.get(id)?.items.length ?? 0;
         await held.update(id, () => ({ next: null, result: undefined }));
         options.onEvent?.({ type: 'forgotten', subscriptionId: id, items });
-        continue;
+        return;
       }
-      if (subscription.paused || !platforms.has(subscription.platform)) continue;
+      if (subscription.paused || !platforms.has(subscription.platform)) return;
       const result = await runSubscription(subscription, states.get(id), now);
       queued += result.queued;
       if (result.nextAt !== undefined) nextAt = Math.min(nextAt ?? result.nextAt, result.nextAt);
-    }
+    };
+    // Several subscriptions at once: a digest slot many channels share (09:00) is a store round
+    // trip per write, and one after another they would make the last channel's digest late.
+    // One subscription failing (the store) never holds back the others; the tick still fails.
+    const queue = [...ids];
+    const failures: unknown[] = [];
+    await Promise.all(
+      Array.from({ length: Math.min(RELEASE_CONCURRENCY, queue.length) }, async () => {
+        for (let id = queue.shift(); id !== undefined; id = queue.shift())
+          await one(id).catch((error: unknown) => failures.push(error));
+      }),
+    );
+    if (failures.length > 0) throw failures[0];
     if (queued > 0) options.wake();
     return { queued, nextAt };
   }
@@ -138,7 +155,9 @@ export function createScheduleRunner(options: ScheduleRunnerOptions) {
     const already = await ledger.delivered(
       entries.map((e) => ({ destination: e.destinationKey, itemKey: e.itemKey })),
     );
-    const queued = await outbox.enqueue(entries.filter((_, i) => !already[i]));
+    const fresh = entries.filter((e, i) => !already[i] && !outbox.has(e.destinationKey, e.itemKey));
+    await enqueue(fresh);
+    const queued = fresh.length;
     const taken = new Set(releasedItems(marked, release).map((item) => item.itemKey));
     const state = await held.update(subscription.id, (current) => {
       const next = settle(structuredClone(current ?? marked), subscription, release, taken, zone, now);

@@ -1,5 +1,6 @@
 import type { DirectoryClientEvent, QuotaLedger } from '../directory/index.js';
 import type { EngineEvent } from '../engine/engine.js';
+import type { SchedulingEvent } from '../engine/scheduling.js';
 import type { Logger } from '../ports/logger.js';
 import type { Metrics } from './metrics.js';
 
@@ -154,6 +155,9 @@ export function engineEventSink(logger: Logger, metrics: Metrics, outboxSize: ()
           logger.warn({ err: event.error }, 'could not check reminders; will try again');
         }
         return;
+      case 'schedule':
+        scheduleEvent(logger, metrics, event);
+        return;
       case 'leader':
         if (event.type === 'acquired') {
           logger.info({ owner: event.owner }, 'this instance now polls and delivers');
@@ -177,4 +181,47 @@ export function engineEventSink(logger: Logger, metrics: Metrics, outboxSize: ()
         return;
     }
   };
+}
+
+/** Holding and releasing by schedules: every item counted, each digest and summary logged. */
+function scheduleEvent(logger: Logger, metrics: Metrics, event: SchedulingEvent): void {
+  if (event.type === 'held') {
+    metrics.schedule.inc({ event: 'held', kind: event.reason }, event.count);
+    logger.debug(
+      { subscription: event.subscriptionId, reason: event.reason, count: event.count },
+      'held by schedule',
+    );
+  } else if (event.type === 'released') {
+    metrics.schedule.inc({ event: 'released', kind: event.kind }, event.items);
+    if (event.messages === 0) return;
+    const digest = event.kind === 'digest';
+    metrics.schedule.inc({
+      event: digest ? (event.late ? 'digest_late' : 'digest') : 'summary',
+      kind: event.kind,
+    });
+    logger.info(
+      {
+        platform: event.platform,
+        subscription: event.subscriptionId,
+        kind: event.kind,
+        items: event.items,
+        messages: event.messages,
+        dueAt: new Date(event.dueAt).toISOString(),
+        late: event.late,
+      },
+      digest
+        ? event.late
+          ? 'late digest queued (the bot was down at its time)'
+          : 'digest queued'
+        : `${event.kind} hold released`,
+    );
+  } else if (event.type === 'forgotten') {
+    metrics.schedule.inc({ event: 'forgotten', kind: 'any' }, event.items);
+    logger.info(
+      { subscription: event.subscriptionId, items: event.items },
+      'subscription gone: its held items are deleted',
+    );
+  } else {
+    logger.warn({ err: event.error }, 'could not run schedules; will try again');
+  }
 }

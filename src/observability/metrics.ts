@@ -82,6 +82,12 @@ export function createMetrics() {
       labelNames: ['platform', 'event'] as const,
       registers: [registry],
     }),
+    schedule: new Counter({
+      name: 'directory_bot_schedule_total',
+      help: 'Scheduled delivery (digests, quiet hours, volume caps), by event and kind: held and released count items; digest and digest_late count digests posted (late: after the bot was down at its time); summary counts quiet-hours and cap summaries; forgotten counts items of removed subscriptions.',
+      labelNames: ['event', 'kind'] as const,
+      registers: [registry],
+    }),
     workspacesRemoved: new Counter({
       name: 'directory_bot_workspaces_removed_total',
       help: 'Workspaces (Slack) and servers (Discord) that uninstalled or removed the bot, whose data was deleted, by platform and reason.',

@@ -6,6 +6,7 @@
  */
 import { writeFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
+import { benchDigest, type DigestBenchResult, digestRows } from './digest.js';
 import { benchEdits, type EditsResult, editsRows } from './edits.js';
 import { benchEmulator, type EmulatorBenchResult, type EmulatorCapacity } from './emulator-bench.js';
 import { benchFanOut, type FanOutResult } from './fan-out.js';
@@ -28,6 +29,7 @@ const NAMES = [
   'scale-out',
   'home',
   'edits',
+  'digest',
 ] as const;
 type Name = (typeof NAMES)[number];
 
@@ -44,6 +46,7 @@ const MODES = {
     home: { subscriptions: 1_000, viewers: 10, changes: 5, burst: 10 },
     // Quick mode runs it only when asked (`--only edits`): two simulated runs, ~20 s.
     edits: { durationMs: 300_000, minIntervalMs: 60_000, pollMs: 10_000, posts: 8, seed: 1 },
+    digest: { subscriptions: 200, slots: 3, itemsPerSlot: 3 },
   },
   full: {
     freshness: { durationMs: 300_000, comments: 150, posts: 40, windowSeconds: 30, seed: 1 },
@@ -57,6 +60,7 @@ const MODES = {
     ],
     home: { subscriptions: 1_000, viewers: 20, changes: 10, burst: 20 },
     edits: { durationMs: 300_000, minIntervalMs: 60_000, pollMs: 10_000, posts: 8, seed: 1 },
+    digest: { subscriptions: 2_000, slots: 4, itemsPerSlot: 5 },
   },
 } as const;
 
@@ -74,6 +78,7 @@ interface Results {
   scaleOut?: ScaleOutResult[] | undefined;
   home?: HomeTabResult | undefined;
   edits?: EditsResult | undefined;
+  digest?: DigestBenchResult | undefined;
   emulator?: EmulatorBenchResult & {
     neededRequestsPerSecond?: number;
     /** Capacity ÷ the bot's peak need, per kind of request. */
@@ -164,6 +169,7 @@ async function main(): Promise<number> {
   }
   if (only.has('home')) results.home = await attempt(results, 'home', () => benchHomeTab(sizes.home));
   if (only.has('edits')) results.edits = await attempt(results, 'edits', () => benchEdits(sizes.edits));
+  if (only.has('digest')) results.digest = await attempt(results, 'digest', () => benchDigest(sizes.digest));
   if (only.has('emulator')) {
     const measured = await attempt(results, 'emulator', () => benchEmulator(sizes.emulator));
     if (measured) {
@@ -200,6 +206,7 @@ async function main(): Promise<number> {
     results.footprint,
     results.home,
     results.edits,
+    results.digest,
     ...(results.scaleOut ?? []),
   ]) {
     if (part) results.violations.push(...part.violations);
@@ -304,6 +311,7 @@ function rows(results: Results): Row[] {
   }
   if (results.home) out.push(...homeTabRows(results.home));
   if (results.edits) out.push(...editsRows(results.edits));
+  if (results.digest) out.push(...digestRows(results.digest));
   const e = results.emulator;
   if (e) {
     for (const [name, c, ratio, goal] of [

@@ -3,12 +3,12 @@ import { DeliveredLedger } from '../../src/delivery/dedupe.js';
 import { Dispatcher } from '../../src/delivery/dispatcher.js';
 import { Outbox } from '../../src/delivery/outbox.js';
 import { SubscriptionRepository } from '../../src/delivery/subscriptions.js';
-import type { ManualClock } from '../../src/emulator/index.js';
 import { runFeedOnce } from '../../src/engine/feed-runner.js';
 import type { ComposeDigest } from '../../src/engine/schedule-release.js';
 import { createScheduling, type SchedulingEvent } from '../../src/engine/scheduling.js';
 import type { Feed } from '../../src/feeds/feed.js';
 import type { FeedItem } from '../../src/feeds/feed-item.js';
+import type { Clock } from '../../src/ports/clock.js';
 import type { ScheduleOptions } from '../../src/schedule/schedule-options.js';
 import { formatLocal } from '../../src/schedule/zoned-time.js';
 import type { LeaseBackend } from '../../src/store/leases.js';
@@ -89,12 +89,13 @@ export class ScriptedFeed implements Feed<number> {
 }
 
 /**
- * One poller's worth of the schedule pipeline on a shared in-memory store and a manual clock:
+ * One poller's worth of the schedule pipeline on a shared store (in memory unless given) and a clock (manual in tests):
  * the real feed runner, held-items store, schedule runner, outbox, ledger and dispatcher, posting
  * to a recording adapter. `restart()` builds a new poller on the same store (a crash).
  */
-export function scheduleWorld(clock: ManualClock, keyv = new Keyv(), adapter = new RecordingAdapter()) {
+export function scheduleWorld(clock: Clock, keyv = new Keyv(), adapter = new RecordingAdapter()) {
   const events: SchedulingEvent[] = [];
+  let lastQueuedAt = 0;
   const feed = new ScriptedFeed();
   const subscriptions = new SubscriptionRepository({ keyv, leases: freeLeases, clock });
   const outbox = new Outbox({ keyv, directoryId: 'test' });
@@ -117,7 +118,10 @@ export function scheduleWorld(clock: ManualClock, keyv = new Keyv(), adapter = n
       clock,
       wake: () => dispatcher.wake(),
       platforms: () => new Set([adapter.platform]),
-      onEvent: (event) => events.push(event),
+      onEvent: (event) => {
+        events.push(event);
+        if (event.type === 'released' && event.messages > 0) lastQueuedAt = clock.now();
+      },
     },
   );
   return {
@@ -127,6 +131,9 @@ export function scheduleWorld(clock: ManualClock, keyv = new Keyv(), adapter = n
     events,
     outbox,
     held: scheduling.held,
+    runner: scheduling.runner,
+    /** When the last release queued a message (clock time): the runner's part of a digest's lateness. */
+    lastQueuedAt: () => lastQueuedAt,
     subscriptions,
     async begin() {
       await outbox.load();
