@@ -79,7 +79,7 @@ export interface EngineOptions {
   compose: (item: FeedItem) => Message;
   settings: EngineSettings;
   seeds?: readonly SubscriptionSeed[];
-  /** Digests, quiet hours and caps; without it a subscription's `schedule` is not applied. */
+  /** Digests, quiet hours and caps: how zones are found and digests written (defaults for both). */
   schedule?: SchedulingOptions;
   onEvent?: (event: EngineEvent) => void;
 }
@@ -123,19 +123,17 @@ export function createEngine(options: EngineOptions) {
     onEvent: (event) => onEvent?.({ source: 'reminders', ...event }),
   });
 
-  const scheduling =
-    options.schedule &&
-    createScheduling(options.schedule, {
-      keyv,
-      directoryId,
-      subscriptions,
-      outbox,
-      ledger,
-      clock,
-      wake: () => dispatcher.wake(),
-      platforms: () => new Set(adapters.keys()),
-      onEvent: (event) => onEvent?.({ source: 'schedule', ...event }),
-    });
+  const scheduling = createScheduling(options.schedule ?? {}, {
+    keyv,
+    directoryId,
+    subscriptions,
+    outbox,
+    ledger,
+    clock,
+    wake: () => dispatcher.wake(),
+    platforms: () => new Set(adapters.keys()),
+    onEvent: (event) => onEvent?.({ source: 'schedule', ...event }),
+  });
 
   let reminderHorizon = settings.defaultRemindMinutes;
   const feeds = createFeeds(
@@ -160,7 +158,7 @@ export function createEngine(options: EngineOptions) {
         clock,
         defaultRemindMinutes: settings.defaultRemindMinutes,
         ...(settings.edits === undefined ? {} : { edits: settings.edits }),
-        ...(scheduling ? { schedule: scheduling.gate } : {}),
+        schedule: scheduling.gate,
       },
       signal,
     );
@@ -226,7 +224,7 @@ export function createEngine(options: EngineOptions) {
       dispatcher.start();
       scheduler.start();
       reminderRunner.start();
-      scheduling?.start();
+      scheduling.start();
       sweep();
       sweepTimer = setInterval(sweep, SWEEP_EVERY_MS);
       sweepTimer.unref();
@@ -234,7 +232,7 @@ export function createEngine(options: EngineOptions) {
     async onFollow() {
       clearInterval(sweepTimer);
       await reminderRunner.stop();
-      await scheduling?.stop();
+      await scheduling.stop();
       await scheduler.stop();
       await dispatcher.stop();
     },
@@ -245,7 +243,7 @@ export function createEngine(options: EngineOptions) {
     subscriptions,
     reminders,
     reminderRunner,
-    /** Held items and the runner releasing them; undefined without `schedule` options. */
+    /** Held items (digests, quiet hours, caps) and the runner releasing them. */
     scheduling,
     outbox,
     dispatcher,

@@ -4,7 +4,8 @@ import { destinationKey } from '../delivery/router.js';
 import type { Subscription } from '../delivery/subscriptions.js';
 import type { Message } from '../ports/message.js';
 import type { DigestInput, HeldItem } from '../schedule/held-item.js';
-import { SCHEDULE_LIMITS } from '../schedule/schedule-options.js';
+import { SCHEDULE_LIMITS, type ScheduleOptions } from '../schedule/schedule-options.js';
+import { capWindowAt, quietWindowAt } from '../schedule/zoned-time.js';
 import type { DueRelease } from './schedule-due.js';
 
 export type ComposeDigest = (input: DigestInput) => Message[];
@@ -54,10 +55,15 @@ export function releaseEntries(
   if (items.length === 0 && omitted === 0 && (release.kind !== 'digest' || schedule.digestEmpty !== true))
     return [];
 
+  const cap = release.kind === 'cap' ? capThatHeld(schedule, zone, release.before) : undefined;
+  const quiet =
+    release.kind === 'quiet' && schedule.quiet
+      ? quietWindowAt(schedule.quiet, zone, release.before - 1)
+      : undefined;
   const from =
     release.kind === 'digest'
       ? Math.max(state.lastDigestAt ?? subscription.createdAt, subscription.createdAt)
-      : Math.min(...items.map((item) => item.discoveredAt), release.before);
+      : (cap?.start ?? quiet?.start ?? Math.min(...items.map((item) => item.discoveredAt), release.before));
   const input: DigestInput = {
     kind: release.kind,
     feed: subscription.feed,
@@ -67,10 +73,23 @@ export function releaseEntries(
     ...(release.kind === 'digest' && schedule.top !== undefined ? { top: schedule.top } : {}),
     ...(release.kind === 'digest' && schedule.digest ? { cadence: schedule.digest } : {}),
     ...(omitted > 0 ? { omitted } : {}),
+    ...(cap ? { cap: { max: cap.max, per: cap.per } } : {}),
     ...(release.lateFor === undefined ? {} : { lateFor: release.lateFor }),
   };
   const stamp = new Date(release.before).toISOString();
   return composeDigest(input).map((message, i) =>
     entry(`${release.kind}:${subscription.id}:${stamp}:${i + 1}`, message),
   );
+}
+
+/**
+ * The cap whose window ended at `end`: the day's when the day ended then and a daily cap is set
+ * (a full day holds everything to its end), else the hour's.
+ */
+function capThatHeld(schedule: ScheduleOptions, zone: string, end: number) {
+  const day = capWindowAt('day', zone, end - 1);
+  if (schedule.maxPerDay !== undefined && (day.end === end || schedule.maxPerHour === undefined))
+    return { max: schedule.maxPerDay, per: 'day' as const, start: day.start };
+  const hour = capWindowAt('hour', zone, end - 1);
+  return { max: schedule.maxPerHour ?? schedule.maxPerDay ?? 0, per: 'hour' as const, start: hour.start };
 }

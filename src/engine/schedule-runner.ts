@@ -10,7 +10,7 @@ import type { Outbox } from '../delivery/outbox.js';
 import type { Subscription, SubscriptionRepository } from '../delivery/subscriptions.js';
 import type { Clock } from '../ports/clock.js';
 import type { ZoneOf } from '../schedule/schedule-options.js';
-import { latestDigestAt, quietWindowAt } from '../schedule/zoned-time.js';
+import { capWindowAt, latestDigestAt, quietWindowAt } from '../schedule/zoned-time.js';
 import { groupedEnqueue } from './grouped-enqueue.js';
 import { DIGEST_LATE_AFTER_MS, type DueRelease, dueReleases } from './schedule-due.js';
 import { capHoldUntil } from './schedule-gate.js';
@@ -239,18 +239,22 @@ function settle(
   state.released = [...taken, ...(state.released ?? [])].slice(0, HELD_LIMIT);
   delete state.omitted[release.kind];
   delete state.releasing;
-  const left = (kind: HoldReason) => state.items.some((item) => item.reason === kind);
+  // Items held in a later window (the runner did not run in between) go when that window ends.
+  const lastHeld = (kind: HoldReason) =>
+    Math.max(-1, ...state.items.filter((item) => item.reason === kind).map((item) => item.discoveredAt));
   if (release.kind === 'digest') {
     if (schedule.digest) state.lastDigestAt = release.before;
     else delete state.lastDigestAt;
   } else if (release.kind === 'quiet') {
     delete state.quietUntil;
-    // Held in later quiet hours (the bot was down across their start): released when those end.
-    if (left('quiet'))
-      state.quietUntil = (schedule.quiet && quietWindowAt(schedule.quiet, zone, now)?.end) || now;
+    const latest = lastHeld('quiet');
+    if (latest >= 0)
+      state.quietUntil = (schedule.quiet && quietWindowAt(schedule.quiet, zone, latest)?.end) || now;
   } else {
     delete state.capUntil;
-    if (left('cap')) state.capUntil = capHoldUntil(state, schedule, zone, now);
+    const latest = lastHeld('cap');
+    if (latest >= 0)
+      state.capUntil = capWindowAt(schedule.maxPerHour === undefined ? 'day' : 'hour', zone, latest).end;
   }
   return state;
 }

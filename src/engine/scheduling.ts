@@ -3,18 +3,19 @@ import type { DeliveredLedger } from '../delivery/dedupe.js';
 import { HeldItems } from '../delivery/held-items.js';
 import type { Outbox } from '../delivery/outbox.js';
 import type { SubscriptionRepository } from '../delivery/subscriptions.js';
+import { composeDigest } from '../messages/index.js';
 import type { Clock } from '../ports/clock.js';
 import type { ZoneOf } from '../schedule/schedule-options.js';
 import { createScheduleGate, type ScheduleGateEvent } from './schedule-gate.js';
 import type { ComposeDigest } from './schedule-release.js';
 import { createScheduleRunner, type ScheduleEvent } from './schedule-runner.js';
 
-/** What the engine needs for digests, quiet hours and caps. */
+/** What the engine needs for digests, quiet hours and caps; every part has a default. */
 export interface SchedulingOptions {
-  /** A subscription's zone (its `--tz`, its channel's, its workspace's, else UTC). */
-  zoneOf: ZoneOf;
-  /** Writes a digest, quiet-hours or cap summary (src/messages). */
-  composeDigest: ComposeDigest;
+  /** A subscription's zone (its `--tz`, its channel's, its workspace's, else UTC); default: its `--tz`, else UTC. */
+  zoneOf?: ZoneOf;
+  /** Writes a digest, quiet-hours or cap summary; default src/messages' composeDigest. */
+  composeDigest?: ComposeDigest;
   /** The runner's safety tick; default SCHEDULE_TICK_MS. */
   tickMs?: number;
 }
@@ -39,17 +40,18 @@ export function createScheduling(
     onEvent: (event: SchedulingEvent) => void;
   },
 ) {
+  const zoneOf = options.zoneOf ?? ownZoneOrUtc;
   const held = new HeldItems({ keyv: deps.keyv, directoryId: deps.directoryId });
   const runner = createScheduleRunner({
     ...deps,
     held,
-    zoneOf: options.zoneOf,
-    composeDigest: options.composeDigest,
+    zoneOf,
+    composeDigest: options.composeDigest ?? composeDigest,
     ...(options.tickMs === undefined ? {} : { tickMs: options.tickMs }),
   });
   const gate = createScheduleGate({
     held,
-    zoneOf: options.zoneOf,
+    zoneOf,
     onEvent: (event) => {
       deps.onEvent(event);
       // A new quiet or cap window may end before the runner's timer: let it plan again.
@@ -67,3 +69,6 @@ export function createScheduling(
     stop: () => runner.stop(),
   };
 }
+
+/** Without the channel and workspace zones (src/app passes them): the subscription's `--tz`, else UTC. */
+const ownZoneOrUtc: ZoneOf = async (subscription) => subscription.schedule?.timeZone ?? 'UTC';

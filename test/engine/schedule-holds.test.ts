@@ -1,6 +1,8 @@
 import Keyv from 'keyv';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createManualClock, type ManualClock } from '../../src/emulator/index.js';
+import type { ComposeDigest } from '../../src/engine/schedule-release.js';
+import { composeDigest } from '../../src/messages/index.js';
 import { RecordingAdapter } from '../support/recording-adapter.js';
 import { liveReminderItem, scheduleWorld } from '../support/schedule-harness.js';
 
@@ -16,8 +18,8 @@ afterEach(async () => {
   stops = [];
 });
 
-function world(clock: ManualClock, keyv?: Keyv, adapter?: RecordingAdapter) {
-  const w = scheduleWorld(clock, keyv, adapter);
+function world(clock: ManualClock, keyv?: Keyv, adapter?: RecordingAdapter, compose?: ComposeDigest) {
+  const w = scheduleWorld(clock, keyv, adapter, compose);
   stops.push(() => w.stop());
   return w;
 }
@@ -194,6 +196,47 @@ describe('restarts and crashes', () => {
     await second.tick();
     await second.tick();
     expect(second.titles()).toEqual(['digest 3 items late for Tue 24 Nov 09:00']);
+  });
+});
+
+describe('with the real digest composer', () => {
+  it('writes the late digest, the quiet summary and the cap summary in the subscription zone', async () => {
+    const clock = createManualClock(at('2026-11-23T10:00:00Z'));
+    const w = world(clock, undefined, undefined, composeDigest);
+    await w.begin();
+    await w.subscribe({ digest: DAILY_9, timeZone: 'Asia/Tokyo' }, 'C1');
+    await w.subscribe({ quiet: { from: { hour: 22, minute: 0 }, to: { hour: 7, minute: 0 } } }, 'C2');
+    await w.subscribe({ maxPerHour: 1 }, 'C3');
+    await w.poll('a', 'b', 'c', 'd', 'e', 'f', 'g');
+    clock.set(at('2026-11-23T11:00:00Z'));
+    await w.tick();
+    clock.set(at('2026-11-23T23:00:00Z')); // quiet in UTC; 08:00 in Tokyo
+    await w.poll('h', 'i', 'j', 'k', 'l', 'm');
+    clock.set(at('2026-11-25T07:00:00Z')); // the bot was down through Tokyo's 09:00 (00:00 UTC) twice
+    await w.tick();
+    await w.tick();
+    const [digest] = w.adapter.delivered('C1');
+    // Since it was made (19:00 in Tokyo), not since the slot before.
+    expect(digest?.title).toBe('13 new posts since Mon 23 Nov 19:00');
+    expect(digest?.text).toContain('Late: this digest was due at Tue 24 Nov 09:00');
+    expect(digest?.footer).toContain('times in Asia/Tokyo');
+    expect(w.titles('C2').at(-1)).toBe('While quiet hours were on (22:00–07:00): 6 updates');
+    expect(w.titles('C3')).toEqual(['a', 'And 6 more posts', 'h', 'And 5 more posts']);
+  });
+
+  it('releases what a cap held in a window that ended while the runner was not running', async () => {
+    const clock = createManualClock(at('2026-11-23T10:00:00Z'));
+    const w = world(clock);
+    await w.begin();
+    await w.subscribe({ maxPerHour: 1 });
+    await w.poll('a', 'b', 'c');
+    clock.set(at('2026-11-23T14:30:00Z'));
+    await w.poll('d', 'e');
+    clock.set(at('2026-11-23T16:00:00Z'));
+    await w.tick();
+    await w.tick();
+    // The 10:00 hour's two, then the 14:00 hour's one: each window's excess as its own summary.
+    expect(w.titles()).toEqual(['a', 'd', 'cap 2 items', 'cap 1 items']);
   });
 });
 

@@ -93,7 +93,12 @@ export class ScriptedFeed implements Feed<number> {
  * the real feed runner, held-items store, schedule runner, outbox, ledger and dispatcher, posting
  * to a recording adapter. `restart()` builds a new poller on the same store (a crash).
  */
-export function scheduleWorld(clock: Clock, keyv = new Keyv(), adapter = new RecordingAdapter()) {
+export function scheduleWorld(
+  clock: Clock,
+  keyv = new Keyv(),
+  adapter = new RecordingAdapter(),
+  composeDigest: ComposeDigest = testComposeDigest,
+) {
   const events: SchedulingEvent[] = [];
   let lastQueuedAt = 0;
   const feed = new ScriptedFeed();
@@ -108,7 +113,7 @@ export function scheduleWorld(clock: Clock, keyv = new Keyv(), adapter = new Rec
     clock,
   });
   const scheduling = createScheduling(
-    { zoneOf: async (s) => s.schedule?.timeZone ?? 'UTC', composeDigest: testComposeDigest },
+    { zoneOf: async (s) => s.schedule?.timeZone ?? 'UTC', composeDigest },
     {
       keyv,
       directoryId: 'test',
