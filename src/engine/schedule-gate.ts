@@ -146,7 +146,7 @@ function count(state: HeldState, schedule: ScheduleOptions, zone: string, now: n
 }
 
 /** When a cap that is full at `now` opens again: the day's end if the day's cap is full, else the hour's. */
-export function capHoldUntil(state: HeldState, schedule: ScheduleOptions, zone: string, now: number): number {
+function capHoldUntil(state: HeldState, schedule: ScheduleOptions, zone: string, now: number): number {
   const day = capWindowAt('day', zone, now);
   if (schedule.maxPerDay !== undefined && inWindow(state.sentToday, day.start) >= schedule.maxPerDay)
     return day.end;

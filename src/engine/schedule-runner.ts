@@ -13,7 +13,6 @@ import type { ZoneOf } from '../schedule/schedule-options.js';
 import { capWindowAt, latestDigestAt, quietWindowAt } from '../schedule/zoned-time.js';
 import { groupedEnqueue } from './grouped-enqueue.js';
 import { DIGEST_LATE_AFTER_MS, type DueRelease, dueReleases } from './schedule-due.js';
-import { capHoldUntil } from './schedule-gate.js';
 import { type ComposeDigest, releasedItems, releaseEntries } from './schedule-release.js';
 
 /** The safety tick: a schedule the timer missed (a clock jump, a change by another instance) is this late at most. */
