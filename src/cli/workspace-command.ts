@@ -130,6 +130,7 @@ function printReport(report: ForgetReport, io: CliIo): void {
   io.stdout(`  reminders           ${counts.reminders}`);
   io.stdout(`  queued deliveries   ${counts.queuedDeliveries}`);
   io.stdout(`  delivery ledger     ${counts.deliveryLedger}`);
+  io.stdout(`  held by schedules   ${counts.heldItems}`);
   io.stdout(`  installations       ${counts.installations}`);
   if (report.sharedChannels.length > 0)
     io.stdout(`Kept for another workspace that subscribes them too: ${report.sharedChannels.join(', ')}`);

@@ -16,6 +16,8 @@ export interface ForgetReport {
     channelZones: number;
     queuedDeliveries: number;
     deliveryLedger: number;
+    /** Items held by its subscriptions' schedules. */
+    heldItems: number;
     installations: number;
   };
   /** Every store key deleted, plus the documents changed (subscriptions, outbox indexes). */
@@ -54,6 +56,7 @@ export async function forgetWorkspace(
       channelZones: data.channelZones.length,
       queuedDeliveries: data.queues.reduce((sum, q) => sum + q.entries.length, 0),
       deliveryLedger: data.ledgerKeys.length,
+      heldItems: data.heldKeys.length,
       installations: installationKeys.length,
     },
     keys: [
@@ -63,6 +66,7 @@ export async function forgetWorkspace(
       ...data.queueIndexes.map((i) => i.key),
       ...queueKeys,
       ...data.ledgerKeys,
+      ...data.heldKeys,
       ...installationKeys,
     ],
     channels: data.channels,
@@ -85,7 +89,8 @@ export async function forgetWorkspace(
     if (kept.length > 0) await store.keyv.set(index.key, kept);
     else await store.keyv.delete(index.key);
   }
-  const doomed = [...queueKeys, ...data.ledgerKeys, ...installationKeys];
+  // A held-items index naming a deleted document is harmless: the poller drops the name.
+  const doomed = [...queueKeys, ...data.ledgerKeys, ...data.heldKeys, ...installationKeys];
   for (let start = 0; start < doomed.length; start += BATCH)
     await store.keyv.deleteMany(doomed.slice(start, start + BATCH));
   return report;

@@ -28,6 +28,8 @@ export interface WorkspaceData {
   queueIndexes: { key: string; destinations: string[] }[];
   /** Delivered-ledger keys of those channels (one per message posted, each with a TTL). */
   ledgerKeys: string[];
+  /** Items its scheduled subscriptions hold (digests, quiet hours, caps), every directory's. */
+  heldKeys: string[];
   /** Slack OAuth installations stored for the workspace, as stored (secrets included). */
   installations: { key: string; value: unknown }[];
 }
@@ -81,6 +83,16 @@ export async function findWorkspaceData(store: BotStore, ref: WorkspaceRef): Pro
     );
   }
 
+  const heldKeys: string[] = [];
+  for (const subscription of subscriptions.filter((s) => s.schedule))
+    heldKeys.push(
+      ...(await matching(
+        store,
+        ['dir:', `:held:sub:${subscription.id}`],
+        `^${IN_ANY_DIRECTORY}held:sub:${subscription.id}$`,
+      )),
+    );
+
   const reminders = ((await store.keyv.get<Reminder[]>(REMINDERS_KEY)) ?? []).filter(
     (r) => r.platform === ref.platform && r.workspaceId === ref.id,
   );
@@ -96,6 +108,7 @@ export async function findWorkspaceData(store: BotStore, ref: WorkspaceRef): Pro
     queues: allQueues.filter((q) => ownQueue(q.key)),
     queueIndexes: await indexesNaming(store, channels),
     ledgerKeys,
+    heldKeys,
     installations: ref.platform === 'slack' ? await slackInstallations(store, ref.id) : [],
   };
 }

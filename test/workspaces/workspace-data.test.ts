@@ -21,6 +21,7 @@ const TEAM_A_COUNTS = {
   channelZones: 1,
   queuedDeliveries: 2,
   deliveryLedger: 5,
+  heldItems: 0,
   installations: 1,
 };
 /** An export minus the moment it was made, to compare two of them. */
@@ -143,6 +144,7 @@ describe.each(backends)('one workspace’s data on the $name store', (backend) =
       channelZones: 0,
       queuedDeliveries: 0,
       deliveryLedger: 0,
+      heldItems: 0,
       installations: 0,
     });
   });
