@@ -1,0 +1,125 @@
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import {
+  SUBSCRIPTIONS_KEY,
+  SUBSCRIPTIONS_VERSION_KEY,
+  type Subscription,
+} from '../../src/delivery/subscriptions.js';
+import { startEmulator } from '../../src/emulator/index.js';
+import { createStore } from '../../src/store/create-store.js';
+import { spawnBot } from '../support/child-bot.js';
+import { makeTempDir } from '../support/temp-dir.js';
+
+/**
+ * Digests across SIGKILL (issue 14): the real bot process is killed around an hourly digest's
+ * due time and started again; every slot's digest must arrive exactly once. The bot runs under
+ * libfaketime so an hourly slot is seconds away: each process's clock starts where the previous
+ * one's timeline is now, so the killed bot's lease and the slots mean the same to its successor.
+ */
+
+/** Debian's libfaketime (`apt-get install faketime`; .ci/run installs it), for this machine's architecture. */
+const LIBFAKETIME = [
+  `/usr/lib/${process.arch === 'arm64' ? 'aarch64' : 'x86_64'}-linux-gnu/faketime/libfaketime.so.1`,
+  '/usr/lib/faketime/libfaketime.so.1',
+].find((path) => existsSync(path));
+const SLOTS = 6;
+const HOUR = 3_600_000;
+const temp = makeTempDir();
+const emulator = await startEmulator({ port: 0, seed: 13 });
+const storeUrl = `sqlite://${join(temp.path, 'sigkill-digest.sqlite')}`;
+afterAll(async () => {
+  await emulator.close();
+  temp.cleanup();
+});
+
+/** The bots' shared timeline: `virtualAt` at real `realAt`, running at real speed. */
+let timeline = { virtualAt: 0, realAt: 0 };
+const virtualNow = () => timeline.virtualAt + (Date.now() - timeline.realAt);
+
+function startBot() {
+  return spawnBot(['start'], {
+    PORT: '0',
+    LOG_LEVEL: 'info',
+    DIRECTORY_BASE_URL: emulator.url,
+    DIRECTORY_TOKEN: 'dev-token',
+    STORE_URL: storeUrl,
+    SUBSCRIPTIONS: 'console:trial=comments',
+    POLL_MIN_INTERVAL_S: '1',
+    POLLER_LEASE_TTL_S: '2',
+    TZ: 'UTC',
+    LD_PRELOAD: LIBFAKETIME ?? '',
+    FAKETIME: `@${Math.floor(virtualNow() / 1000)}`,
+    FAKETIME_FMT: '%s',
+    FAKETIME_DONT_RESET: '1',
+  });
+}
+
+/** How the console's footer writes the end of a digest's period (its slot). */
+const stamp = (ms: number) => `${new Date(ms).toISOString().slice(0, 16).replace('T', ' ')} UTC`;
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+describe('killing the bot with SIGKILL around a digest', () => {
+  it(`posts each hourly digest exactly once (${SLOTS} slots, a kill near each)`, async () => {
+    if (LIBFAKETIME === undefined) throw new Error('libfaketime is not installed: apt-get install faketime');
+    const firstSlot = Math.ceil(Date.now() / HOUR) * HOUR + 24 * HOUR;
+    const store = createStore({ url: storeUrl });
+    const digest: Subscription = {
+      id: 'dg1',
+      platform: 'console',
+      channelId: 'digests',
+      feed: 'comments',
+      filters: {},
+      schedule: { digest: { every: 'hourly' }, digestEmpty: true },
+      createdBy: 'U1',
+      createdAt: firstSlot - HOUR,
+    };
+    await store.keyv.set(SUBSCRIPTIONS_KEY, [digest]);
+    await store.keyv.set(SUBSCRIPTIONS_VERSION_KEY, 'trial');
+    await store.close();
+
+    let output = '';
+    for (let slot = 0; slot < SLOTS; slot += 1) {
+      const dueAt = firstSlot + slot * HOUR;
+      // Each trial starts 6 s before its slot (the bot was stopped in between: nothing is missed).
+      timeline = { virtualAt: dueAt - 6_000, realAt: Date.now() };
+      const bot = startBot();
+      await bot.waitFor(/now polls and delivers/);
+      // A moment from 3 s before the slot to 2 s after it, by the bots' clock.
+      await sleep(Math.max(0, dueAt - virtualNow() - 3_000 + Math.random() * 5_000));
+      // The bot's own process, proven gone (pid and port) before its output is counted.
+      const exit = await bot.stop('SIGKILL');
+      expect(exit.signal).toBe('SIGKILL');
+      output += bot.output();
+      const again = startBot();
+      await again.waitFor(new RegExp(`hourly digest .*${stamp(dueAt)}`), 60_000).catch(() => undefined);
+      // Long enough for a second copy to show, if there were one.
+      await sleep(1_500);
+      expect((await again.stop('SIGTERM')).code).toBe(0);
+      output += again.output();
+    }
+
+    // A last bot, on the same timeline (no slot passes), posts whatever a stop left queued.
+    const final = startBot();
+    const last = new RegExp(`hourly digest .*${stamp(firstSlot + (SLOTS - 1) * HOUR)}`);
+    await final.waitFor(/now polls and delivers/);
+    if (!last.test(output)) await final.waitFor(last, 60_000).catch(() => undefined);
+    await sleep(1_500);
+    expect((await final.stop('SIGTERM')).code).toBe(0);
+    output += final.output();
+
+    const lines = output.split('\n').filter((line) => !line.startsWith('{'));
+    // The console prints each digest's footer once: "… hourly digest · … · <slot> UTC".
+    const perSlot = Array.from(
+      { length: SLOTS },
+      (_, slot) =>
+        lines.filter(
+          (line) => line.includes('hourly digest') && line.includes(stamp(firstSlot + slot * HOUR)),
+        ).length,
+    );
+    expect(perSlot, lines.filter((line) => line.includes('hourly digest')).join('\n')).toEqual(
+      Array.from({ length: SLOTS }, () => 1),
+    );
+  }, 600_000);
+});
