@@ -113,6 +113,8 @@ export function createApp(config: Config, options: AppOptions): App {
       compose: createItemComposer(systemClock),
       settings: engineSettings(config),
       seeds: subscriptionSeeds(config),
+      // Digests, quiet hours and caps read each schedule in its --tz, channel, workspace zone or UTC.
+      schedule: { zoneOf: zones.resolver.zoneOf },
       onEvent: (event) => {
         eventSink(event);
         lostAccess?.observe(event);
