@@ -1,5 +1,6 @@
 import type Keyv from 'keyv';
 import type { HeldItem } from '../schedule/held-item.js';
+import { SCHEDULE_LIMITS } from '../schedule/schedule-options.js';
 import { type DirectoryKeys, directoryKeys } from '../store/directory-keys.js';
 
 export type HoldReason = HeldItem['reason'];
@@ -45,7 +46,7 @@ export interface HeldState {
  * `--top N` digest the fewest votes, otherwise the oldest. No digest shows more than 50 items
  * (`--top` ≤ 50) and a summary lists them by title, so 100 loses nothing a reader would see.
  */
-export const HELD_LIMIT = 100;
+export const HELD_LIMIT = SCHEDULE_LIMITS.heldItems;
 
 export function emptyHeldState(): HeldState {
   return { items: [], omitted: {} };

@@ -1,5 +1,5 @@
 import type { DigestInput } from '../schedule/held-item.js';
-import type { DigestCadence } from '../schedule/schedule-options.js';
+import { type DigestCadence, SCHEDULE_LIMITS } from '../schedule/schedule-options.js';
 import type { DigestClock } from './digest-time.js';
 import { formatCount } from './fields.js';
 
@@ -124,4 +124,17 @@ export function lateNote(input: DigestInput, clock: DigestClock): string | undef
   if (input.lateFor === undefined) return undefined;
   const what = input.kind === 'digest' ? 'digest' : 'summary';
   return `Late: this ${what} was due at ${clock.format(input.lateFor, 'day-time')} (the bot was offline).`;
+}
+
+/**
+ * Items a schedule let go when it already held its most (the oldest, or for a top-N digest the
+ * fewest votes) are never shown, but the reader is told how many, so nothing is lost silently.
+ */
+export function omittedNote(input: DigestInput): string | undefined {
+  const count = input.omitted ?? 0;
+  if (count <= 0) return undefined;
+  const which =
+    input.kind === 'digest' && input.top !== undefined ? 'those with the fewest votes' : 'the oldest';
+  const items = count === 1 ? 'item was' : 'items were';
+  return `${count} more ${items} found in this period but not kept (${which}): a schedule holds at most ${SCHEDULE_LIMITS.heldItems} items at a time.`;
 }

@@ -3,7 +3,7 @@ import type { DigestInput } from '../schedule/held-item.js';
 import { SCHEDULE_LIMITS } from '../schedule/schedule-options.js';
 import { KIND_COLORS } from './colors.js';
 import { listEntry, oldestFirst, rankByVotes, rankedEntry, uniqueItems } from './digest-entries.js';
-import { type DigestHeading, digestHeading, lateNote } from './digest-heading.js';
+import { type DigestHeading, digestHeading, lateNote, omittedNote } from './digest-heading.js';
 import { partMarker, splitEntries } from './digest-parts.js';
 import { digestClock } from './digest-time.js';
 import { summaryLine } from './plain-text.js';
@@ -46,11 +46,13 @@ export function composeDigest(input: DigestInput): Message[] {
     items.length,
   );
   const late = lateNote(input, clock);
+  const omitted = omittedNote(input);
   const parts = entries.length === 0 ? [[]] : splitEntries(entries);
+  const last = parts.length - 1;
   return parts.map((part, index) =>
     digestPart(heading, part, {
       marker: partMarker(index, parts.length),
-      text: index === 0 ? [late, heading.intro] : [late],
+      text: [late, index === 0 ? heading.intro : undefined, index === last ? omitted : undefined],
       timestamp: new Date(input.period.to).toISOString(),
     }),
   );

@@ -56,6 +56,8 @@ export const SCHEDULE_LIMITS = {
   maxPerDay: { min: 1, max: 10_000 },
   /** More than this many messages held by quiet hours are posted as one summary. */
   quietSummaryOver: 5,
+  /** Items held per subscription at most (see src/delivery/held-items.ts). */
+  heldItems: 100,
 } as const;
 
 /**

@@ -235,6 +235,20 @@ describe('composeDigest: quiet hours, caps, empty and late', () => {
     });
     expect(quiet?.text).toMatch(/^Late: this summary was due at Mon 23 Nov 08:00 \(the bot was offline\)\./);
   });
+
+  it('says on its last part how many items the schedule let go when it held its most', () => {
+    const items = Array.from({ length: 30 }, (_, i) => heldPost(i, { votes: i }));
+    const parts = composeDigest({ ...dailyDigest(items), omitted: 37 });
+    expect(parts.length).toBeGreaterThan(1);
+    expect(parts.at(-1)?.text).toContain(
+      '37 more items were found in this period but not kept (the oldest): a schedule holds at most 100 items at a time.',
+    );
+    expect(parts[0]?.text ?? '').not.toContain('not kept');
+    const [top] = composeDigest({ ...dailyDigest(items), top: 5, omitted: 1 });
+    expect(top?.text).toContain(
+      '1 more item was found in this period but not kept (those with the fewest votes)',
+    );
+  });
 });
 
 describe('composeDigest: times in the channel zone', () => {
