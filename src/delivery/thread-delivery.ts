@@ -81,16 +81,30 @@ export class ThreadDelivery {
     post: Post,
   ): Promise<DeliveryOutcome> {
     const problem: ThreadProblem = { code: why.code, reason: why.reason, at: this.#deps.clock.now() };
-    await this.#deps.subscriptions.noteThreadProblem(entry.subscriptionIds, problem);
-    for (const id of entry.subscriptionIds) this.#noted.add(id);
+    if (await this.#note(entry.subscriptionIds, problem))
+      for (const id of entry.subscriptionIds) this.#noted.add(id);
     return post(entry.destination, withThreadNote(message, why.code));
   }
 
   async #cleared(ids: readonly string[]): Promise<void> {
     const noted = ids.filter((id) => this.#noted.has(id));
     if (noted.length === 0) return;
-    await this.#deps.subscriptions.noteThreadProblem(noted, undefined);
-    for (const id of noted) this.#noted.delete(id);
+    if (await this.#note(noted, undefined)) for (const id of noted) this.#noted.delete(id);
+  }
+
+  /**
+   * The status note is bookkeeping around a post, never a reason to fail it: a throw here (the
+   * store down, the subscriptions lock busy) after the reply was posted would make the dispatcher
+   * retry a post nothing recorded, and Slack would show the reply twice. A note that could not be
+   * written is tried again with the subscription's next reply.
+   */
+  async #note(ids: readonly string[], problem: ThreadProblem | undefined): Promise<boolean> {
+    try {
+      await this.#deps.subscriptions.noteThreadProblem(ids, problem);
+      return true;
+    } catch {
+      return false;
+    }
   }
 }
 

@@ -193,6 +193,22 @@ describe('threads on Slack', () => {
     await dispatcher.stop();
     expect((await subscriptions.forChannel('slack', SLACK_CHANNEL))[0]?.threadProblem).toBeUndefined();
   });
+
+  it('posts a reply once when clearing the noted thread problem fails (the subscriptions lock busy)', async () => {
+    const { fake, subscriptions, dispatcher, send } = await slackPipeline();
+    const subscription = await subscribeComments(subscriptions, 'slack', SLACK_CHANNEL);
+    await send(post('slack', SLACK_CHANNEL, '12'));
+    fake.refuseNext('chat.postMessage', 'thread_not_found', 1, SLACK_CHANNEL);
+    await send(comment('slack', SLACK_CHANNEL, '120', '12', { subscriptionIds: [subscription.id] }));
+    subscriptions.noteThreadProblem = async () => {
+      throw new Error('could not lock the subscriptions within 3 seconds');
+    };
+    await send(comment('slack', SLACK_CHANNEL, '121', '12', { subscriptionIds: [subscription.id] }));
+    await dispatcher.stop();
+    const replies = fake.callsTo('chat.postMessage').filter((call) => call.params['text'] === 'Comment 121');
+    expect(replies).toHaveLength(1);
+    expect(replies[0]?.params['thread_ts']).toBeDefined();
+  });
 });
 
 describe('threads on Discord', () => {
