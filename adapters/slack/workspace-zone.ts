@@ -19,13 +19,15 @@ const FAILURE_TTL_MS = 5 * 60_000;
  * A workspace's default time zone: the `tz` Slack has for the person who installed the app
  * (users.info, `users:read`), from the OAuth install record. Cached per workspace, so schedules
  * cost Slack one call per workspace every few hours. A single-token install records no installer,
- * and a failed call answers undefined: the core then falls back to UTC.
+ * and a failed call answers the zone last known, else undefined: the core then falls back to UTC.
  */
 export function createWorkspaceZones(deps: WorkspaceZoneDeps) {
   const ttlMs = deps.ttlMs ?? DEFAULT_TTL_MS;
   const cache = new Map<string, { zone: string | undefined; expiresAt: number }>();
 
-  async function lookUp(workspaceId: string): Promise<{ zone: string | undefined; ttl: number }> {
+  async function lookUp(
+    workspaceId: string,
+  ): Promise<{ zone: string | undefined; ttl: number; failed?: true }> {
     const store = deps.installationStore;
     if (store === undefined) return { zone: undefined, ttl: ttlMs };
     try {
@@ -43,9 +45,9 @@ export function createWorkspaceZones(deps: WorkspaceZoneDeps) {
     } catch (error) {
       deps.logger.warn(
         { err: error, workspaceId },
-        "could not read the installer's time zone; schedules use UTC",
+        "could not read the installer's time zone; schedules keep the last one known (else UTC)",
       );
-      return { zone: undefined, ttl: FAILURE_TTL_MS };
+      return { zone: undefined, ttl: FAILURE_TTL_MS, failed: true };
     }
   }
 
@@ -54,8 +56,11 @@ export function createWorkspaceZones(deps: WorkspaceZoneDeps) {
     const now = deps.now();
     const hit = cache.get(workspaceId);
     if (hit !== undefined && hit.expiresAt > now) return hit.zone;
-    const { zone, ttl } = await lookUp(workspaceId);
-    cache.set(workspaceId, { zone, expiresAt: now + ttl });
+    const answer = await lookUp(workspaceId);
+    // A failed call keeps the zone last known: switching a workspace's schedules to UTC for a
+    // blip would post a 09:00 digest at the UTC slot and again at the local one.
+    const zone = answer.failed ? hit?.zone : answer.zone;
+    cache.set(workspaceId, { zone, expiresAt: now + answer.ttl });
     return zone;
   };
 }

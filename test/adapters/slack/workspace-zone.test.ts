@@ -69,6 +69,14 @@ describe("a Slack workspace's default time zone: its installer's tz", () => {
     now.value += 5 * 60_000;
     expect(await adapter.workspaceTimeZone?.('T2')).toBe('America/New_York');
   });
+
+  it('keeps the zone it last knew through a failed call, so schedules never jump to UTC for a blip', async () => {
+    expect(await adapter.workspaceTimeZone?.('T2')).toBe('Europe/Berlin');
+    slack.users.delete('UINSTALLER');
+    now.value += 6 * 60 * 60_000;
+    expect(await adapter.workspaceTimeZone?.('T2')).toBe('Europe/Berlin');
+    expect(slack.callsTo('users.info')).toHaveLength(2);
+  });
 });
 
 describe('a single-token Slack install', () => {
