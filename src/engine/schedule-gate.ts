@@ -112,6 +112,7 @@ function heldItem(entry: OutboxEntry, item: FeedItem, reason: HoldReason): HeldI
     message: entry.message,
     discoveredAt: item.discoveredAt,
     reason,
+    ...(entry.thread === undefined ? {} : { thread: entry.thread }),
     ...(post?.votesCount === undefined ? {} : { votes: post.votesCount }),
     ...(post?.commentsCount === undefined ? {} : { comments: post.commentsCount }),
   };

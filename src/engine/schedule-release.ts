@@ -2,6 +2,7 @@ import type { HeldState } from '../delivery/held-items.js';
 import type { OutboxEntry } from '../delivery/outbox.js';
 import { destinationKey } from '../delivery/router.js';
 import type { Subscription } from '../delivery/subscriptions.js';
+import type { EntryThread } from '../delivery/thread-settings.js';
 import type { Message } from '../ports/message.js';
 import type { DigestInput, HeldItem } from '../schedule/held-item.js';
 import { SCHEDULE_LIMITS, type ScheduleOptions } from '../schedule/schedule-options.js';
@@ -35,7 +36,7 @@ export function releaseEntries(
   const items = releasedItems(state, release);
   const omitted = state.omitted[release.kind] ?? 0;
   const schedule = subscription.schedule ?? {};
-  const entry = (itemKey: string, message: Message): OutboxEntry => ({
+  const entry = (itemKey: string, message: Message, thread?: EntryThread): OutboxEntry => ({
     destination: {
       platform: subscription.platform,
       channelId: subscription.channelId,
@@ -48,10 +49,11 @@ export function releaseEntries(
     enqueuedAt: now,
     attempts: 0,
     notBefore: now,
+    ...(thread === undefined ? {} : { thread }),
   });
 
   if (release.kind === 'quiet' && items.length <= SCHEDULE_LIMITS.quietSummaryOver && omitted === 0)
-    return items.map((item) => entry(item.itemKey, item.message));
+    return items.map((item) => entry(item.itemKey, item.message, item.thread));
   if (items.length === 0 && omitted === 0 && (release.kind !== 'digest' || schedule.digestEmpty !== true))
     return [];
 

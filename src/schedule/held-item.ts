@@ -17,6 +17,11 @@ export interface HeldItem {
   discoveredAt: number;
   /** Why it is held. */
   reason: 'digest' | 'quiet' | 'cap';
+  /**
+   * A reply's parent (src/delivery/thread-settings.ts `EntryThread`), so a comment released
+   * individually after quiet hours still goes under its post's message.
+   */
+  thread?: { parentKey: string; broadcast?: true; title?: string };
   /** A post's votes and comment count when last seen, for ranking and showing. */
   votes?: number;
   comments?: number;
