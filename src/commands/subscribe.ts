@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { type FeedFilters, feedFiltersSchema, filtersNotApplicable } from '../delivery/feed-filters.js';
+import { threadCommentsScheduleConflict } from '../delivery/thread-settings.js';
 import { FEED_NAMES, type FeedName, isFeedName } from '../feeds/feed-names.js';
 import { formatMessage } from '../messages/index.js';
 import { isMessageFormat, MESSAGE_FORMATS } from '../ports/message.js';
@@ -225,6 +226,8 @@ export const subscribe: ActionCommand = {
     if (!threading.ok) return errorReply('command_usage', threading.problem, spec.usage, threading.option);
     const schedule = buildSchedule(scheduleInput(args), feed);
     if (!schedule.ok) return errorReply('command_usage', schedule.problem, spec.usage, schedule.option);
+    const conflict = threadCommentsScheduleConflict(threading.settings, schedule.schedule, '--');
+    if (conflict !== undefined) return errorReply('command_usage', conflict, spec.usage, 'thread-comments');
     const { subscription, created, resumed, reformatted, rescheduled } = await deps.subscriptions.add({
       platform: invocation.platform,
       channelId: invocation.channelId,

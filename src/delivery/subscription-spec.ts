@@ -4,7 +4,7 @@ import { isMessageFormat, type MessageFormat } from '../ports/message.js';
 import { buildSchedule, SCHEDULE_OPTION_NAMES, type ScheduleInput } from '../schedule/parse-schedule.js';
 import type { ScheduleOptions } from '../schedule/schedule-options.js';
 import { type FeedFilters, feedFiltersSchema, filtersNotApplicable } from './feed-filters.js';
-import { parseThreadParams, type ThreadSettings } from './thread-settings.js';
+import { parseThreadParams, type ThreadSettings, threadCommentsScheduleConflict } from './thread-settings.js';
 
 /** One static route from the SUBSCRIPTIONS variable. */
 export interface SubscriptionSeed {
@@ -87,6 +87,8 @@ function parseEntry(entry: string): SubscriptionSeed | string {
   if (typeof threading === 'string') return threading;
   const schedule = takeSchedule(params, feed);
   if (typeof schedule === 'string') return schedule;
+  const conflict = threadCommentsScheduleConflict(threading, schedule);
+  if (conflict !== undefined) return conflict.replace(/\.$/, '');
   const filters = parseFilters(params);
   if (typeof filters === 'string') return filters;
   const misplaced = filtersNotApplicable(feed, filters);

@@ -1,6 +1,7 @@
 import type { FeedItem } from '../feeds/feed-item.js';
 import { itemKey } from '../feeds/feed-item.js';
 import type { FeedName } from '../feeds/feed-names.js';
+import type { ScheduleOptions } from '../schedule/schedule-options.js';
 import type { FeedFilters } from './feed-filters.js';
 import { matchesFilters } from './router.js';
 
@@ -107,4 +108,23 @@ export function parseThreadParams(
     ...(comments === 'true' ? { comments: true as const } : {}),
     ...(broadcast === 'true' ? { broadcast: true as const } : {}),
   });
+}
+
+/**
+ * `--thread-comments` follows posts the channel received; a schedule holds posts back (a digest,
+ * quiet hours, a cap), so their comments would find no message to go under and be passed over
+ * for good. The combination is refused rather than losing them. `dash` is `--` for the command.
+ */
+export function threadCommentsScheduleConflict(
+  threading: ThreadSettings | undefined,
+  schedule: ScheduleOptions | undefined,
+  dash = '',
+): string | undefined {
+  if (threading?.comments !== true || schedule === undefined) return undefined;
+  const holding = (['digest', 'quiet', 'maxPerHour', 'maxPerDay'] as const).filter(
+    (k) => schedule[k] !== undefined,
+  );
+  if (holding.length === 0) return undefined;
+  const names = { digest: 'digest', quiet: 'quiet', maxPerHour: 'max-per-hour', maxPerDay: 'max-per-day' };
+  return `${dash}thread-comments cannot be combined with ${holding.map((k) => dash + names[k]).join(', ')}: a post held by a schedule has no message in the channel for its comments to go under. Subscribe to the comments separately.`;
 }

@@ -414,6 +414,11 @@ describe('subscription commands', () => {
         ['subscribe comments --keyword ai --broadcast --threads off', '--broadcast needs threads on'],
         ['subscribe live --keyword ai --broadcast', '--broadcast applies to threaded comments'],
         ['subscribe posts --threads maybe', 'on or off'],
+        [
+          'subscribe posts --thread-comments --quiet 22:00-07:00',
+          '--thread-comments cannot be combined with --quiet: a post held by a schedule',
+        ],
+        ['subscribe posts --thread-comments --digest daily@09:00', 'cannot be combined with --digest'],
       ];
       for (const [command, problem] of cases) {
         const reply = await h.run(command, MANAGER);

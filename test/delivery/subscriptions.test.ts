@@ -70,6 +70,9 @@ describe('subscriptions', () => {
       { comments: true, broadcast: true },
       { off: true },
     ]);
+    expect(parseSubscriptionSpec('console:a=posts?thread-comments=true&max-per-hour=5').errors[0]).toContain(
+      'thread-comments cannot be combined with max-per-hour',
+    );
     expect(parseSubscriptionSpec('console:a=comments?thread-comments=true').errors).toEqual([
       '"console:a=comments?thread-comments=true": thread-comments applies to the posts feed, not comments',
     ]);
