@@ -59,7 +59,7 @@ export async function runFeedOnce(
   const { store, subscriptions, outbox, ledger, clock } = options;
   const stateKey = directoryKeys(options.directoryId).feedState(feed.name);
   const state = await store.get(stateKey);
-  const { items, nextState, observed } = await feed.poll(state, signal);
+  const { items, nextState, observed, observedThroughNewest } = await feed.poll(state, signal);
   const index = await subscriptions.index();
   const now = clock.now();
 
@@ -136,12 +136,12 @@ export async function runFeedOnce(
     duplicates: candidates.length - queued - held,
   };
   if (options.edits === undefined || observed === undefined) return summary;
-  const { edits } = await refreshShown(feed.name, observed, {
-    ...options,
-    index,
-    now: clock.now(),
-    limits: options.edits,
-  });
+  const { edits } = await refreshShown(
+    feed.name,
+    observed,
+    { ...options, index, now: clock.now(), limits: options.edits },
+    observedThroughNewest === true,
+  );
   if (edits > 0) options.dispatcher.wake();
   return { ...summary, edits };
 }

@@ -80,20 +80,27 @@ export interface RefreshSummary {
  * extra directory cost: for each item a destination holds a message for, an edit is requested
  * when a shown value changed (see requestEdit for the limits). An item listed last time, inside
  * the span this listing covers, and missing now was removed upstream (a live event: cancelled):
- * its message is edited to say so, never deleted.
+ * its message is edited to say so, never deleted. `throughNewest`: the listing holds the feed's
+ * newest records, so the span it covers runs on past the newest one it shows.
  */
 export async function refreshShown(
   feed: FeedName,
   observed: readonly FeedItem[],
   deps: RefreshDeps,
+  throughNewest = false,
 ): Promise<RefreshSummary> {
   const memoryKey = directoryKeys(deps.directoryId).feedState(`${feed}:shown`);
   const previous = (await deps.store.get<Remembered[]>(memoryKey)) ?? [];
   const listed = new Set(observed.map((item) => item.key));
   const positions = observed.map((item) => positionOf(item.record)).filter(Number.isFinite);
   const [oldest, newest] = [Math.min(...positions), Math.max(...positions)];
+  // Newest-first pages are cut by id, not time: one sharing the oldest listed time may sit just
+  // past the page, so only strictly newer ones are judged (conservative: never a false removal).
+  const inSpan = throughNewest
+    ? (position: number) => position > oldest
+    : (position: number) => position >= oldest && position <= newest;
   const removed = previous
-    .filter((r) => !listed.has(r.key) && r.position >= oldest && r.position <= newest)
+    .filter((r) => !listed.has(r.key) && inSpan(r.position))
     .map((r) => makeFeedItem(feed, 'new', r.record, deps.now));
 
   let edits = 0;

@@ -1,4 +1,5 @@
 import type { DirectoryComment } from '../directory/index.js';
+import { checkRecentComments } from './comment-check.js';
 import { background, canAffordAnotherPage, compareIds, type Feed, type FeedDependencies } from './feed.js';
 import type { FeedItem } from './feed-item.js';
 import { makeFeedItem } from './make-item.js';
@@ -6,13 +7,18 @@ import { makeFeedItem } from './make-item.js';
 export interface CommentsFeedState {
   /** Highest comment id already handed to the pipeline. */
   newestId: string;
+  /** Polls since the last removal check (absent in state saved before the check existed). */
+  pollsSinceCheck?: number;
 }
 
 const PAGE_SIZE = 50;
 /** Bounds one poll's spend after a long outage; the next poll continues from the cursor. */
 const MAX_PAGES_PER_POLL = 10;
 
-/** New comments, walking the V1 `newer` id cursor until caught up. */
+/**
+ * New comments, walking the V1 `newer` id cursor until caught up; every few polls also one
+ * listing of the newest comments, which shows the ones removed upstream (see comment-check).
+ */
 export function createCommentsFeed(deps: FeedDependencies): Feed<CommentsFeedState> {
   const { client, clock } = deps;
   return {
@@ -27,6 +33,8 @@ export function createCommentsFeed(deps: FeedDependencies): Feed<CommentsFeedSta
         );
         return { items: [], nextState: { newestId: latest.items[0]?.id ?? '0' } };
       }
+      // Before the walk, so its span ends where the comments this poll reads begin.
+      const check = await checkRecentComments(client, state.pollsSinceCheck ?? 0, clock.now(), signal);
       const items: FeedItem[] = [];
       let cursor = state.newestId;
       for (let page = 0; page < MAX_PAGES_PER_POLL; page += 1) {
@@ -46,7 +54,11 @@ export function createCommentsFeed(deps: FeedDependencies): Feed<CommentsFeedSta
         if (!canAffordAnotherPage(client, 'v1', 1)) break;
       }
       items.sort((a, b) => compareIds(a.id, b.id));
-      return { items, nextState: { newestId: cursor } };
+      return {
+        items,
+        nextState: { newestId: cursor, pollsSinceCheck: check.pollsSinceCheck },
+        ...(check.observed ? { observed: check.observed, observedThroughNewest: true } : {}),
+      };
     },
     async recent(query, call) {
       const now = clock.now();

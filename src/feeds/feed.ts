@@ -24,6 +24,11 @@ export interface FeedPollResult<State> {
    * without another request. Absent when the feed cannot tell (a seeding poll, a 304).
    */
   observed?: FeedItem[];
+  /**
+   * `observed` is the newest records of the feed: everything newer than its oldest would be in
+   * it, so a remembered record newer than all of them was removed too (not merely unlisted).
+   */
+  observedThroughNewest?: boolean;
 }
 
 /**

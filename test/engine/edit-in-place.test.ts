@@ -2,50 +2,18 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { createManualClock } from '../../src/emulator/index.js';
 import type { FeedName } from '../../src/feeds/feed-names.js';
 import type { Message } from '../../src/ports/index.js';
-import { startInstance, startWorld } from '../support/engine-harness.js';
+import { editsBot, EDIT_MIN_INTERVAL_MS as MIN_INTERVAL_MS, waitUntil } from '../support/edits-bot.js';
+import { startWorld } from '../support/engine-harness.js';
 
 const clock = createManualClock(Date.parse('2026-11-23T12:00:00Z'));
 const world = await startWorld({ clock });
 afterAll(() => world.close());
 const { admin } = world.emulator;
 
-const MIN_INTERVAL_MS = 300_000;
 const field = (message: Message | undefined, name: string) =>
   message?.fields?.find((f) => f.name === name)?.value;
 
-/** A bot on the emulator's clock, subscribed to `feed` in #news, seeded, and delivering. */
-async function botFor(feed: FeedName, namespace: string) {
-  const bot = await startInstance({
-    emulator: world.emulator,
-    storeUrl: world.sqliteUrl(),
-    namespace,
-    clock,
-    settings: { edits: { maxAgeMs: 24 * 3_600_000, minIntervalMs: MIN_INTERVAL_MS } },
-  });
-  await bot.engine.subscriptions.add({
-    platform: 'console',
-    channelId: 'news',
-    feed,
-    filters: {},
-    createdBy: 't',
-  });
-  await bot.engine.pollAllOnce();
-  bot.engine.dispatcher.start();
-  /** One poll, then every message due now is sent. */
-  const pollAndSend = async () => {
-    const [summary] = await bot.engine.pollAllOnce();
-    bot.engine.dispatcher.wake();
-    await waitUntil(() => bot.engine.outbox.heads().every((e) => e.notBefore > clock.now()));
-    return summary;
-  };
-  return { bot, pollAndSend };
-}
-
-async function waitUntil(done: () => boolean): Promise<void> {
-  while (!done()) await new Promise((resolve) => setTimeout(resolve, 5));
-  // …and whatever was in flight has been answered.
-  await new Promise((resolve) => setTimeout(resolve, 20));
-}
+const botFor = (feed: FeedName, namespace: string) => editsBot(world, clock, feed, namespace);
 
 describe('messages kept current in place', () => {
   it('edits a posted post when its votes change, once, and not when nothing shown changed', async () => {

@@ -1,0 +1,83 @@
+import { afterAll, describe, expect, it } from 'vitest';
+import { createManualClock } from '../../src/emulator/index.js';
+import { COMMENT_CHECK_EVERY_POLLS } from '../../src/feeds/comment-check.js';
+import { editsBot } from '../support/edits-bot.js';
+import { startWorld } from '../support/engine-harness.js';
+
+const clock = createManualClock(Date.parse('2026-11-23T12:00:00Z'));
+const world = await startWorld({ clock });
+afterAll(() => world.close());
+const { admin } = world.emulator;
+
+const POLL_MS = 60_000;
+
+/** A bot subscribed to comments in #talk; `pollAndSend(n)`: n polls a minute apart, each sending what is due. */
+async function commentsBot(namespace: string) {
+  const { bot, pollAndSend: pollOnce } = await editsBot(world, clock, 'comments', namespace, 'talk');
+  const pollAndSend = async (times = 1) => {
+    for (let i = 0; i < times; i += 1) {
+      clock.advance(POLL_MS);
+      await pollOnce();
+    }
+  };
+  return { bot, pollAndSend };
+}
+
+const commentRequests = () => admin.stats().requests.byRoute['/v1/comments'] ?? 0;
+
+describe('comments removed upstream', () => {
+  it('edits a posted comment once to say it was removed, within a tenth more comment requests', async () => {
+    const { bot, pollAndSend } = await commentsBot('comment-removed');
+    try {
+      admin.resetStats();
+      const doomed = admin.addComment({ body: 'Doomed remark' });
+      admin.addComment({ body: 'Kept remark' });
+      await pollAndSend();
+      expect(bot.adapter.deliveries).toHaveLength(2);
+      const [doomedMessage, keptMessage] = bot.adapter.delivered('talk');
+      // A check lists the comment before it goes, so the next one can see it missing.
+      await pollAndSend(COMMENT_CHECK_EVERY_POLLS);
+      expect(bot.adapter.edits).toHaveLength(0);
+
+      admin.removeComment(doomed.id as number);
+      await pollAndSend(COMMENT_CHECK_EVERY_POLLS * 2);
+      expect(bot.adapter.edits).toHaveLength(1);
+      const edit = bot.adapter.edits[0]!;
+      expect(edit.messageId).toBe('m1');
+      expect(edit.message.title).toBe(`Removed from the directory: ${doomedMessage!.title}`);
+      expect(bot.adapter.current('m2')?.title).toBe(keptMessage!.title);
+      expect(bot.adapter.deliveries).toHaveLength(2);
+
+      // 31 polls, each one request while caught up, plus one check every tenth poll.
+      const polls = 1 + COMMENT_CHECK_EVERY_POLLS * 3;
+      expect(commentRequests()).toBe(polls + 3);
+      expect((commentRequests() - polls) / polls).toBeLessThanOrEqual(0.1);
+    } finally {
+      await bot.close();
+    }
+  });
+
+  it('marks nothing when the check fails upstream, and marks the removal once a check succeeds', async () => {
+    const { bot, pollAndSend } = await commentsBot('comment-check-fails');
+    try {
+      const doomed = admin.addComment({ body: 'Doomed remark' });
+      await pollAndSend(COMMENT_CHECK_EVERY_POLLS);
+      expect(bot.adapter.deliveries).toHaveLength(1);
+
+      // The next check (two attempts: the harness retries once) answers 503.
+      admin.removeComment(doomed.id as number);
+      await pollAndSend(COMMENT_CHECK_EVERY_POLLS - 1);
+      admin.injectFault({ route: '/v1/comments', count: 2, kind: 'status', status: 503 });
+      await pollAndSend();
+      expect(admin.pendingFaults()).toHaveLength(0);
+      expect(bot.adapter.edits).toHaveLength(0);
+
+      await pollAndSend(COMMENT_CHECK_EVERY_POLLS);
+      expect(bot.adapter.edits.map((e) => e.message.title)).toEqual([
+        `Removed from the directory: ${bot.adapter.deliveries[0]!.message.title}`,
+      ]);
+    } finally {
+      await bot.close();
+    }
+  });
+});
