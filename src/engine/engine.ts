@@ -141,6 +141,8 @@ export function createEngine(options: EngineOptions) {
     {
       reminderHorizonMinutes: () => reminderHorizon,
       clearNotificationsAfterDelivery: settings.clearNotifications,
+      // Marking a removed comment is an edit: without edits the check would spend for nothing.
+      checkRemovedComments: settings.edits !== undefined,
     },
   );
 

@@ -1,5 +1,5 @@
 import type { DirectoryComment } from '../directory/index.js';
-import { checkRecentComments } from './comment-check.js';
+import { COMMENT_CHECK_EVERY_POLLS, checkRecentComments } from './comment-check.js';
 import { background, canAffordAnotherPage, compareIds, type Feed, type FeedDependencies } from './feed.js';
 import type { FeedItem } from './feed-item.js';
 import { makeFeedItem } from './make-item.js';
@@ -19,12 +19,15 @@ const MAX_PAGES_PER_POLL = 10;
  * New comments, walking the V1 `newer` id cursor until caught up; every few polls also one
  * listing of the newest comments, which shows the ones removed upstream (see comment-check).
  */
-export function createCommentsFeed(deps: FeedDependencies): Feed<CommentsFeedState> {
-  const { client, clock } = deps;
+export function createCommentsFeed(
+  deps: FeedDependencies & { checkRemovals?: boolean },
+): Feed<CommentsFeedState> {
+  const { client, clock, checkRemovals = false } = deps;
   return {
     name: 'comments',
     quotaClass: 'v1',
-    costPerPoll: 1,
+    // The removal check's one request every few polls, averaged in so the cadence plans for it.
+    costPerPoll: checkRemovals ? 1 + 1 / COMMENT_CHECK_EVERY_POLLS : 1,
     async poll(state, signal) {
       if (!state) {
         const latest = await client.listComments(
@@ -34,7 +37,9 @@ export function createCommentsFeed(deps: FeedDependencies): Feed<CommentsFeedSta
         return { items: [], nextState: { newestId: latest.items[0]?.id ?? '0' } };
       }
       // Before the walk, so its span ends where the comments this poll reads begin.
-      const check = await checkRecentComments(client, state.pollsSinceCheck ?? 0, clock.now(), signal);
+      const check = checkRemovals
+        ? await checkRecentComments(client, state.pollsSinceCheck ?? 0, clock.now(), signal)
+        : undefined;
       const items: FeedItem[] = [];
       let cursor = state.newestId;
       for (let page = 0; page < MAX_PAGES_PER_POLL; page += 1) {
@@ -56,8 +61,8 @@ export function createCommentsFeed(deps: FeedDependencies): Feed<CommentsFeedSta
       items.sort((a, b) => compareIds(a.id, b.id));
       return {
         items,
-        nextState: { newestId: cursor, pollsSinceCheck: check.pollsSinceCheck },
-        ...(check.observed ? { observed: check.observed, observedThroughNewest: true } : {}),
+        nextState: { newestId: cursor, ...(check ? { pollsSinceCheck: check.pollsSinceCheck } : {}) },
+        ...(check?.observed ? { observed: check.observed, observedThroughNewest: true } : {}),
       };
     },
     async recent(query, call) {

@@ -12,17 +12,20 @@ export interface FeedSettings {
   reminderHorizonMinutes: () => number;
   /** Clear the token user's notifications upstream once delivered items are durably queued. */
   clearNotificationsAfterDelivery: boolean;
+  /** Spend a little quota spotting comments removed upstream (only worth it with edits on). */
+  checkRemovedComments: boolean;
 }
 
 /** For a feed that is only asked what is recent, never polled for delivery: no side effects. */
 export const RECENT_ONLY: FeedSettings = {
   reminderHorizonMinutes: () => 0,
   clearNotificationsAfterDelivery: false,
+  checkRemovedComments: false,
 };
 
 const FACTORIES: { readonly [Name in FeedName]: (deps: FeedDependencies, settings: FeedSettings) => Feed } = {
   posts: (deps) => createPostsFeed(deps),
-  comments: (deps) => createCommentsFeed(deps),
+  comments: (deps, settings) => createCommentsFeed({ ...deps, checkRemovals: settings.checkRemovedComments }),
   collections: (deps) => createCollectionsFeed(deps),
   live: (deps, settings) =>
     createLiveFeed({ ...deps, reminderHorizonMinutes: settings.reminderHorizonMinutes }),

@@ -11,6 +11,8 @@ export interface EditsOptions {
   /** How often the posts feed polls, as its cadence would. */
   pollMs: number;
   posts: number;
+  /** Comments posted alongside (on the comments feed); a third of them are removed upstream. */
+  comments: number;
   seed: number;
 }
 
@@ -25,6 +27,8 @@ export interface EditsResult {
   /** Directory requests with edits on ÷ the same run with edits off, minus 1 (goal ≤ 0.1). */
   extraQuotaRatio: number;
   requests: { withEdits: number; withoutEdits: number };
+  /** Posted comments removed upstream, and how many of their messages were edited to say so. */
+  removedComments: { removed: number; marked: number; markedTwice: number };
   /** Upstream vote change → message showing it (or a later count), ÷ the interval. */
   staleness: { p50: number; p95: number; samples: number; unshown: number };
   violations: Violation[];
@@ -32,6 +36,8 @@ export interface EditsResult {
 
 interface Run {
   posted: number;
+  /** Per comment message removed upstream: how many edits marked it removed. */
+  removalMarks: number[];
   requests: number;
   /** Per message id: [time, votes shown] of each edit. */
   edits: Map<string, { at: number; votes: number }[]>;
@@ -41,8 +47,9 @@ interface Run {
 }
 
 /**
- * Vote churn on posted posts, polled at the feed's cadence, with edits on and then off on the
- * same seed: how often each message is edited, what the refresh costs upstream beyond the
+ * Vote churn on posted posts, and posted comments of which some are removed upstream, polled at
+ * the feeds' cadence, with edits on and then off on the same seed: how often each message is
+ * edited, what the refresh (and the comments feed's removal check) costs upstream beyond the
  * feeds' own polls, and how long a shown vote count lags the directory.
  */
 export async function benchEdits(options: EditsOptions): Promise<EditsResult> {
@@ -71,6 +78,16 @@ export async function benchEdits(options: EditsOptions): Promise<EditsResult> {
   const violations: Violation[] = [];
   if (maxInOne > 1)
     violations.push({ benchmark: 'edits', problem: `${maxInOne} edits of one message in one interval` });
+  const removedComments = {
+    removed: on.removalMarks.length,
+    marked: on.removalMarks.filter((n) => n > 0).length,
+    markedTwice: on.removalMarks.filter((n) => n > 1).length,
+  };
+  if (removedComments.marked < removedComments.removed || removedComments.markedTwice > 0)
+    violations.push({
+      benchmark: 'edits',
+      problem: `${removedComments.marked} of ${removedComments.removed} removed comments marked, ${removedComments.markedTwice} twice`,
+    });
   return {
     posted: on.posted,
     edits,
@@ -79,6 +96,7 @@ export async function benchEdits(options: EditsOptions): Promise<EditsResult> {
     maxEditsInOneInterval: maxInOne,
     extraQuotaRatio: round(on.requests / Math.max(1, off.requests) - 1),
     requests: { withEdits: on.requests, withoutEdits: off.requests },
+    removedComments,
     staleness: {
       p50: round(percentile(lags, 50)),
       p95: round(percentile(lags, 95)),
@@ -109,11 +127,23 @@ async function run(options: EditsOptions, edits: boolean): Promise<Run> {
       filters: {},
       createdBy: 'b',
     });
+    await bot.engine.subscriptions.add({
+      platform: 'console',
+      channelId: 'bench-talk',
+      feed: 'comments',
+      filters: {},
+      createdBy: 'b',
+    });
     await bot.engine.pollAllOnce();
     const ids = Array.from(
       { length: options.posts },
       (_, i) => admin.addPost({ name: `Bench ${i}` }).id as number,
     );
+    const comments = Array.from(
+      { length: options.comments },
+      (_, i) => admin.addComment({ body: `Bench remark ${i}` }).id as number,
+    );
+    const doomed = comments.filter((_, i) => i % 3 === 0);
     bot.engine.dispatcher.start();
     const settle = async () => {
       bot.engine.dispatcher.wake();
@@ -130,6 +160,10 @@ async function run(options: EditsOptions, edits: boolean): Promise<Run> {
     const votes = new Map<number, number>();
     for (let t = 0; t < options.durationMs; t += options.pollMs) {
       clock.advance(options.pollMs);
+      // A third into the run (the comments feed's removal check has listed them by then).
+      if (t === Math.floor(options.durationMs / 3 / options.pollMs) * options.pollMs) {
+        for (const id of doomed) admin.removeComment(id);
+      }
       // Each poll period, about a third of the posts gain a few votes.
       for (const id of ids) {
         if (random() < 0.33) {
@@ -148,19 +182,34 @@ async function run(options: EditsOptions, edits: boolean): Promise<Run> {
     const requests = admin.stats().requests.total - before;
     const messageOf = new Map<number, string>();
     const base = new Map<string, number>();
+    const talk = bot.adapter.deliveries.flatMap((d, i) =>
+      d.channelId === 'bench-talk' ? [`m${i + 1}`] : [],
+    );
+    // Comments are posted in id order: the doomed ones' messages are at their indexes.
+    const removalMarks = comments.flatMap((_, i) => {
+      const messageId = talk[i];
+      if (!doomed.includes(comments[i]!) || messageId === undefined) return [];
+      return [
+        bot.adapter.edits.filter(
+          (e) => e.messageId === messageId && e.message.title.startsWith('Removed from the directory: '),
+        ).length,
+      ];
+    });
     bot.adapter.deliveries.forEach((d, i) => {
+      if (d.channelId !== 'bench') return;
       const id = ids[Number(d.message.title.replace('Bench ', ''))];
       if (id !== undefined) messageOf.set(id, `m${i + 1}`);
       base.set(`m${i + 1}`, Number(d.message.fields?.find((f) => f.name === 'Votes')?.value ?? 0));
     });
     const byMessage = new Map<string, { at: number; votes: number }[]>();
     for (const edit of bot.adapter.edits) {
+      if (!base.has(edit.messageId)) continue;
       const shown = Number(edit.message.fields?.find((f) => f.name === 'Votes')?.value ?? 0);
       const list = byMessage.get(edit.messageId) ?? [];
       list.push({ at: edit.at, votes: shown - (base.get(edit.messageId) ?? 0) });
       byMessage.set(edit.messageId, list);
     }
-    return { posted: bot.adapter.deliveries.length, requests, edits: byMessage, changes, messageOf };
+    return { posted: base.size, removalMarks, requests, edits: byMessage, changes, messageOf };
   } finally {
     await bot.close();
     await world.close();
@@ -181,7 +230,13 @@ export function editsRows(e: EditsResult): Row[] {
       figure: 'edits: extra directory quota ÷ feeds’ own',
       value: e.extraQuotaRatio,
       goal: '≤ 0.1',
-      detail: `${e.requests.withEdits} requests with edits vs ${e.requests.withoutEdits} without (refresh reads the posts feed's own poll)`,
+      detail: `${e.requests.withEdits} requests with edits vs ${e.requests.withoutEdits} without (refresh reads the posts feed's own poll; the comments feed lists its newest comments every tenth poll)`,
+    },
+    {
+      figure: 'edits: removed comments marked ÷ removed',
+      value: round(e.removedComments.marked / Math.max(1, e.removedComments.removed)),
+      goal: '1',
+      detail: `${e.removedComments.marked} of ${e.removedComments.removed} posted comments removed upstream edited to say so; ${e.removedComments.markedTwice} marked twice`,
     },
     {
       figure: 'edits: shown vote staleness p95 ÷ EDIT_MIN_INTERVAL_S',

@@ -45,7 +45,7 @@ const MODES = {
     scaleOut: [{ destinations: 1_000, workspaces: 100, windowMs: 20_000 }],
     home: { subscriptions: 1_000, viewers: 10, changes: 5, burst: 10 },
     // Quick mode runs it only when asked (`--only edits`): two simulated runs, ~20 s.
-    edits: { durationMs: 300_000, minIntervalMs: 60_000, pollMs: 10_000, posts: 8, seed: 1 },
+    edits: { durationMs: 300_000, minIntervalMs: 60_000, pollMs: 10_000, posts: 8, comments: 6, seed: 1 },
     digest: { subscriptions: 200, slots: 3, itemsPerSlot: 3 },
   },
   full: {
@@ -59,7 +59,7 @@ const MODES = {
       { destinations: 50_000, workspaces: 1_000, windowMs: 60_000 },
     ],
     home: { subscriptions: 1_000, viewers: 20, changes: 10, burst: 20 },
-    edits: { durationMs: 300_000, minIntervalMs: 60_000, pollMs: 10_000, posts: 8, seed: 1 },
+    edits: { durationMs: 300_000, minIntervalMs: 60_000, pollMs: 10_000, posts: 8, comments: 6, seed: 1 },
     digest: { subscriptions: 2_000, slots: 4, itemsPerSlot: 5 },
   },
 } as const;
