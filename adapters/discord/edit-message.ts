@@ -14,7 +14,8 @@ const MESSAGE_GONE: Record<number, string> = {
 };
 
 /**
- * Replaces a posted message (`PATCH /channels/{channel}/messages/{message}`), rendered as a new
+ * Replaces a posted message (`PATCH /channels/{channel}/messages/{message}`, in the channel the
+ * reference names when the message sits in a thread), rendered as a new
  * post would be, through the same discord.js limiter so the channel's stated bucket paces it.
  * Outcomes as values; other errors are mapped as a post's (a lost channel pauses its
  * subscriptions and /directory status says why).
@@ -27,7 +28,8 @@ export async function editMessage(
 ): Promise<DeliveryOutcome> {
   try {
     const response = await rest.queueRequest({
-      fullRoute: Routes.channelMessage(destination.channelId, reference.messageId),
+      // A reply or forum post lives in its thread, not in the destination channel.
+      fullRoute: Routes.channelMessage(reference.channelId ?? destination.channelId, reference.messageId),
       method: RequestMethod.Patch,
       body: renderDiscordMessage(message),
     });

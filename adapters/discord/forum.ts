@@ -30,7 +30,7 @@ export async function postInForum(rest: REST, channelId: string, message: Messag
     return {
       status: 'delivered',
       ...(messageId === undefined ? {} : { platformMessageId: messageId }),
-      ...(threadId === undefined ? {} : { threadId }),
+      ...(threadId === undefined ? {} : { threadId, channelId: threadId }),
       ...(bucket === undefined ? {} : { bucket }),
     };
   } catch (error) {

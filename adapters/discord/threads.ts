@@ -76,7 +76,7 @@ export async function postInThread(
   const threadId =
     destination.thread?.threadId ?? destination.thread?.parentMessageId ?? destination.channelId;
   const first = await postMessage(rest, threadId, message, idempotencyKey);
-  if (first.status !== 'rejected' || first.code !== 'archived_thread') return asThreadRefusal(first);
+  if (first.status !== 'rejected' || first.code !== 'archived_thread') return inThread(first, threadId);
   try {
     await rest.patch(Routes.channel(threadId), { body: { archived: false } });
   } catch (error) {
@@ -84,7 +84,12 @@ export async function postInThread(
     const reason = `the thread is archived and unarchiving it was refused: ${why}`;
     return { status: 'rejected', code: 'archived_thread', reason, scope: 'thread' };
   }
-  return asThreadRefusal(await postMessage(rest, threadId, message, idempotencyKey));
+  return inThread(await postMessage(rest, threadId, message, idempotencyKey), threadId);
+}
+
+/** A reply lives in its thread's channel: the delivered outcome says so, for its later edits. */
+function inThread(outcome: DeliveryOutcome, threadId: string): DeliveryOutcome {
+  return outcome.status === 'delivered' ? { ...outcome, channelId: threadId } : asThreadRefusal(outcome);
 }
 
 /** What `outcomeOfError` calls an answer that, inside a thread, is about the thread and not the channel. */

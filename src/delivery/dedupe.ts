@@ -9,6 +9,11 @@ export interface PostedReference {
   postedAt: number;
   /** The thread started from (Discord) or under (Slack: the parent's ts) this message, if any. */
   threadId?: string;
+  /**
+   * The channel this message itself lives in, when not the destination's (Discord: a reply in a
+   * thread, a forum post in its own thread); unlike `threadId`, where its edits are sent.
+   */
+  channelId?: string;
   /** The changeable values the message shows (see shownState): an edit is owed only when they change. */
   shown?: string;
   /** Epoch ms the last edit was (or is due to be) sent: the next waits EDIT_MIN_INTERVAL_S from it. */

@@ -188,11 +188,11 @@ export class Dispatcher {
       if (outcome.status === 'delivered') {
         entry.posted = true;
         if (outcome.platformMessageId !== undefined) {
-          const threadId = outcome.threadId === undefined ? {} : { threadId: outcome.threadId };
           entry.reference = {
             messageId: outcome.platformMessageId,
             postedAt: clock.now(),
-            ...threadId,
+            ...(outcome.threadId === undefined ? {} : { threadId: outcome.threadId }),
+            ...(outcome.channelId === undefined ? {} : { channelId: outcome.channelId }),
             ...(entry.shown === undefined ? {} : { shown: entry.shown }),
           };
         }

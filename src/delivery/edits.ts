@@ -21,6 +21,7 @@ export function sendEdit(
   const reference = {
     messageId: target.messageId,
     ...(target.threadId !== undefined ? { threadId: target.threadId } : {}),
+    ...(target.channelId !== undefined ? { channelId: target.channelId } : {}),
   };
   // The edited message keeps the buttons the post had.
   return adapter.edit(entry.destination, reference, withMuteActions(entry.message, entry.subscriptionIds));
@@ -84,6 +85,7 @@ export async function requestEdit(
     edit: {
       messageId: reference.messageId,
       ...(reference.threadId !== undefined ? { threadId: reference.threadId } : {}),
+      ...(reference.channelId !== undefined ? { channelId: reference.channelId } : {}),
       revision: Math.max(now, (pending?.edit?.revision ?? 0) + 1),
     },
   };

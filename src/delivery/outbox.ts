@@ -40,6 +40,8 @@ export interface OutboxEntry {
 export interface EditTarget {
   messageId: string;
   threadId?: string;
+  /** The channel the message lives in when not the destination's: see PostedReference. */
+  channelId?: string;
   /** Grows with each newer state queued; only the entry holding the latest one is ever sent. */
   revision: number;
 }

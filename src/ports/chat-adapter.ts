@@ -35,6 +35,11 @@ export type DeliveryOutcome =
       bucket?: BucketState;
       /** The message is a thread of its own (a Discord forum post): replies go straight in. */
       threadId?: string;
+      /**
+       * The channel the message itself lives in, when not the destination's (Discord: a reply's
+       * thread, a forum post's own thread): edits go there.
+       */
+      channelId?: string;
     }
   | {
       status: 'rejected';
@@ -143,6 +148,8 @@ export interface AdapterHealth {
 export interface MessageReference {
   messageId: string;
   threadId?: string;
+  /** The channel the message lives in when not the destination's (a Discord thread). */
+  channelId?: string;
 }
 
 /** A token bucket: `ratePerSecond` sustained, up to `burst` at once. */

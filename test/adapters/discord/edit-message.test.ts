@@ -57,6 +57,43 @@ describe('Discord edits in place (PATCH message)', () => {
     expect(rest.problems).toEqual([]);
   });
 
+  it('edits a comment reply in its thread, not a message of the parent channel', async () => {
+    const parentId = await post();
+    const opening = await adapter.openThread?.(to, parentId, 'Widget');
+    if (opening?.status !== 'opened') throw new Error('no thread');
+    const inThread: Destination = {
+      ...to,
+      thread: { parentMessageId: parentId, threadId: opening.threadId },
+    };
+    const reply = await adapter.deliver(inThread, { ...posted, title: 'Comment' }, { idempotencyKey: 'r' });
+    if (reply.status !== 'delivered' || reply.platformMessageId === undefined) throw new Error('no reply');
+    expect(reply.channelId).toBe(opening.threadId);
+    const reference = { messageId: reply.platformMessageId, channelId: opening.threadId };
+    expect(await adapter.edit?.(to, reference, edited)).toMatchObject({ status: 'delivered' });
+    expect(rest.edits.edits.map((e) => [e.channelId, e.messageId])).toEqual([
+      [opening.threadId, reply.platformMessageId],
+    ]);
+    expect(JSON.stringify(rest.messages.get(opening.threadId)?.[0]?.body)).toContain('9');
+    expect(JSON.stringify(rest.messages.get(CHANNEL_ID)?.[0]?.body)).not.toContain('9');
+  });
+
+  it('edits a forum post’s starter message in the post’s own thread', async () => {
+    rest.threads.forums.add(CHANNEL_ID);
+    const outcome = await adapter.deliver(to, posted, { idempotencyKey: 'f' });
+    if (
+      outcome.status !== 'delivered' ||
+      outcome.platformMessageId === undefined ||
+      outcome.channelId === undefined
+    )
+      throw new Error('no post');
+    expect(outcome.channelId).toBe(outcome.threadId);
+    const reference = { messageId: outcome.platformMessageId, channelId: outcome.channelId };
+    expect(await adapter.edit?.(to, reference, edited)).toMatchObject({ status: 'delivered' });
+    expect(rest.edits.edits.map((e) => e.channelId)).toEqual([outcome.threadId]);
+    expect(JSON.stringify(rest.messages.get(outcome.threadId ?? '')?.[0]?.body)).toContain('9');
+    expect(rest.problems).toEqual([]);
+  });
+
   it('drops an edit of a deleted message (10008) for that message only', async () => {
     const id = await post();
     rest.edits.forget(CHANNEL_ID, id);
