@@ -327,6 +327,10 @@ describe('threads on Discord', () => {
     expect(post?.name).toBe('Post 12');
     const parent = await ledger.reference(`discord:${forum}`, 'posts:new:12');
     expect(parent).toMatchObject({ messageId: post?.id, threadId: post?.id });
+    // Where their edits go: the post's message and the comments live in the post's thread.
+    expect(parent?.channelId).toBe(post?.id);
+    const reply = await ledger.reference(`discord:${forum}`, 'comments:new:120');
+    expect(reply?.channelId).toBe(post?.id);
     // The forum post is the thread: none is started from a message.
     expect(fake.callsTo('POST', '/channels/:id/messages/:id/threads')).toEqual([]);
     const titles = (fake.messages.get(post!.id) ?? []).map(
