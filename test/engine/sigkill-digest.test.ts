@@ -92,10 +92,18 @@ describe('killing the bot with SIGKILL around a digest', () => {
       const exit = await bot.stop('SIGKILL');
       expect(exit.signal).toBe('SIGKILL');
       output += bot.output();
+      const digestLine = new RegExp(`hourly digest .*${stamp(dueAt)}`);
       const again = startBot();
-      await again.waitFor(new RegExp(`hourly digest .*${stamp(dueAt)}`), 60_000).catch(() => undefined);
-      // Long enough for a second copy to show, if there were one.
-      await sleep(1_500);
+      if (digestLine.test(output)) {
+        // The killed bot posted it: its successor must not post it again once it holds the lease
+        // and has run its due slots, which it does on taking the lease.
+        await again.waitFor(/now polls and delivers/);
+        await sleep(3_000);
+      } else {
+        await again.waitFor(digestLine, 60_000).catch(() => undefined);
+        // Long enough for a second copy to show, if there were one.
+        await sleep(1_500);
+      }
       expect((await again.stop('SIGTERM')).code).toBe(0);
       output += again.output();
     }
