@@ -46,14 +46,37 @@ function reminderDue(item: FeedItem, subscription: Subscription, options: Routin
   return startsAt > options.now && startsAt - options.now <= minutes * 60_000;
 }
 
+const WORD = /^[\p{L}\p{N}_]+$/u;
+const WORD_CHARACTER = /^[\p{L}\p{N}_]$/u;
+
 /**
  * Case-insensitive match on word boundaries, so "ai" matches "AI tools" but not "said".
- * Keywords with non-word characters (c++, node.js) match as plain substrings.
+ * Keywords with non-word characters (c++, node.js) match as plain substrings. `text` is the
+ * item's lower-cased text. A search and a look at the characters either side, not a RegExp
+ * built per keyword: with thousands of distinct keywords V8's regexp cache keeps few of them,
+ * and compiling one per candidate made routing slower as subscriptions grew.
  */
 function containsWord(text: string, keyword: string): boolean {
   const needle = keyword.toLowerCase();
-  if (!/^[\p{L}\p{N}_]+$/u.test(needle)) return text.includes(needle);
-  return new RegExp(`(?<![\\p{L}\\p{N}_])${needle}(?![\\p{L}\\p{N}_])`, 'u').test(text);
+  if (!WORD.test(needle)) return text.includes(needle);
+  for (let at = text.indexOf(needle); at !== -1; at = text.indexOf(needle, at + 1)) {
+    if (!wordCharacterBefore(text, at) && !wordCharacterAt(text, at + needle.length)) return true;
+  }
+  return false;
+}
+
+/** Whether the code point ending just before `index` is a letter, digit or `_`. */
+function wordCharacterBefore(text: string, index: number): boolean {
+  if (index <= 0) return false;
+  const low = text.charCodeAt(index - 1);
+  const pair = low >= 0xdc00 && low <= 0xdfff && index >= 2;
+  return wordCharacterAt(text, pair ? index - 2 : index - 1);
+}
+
+/** Whether the code point starting at `index` is a letter, digit or `_`. */
+function wordCharacterAt(text: string, index: number): boolean {
+  const codePoint = text.codePointAt(index);
+  return codePoint !== undefined && WORD_CHARACTER.test(String.fromCodePoint(codePoint));
 }
 
 export function destinationKey(platform: string, channelId: string): string {

@@ -7,13 +7,18 @@ import type { Subscription } from './subscriptions.js';
 const WORD = /^[\p{L}\p{N}_]+$/u;
 const NOT_WORD = /[^\p{L}\p{N}_]+/u;
 
-/** One feed's subscriptions, each filed under the one filter every item it wants must carry. */
+/**
+ * One feed's subscriptions, each filed under the one filter every item it wants must carry, as
+ * positions in the list: candidates are put back in list order by sorting small integers, where
+ * looking each one's position up in a map of every subscription costs a cache miss per compare
+ * at 100k subscriptions.
+ */
 interface FeedBuckets {
   /** No post, user or word-keyword filter: every item of the feed is a candidate. */
-  any: Subscription[];
-  byPost: Map<string, Subscription[]>;
-  byUser: Map<string, Subscription[]>;
-  byWord: Map<string, Subscription[]>;
+  any: number[];
+  byPost: Map<string, number[]>;
+  byUser: Map<string, number[]>;
+  byWord: Map<string, number[]>;
 }
 
 /** A running platform's active subscriptions, reduced to what decides which feeds to poll. */
@@ -35,7 +40,7 @@ export interface ActiveRoute {
  */
 export class SubscriptionIndex {
   readonly size: number;
-  readonly #position = new Map<Subscription, number>();
+  readonly #all: readonly Subscription[];
   readonly #byChannel = new Map<string, Subscription[]>();
   readonly #byFeed = new Map<FeedName, FeedBuckets>();
   readonly #paused: Subscription[] = [];
@@ -44,8 +49,8 @@ export class SubscriptionIndex {
 
   constructor(all: readonly Subscription[]) {
     this.size = all.length;
+    this.#all = [...all];
     all.forEach((subscription, position) => {
-      this.#position.set(subscription, position);
       push(this.#byChannel, destinationKey(subscription.platform, subscription.channelId), subscription);
       if (subscription.paused) {
         this.#paused.push(subscription);
@@ -54,7 +59,7 @@ export class SubscriptionIndex {
       const remindMinutes = subscription.feed === 'live' ? subscription.filters.remindMinutes : undefined;
       const route = { platform: subscription.platform, feed: subscription.feed, remindMinutes };
       this.#active.set(JSON.stringify(route), route);
-      file(this.#buckets(subscription.feed), subscription);
+      file(this.#buckets(subscription.feed), subscription, position);
       if (subscription.feed === 'posts' && subscription.threading?.comments && !subscription.threading.off) {
         // Its posts' comments come from the comments feed, which must then be polled.
         this.#threadComments.push(subscription);
@@ -75,7 +80,7 @@ export class SubscriptionIndex {
 
   /** Every subscription `predicate` accepts, in the order they were made (a workspace's, for its home tab). */
   where(predicate: (subscription: Subscription) => boolean): Subscription[] {
-    return [...this.#position.keys()].filter(predicate);
+    return this.#all.filter(predicate);
   }
 
   paused(): Subscription[] {
@@ -101,14 +106,20 @@ export class SubscriptionIndex {
   candidates(item: FeedItem): Subscription[] {
     const buckets = this.#byFeed.get(item.feed);
     if (!buckets) return [];
-    const found = new Set<Subscription>(buckets.any);
-    const add = (list: Subscription[] | undefined) => {
-      for (const subscription of list ?? []) found.add(subscription);
+    const found = new Set<number>(buckets.any);
+    const add = (list: number[] | undefined) => {
+      for (const position of list ?? []) found.add(position);
     };
     for (const ref of item.facets.postRefs) add(buckets.byPost.get(ref));
     for (const name of item.facets.usernames) add(buckets.byUser.get(name));
     for (const word of new Set(item.facets.text.split(NOT_WORD))) if (word) add(buckets.byWord.get(word));
-    return [...found].sort((a, b) => (this.#position.get(a) ?? 0) - (this.#position.get(b) ?? 0));
+    const all = this.#all;
+    return Uint32Array.from(found)
+      .sort()
+      .reduce<Subscription[]>((list, position) => {
+        list.push(all[position] as Subscription);
+        return list;
+      }, []);
   }
 
   #buckets(feed: FeedName): FeedBuckets {
@@ -127,14 +138,13 @@ export class SubscriptionIndex {
  * other characters (c++, node.js) match as substrings, which no word lookup finds, so those
  * subscriptions go with the unfiltered ones.
  */
-function file(buckets: FeedBuckets, subscription: Subscription): void {
+function file(buckets: FeedBuckets, subscription: Subscription, position: number): void {
   const { post, user, keywords } = subscription.filters;
-  if (post) push(buckets.byPost, post.toLowerCase(), subscription);
-  else if (user) push(buckets.byUser, user.toLowerCase(), subscription);
+  if (post) push(buckets.byPost, post.toLowerCase(), position);
+  else if (user) push(buckets.byUser, user.toLowerCase(), position);
   else if (keywords?.length && keywords.every((k) => WORD.test(k.toLowerCase()))) {
-    for (const word of new Set(keywords.map((k) => k.toLowerCase())))
-      push(buckets.byWord, word, subscription);
-  } else buckets.any.push(subscription);
+    for (const word of new Set(keywords.map((k) => k.toLowerCase()))) push(buckets.byWord, word, position);
+  } else buckets.any.push(position);
 }
 
 function push<K, V>(map: Map<K, V[]>, key: K, value: V): void {

@@ -49,6 +49,19 @@ describe('routing an item to subscriptions', () => {
     expect(routeItem(comment('I said so'), [ai], { now: 0, defaultRemindMinutes: 15 })).toEqual([]);
   });
 
+  it('finds a keyword beside punctuation, emoji and non-Latin text, but not inside another word', () => {
+    const ai = subscription('comments', { keywords: ['ai'] });
+    const routes = (body: string) =>
+      routeItem(comment(body), [ai], { now: 0, defaultRemindMinutes: 15 }).length;
+    expect(routes('(AI), again')).toBe(1);
+    expect(routes('😀ai😀')).toBe(1);
+    expect(routes('said, then ai')).toBe(1); // a later occurrence counts when the first is inside a word
+    expect(routes('naïve aim')).toBe(0);
+    expect(routes('über_ai')).toBe(0); // `_` is a word character
+    expect(routes('𝒜ai and 𝒜ai')).toBe(0); // a letter outside the BMP is a letter too
+    expect(routes('日本ai')).toBe(0);
+  });
+
   it('matches symbols in keywords as plain text (c++, node.js)', () => {
     const cpp = subscription('comments', { keywords: ['c++'] });
     expect(
