@@ -52,7 +52,16 @@ export interface StoreFootprint {
     keysAtEnd: number;
   };
   /** Routing and `/directory subscriptions` with a tenth of the channels, then with all of them. */
-  routing: { tenth: RoutingTiming; full: RoutingTiming; indexedRatio: number; linearRatio: number };
+  routing: {
+    tenth: RoutingTiming;
+    /** All the subscriptions, items spread over all the channels. */
+    full: RoutingTiming;
+    /** All the subscriptions, the tenth's items: only the number of subscriptions changed. */
+    fullSameItems: RoutingTiming;
+    indexedRatio: number;
+    sameItemsRatio: number;
+    linearRatio: number;
+  };
   /** `SubscriptionRepository.forChannel` (what `/directory subscriptions` reads), ms per call: tenth, full. */
   channelListMs: { tenth: number; full: number };
   /** Seeding every subscription through `SubscriptionRepository.seed`, ms. */
@@ -103,11 +112,12 @@ export async function measureStore(
       directoryId: BENCH_DIRECTORY,
     });
 
-    const atScale = async (channels: number) => {
+    const atScale = async (channels: number, itemChannels = channels) => {
       const started = performance.now();
       const index = await subscriptions.index();
       const built = performance.now() - started;
-      const timing = timeRouting(index, await subscriptions.list(), commentsFor(channels, 200), built);
+      const items = commentsFor(itemChannels, 200);
+      const timing = timeRouting(index, await subscriptions.list(), items, built);
       await subscriptions.forChannel(channelOf(0).platform, channelOf(0).channelId); // warm-up
       const listStarted = performance.now();
       for (let i = 0; i < 50; i += 1) {
@@ -124,6 +134,9 @@ export async function measureStore(
     await subscriptions.seed(seedsFor(0, options.channels));
     const subscriptionSeedMs = round(performance.now() - seedStarted, 0);
     const full = await atScale(options.channels);
+    // The tenth's items again, now among all the subscriptions: what the lookup costs when only
+    // the number of subscriptions changes, not how much memory the items touch.
+    const fullSameItems = await atScale(options.channels, tenthChannels);
     const index = await subscriptions.index(); // what the poller holds between changes
     const expected = options.channels * SUBSCRIPTIONS_PER_CHANNEL;
     if (index.size !== expected) problem(`${index.size} subscriptions stored, expected ${expected}`);
@@ -206,7 +219,9 @@ export async function measureStore(
       routing: {
         tenth: tenth.timing,
         full: full.timing,
+        fullSameItems: fullSameItems.timing,
         indexedRatio: round(full.timing.indexedMicros / tenth.timing.indexedMicros, 2),
+        sameItemsRatio: round(fullSameItems.timing.indexedMicros / tenth.timing.indexedMicros, 2),
         linearRatio: round(full.timing.linearMicros / tenth.timing.linearMicros, 2),
       },
       channelListMs: { tenth: tenth.listMs, full: full.listMs },
