@@ -209,7 +209,7 @@ function schemaFor(kind: RecordKind, record: Json): { schema: z.ZodType<unknown>
 }
 
 export type RawComposeResult =
-  | { ok: true; message: Message; source: string }
+  | { ok: true; message: Message; source: string; parsed: unknown }
   | { ok: false; source: string; problems: string[] };
 
 /**
@@ -228,7 +228,8 @@ export function composeRawRecord(kind: RecordKind, record: unknown): RawComposeR
   const parsed = schema.safeParse(record);
   if (!parsed.success)
     return { ok: false, source, problems: parsed.error.issues.map((issue) => describeIssue(issue, record)) };
-  return { ok: true, source, message: composeParsed(kind, parsed.data) };
+  // `parsed` is the client's typed record (a DirectoryPost for `post`): what a digest ranks by.
+  return { ok: true, source, message: composeParsed(kind, parsed.data), parsed: parsed.data };
 }
 
 function composeParsed(kind: RecordKind, data: unknown): Message {

@@ -11,6 +11,13 @@ import {
   type RecordKind,
   unwrapRecords,
 } from './raw-record.js';
+import {
+  type ComposedRecord,
+  checkDigestFlags,
+  type DigestFlags,
+  feedOfKind,
+  previewDigest,
+} from './render-digest.js';
 import type { Subcommand } from './subcommand.js';
 
 export const RENDER_PLATFORMS = ['console', 'slack', 'discord'] as const;
@@ -35,12 +42,17 @@ const ACCEPTED_SHAPES = `It reads any of these, as the directory answers or as y
   - a V1 list: {"comments": […]}, {"collections": […]}, {"live_events": […]}, {"notifications": […]}
   - a JSON array of records`;
 
-const USAGE = `Usage: directory-bot render --platform console|slack|discord [--kind KIND] [--format FORMAT] [FILE|-]
+const USAGE = `Usage: directory-bot render --platform console|slack|discord [--kind KIND] [--format FORMAT]
+                            [--digest SPEC [--top N] [--tz ZONE]] [FILE|-]
 
 Reads directory records as JSON from FILE (or stdin when FILE is "-" or absent), validates
 each with the directory client's schemas, composes the bot's message and prints what would be
 sent: readable text for console, the exact JSON payload for slack and discord (a JSON array of
 payloads when there are several records).
+
+With --digest it prints instead the digest a subscription with those options would post
+holding these records (all of one feed): due at the first slot after the newest record, every
+part ("(1/3)"…) in posting order, one payload each.
 
 ${ACCEPTED_SHAPES}
 
@@ -49,6 +61,9 @@ Options:
   --kind, -k       ${RECORD_KINDS.join(' | ')}; guessed from the record's fields when left out
   --format, -f     ${MESSAGE_FORMATS.join(' | ')}: the look a subscription's --format gives it
                    (full card, the default; one linked summary line; the title alone, linked)
+  --digest         hourly | daily@HH:MM | weekly@ddd-HH:MM: preview the digest instead
+  --top            N (1-50): the digest ranks the N posts with the most votes
+  --tz             the IANA zone the digest is written in (default UTC)
   --help, -h       show this help
 
 Exits 0 on success, 1 when a record is invalid or the input cannot be read, 2 on a usage error.`;
@@ -58,6 +73,8 @@ interface RenderArgs {
   kind: RecordKind | undefined;
   format: MessageFormat;
   file: string | undefined;
+  /** Set when any digest option was given (checked for the feed once the records are read). */
+  digest: DigestFlags | undefined;
 }
 
 function parseRenderArgs(argv: string[]): RenderArgs | 'help' {
@@ -67,6 +84,9 @@ function parseRenderArgs(argv: string[]): RenderArgs | 'help' {
       platform: { type: 'string', short: 'p' },
       kind: { type: 'string', short: 'k' },
       format: { type: 'string', short: 'f' },
+      digest: { type: 'string' },
+      top: { type: 'string' },
+      tz: { type: 'string' },
       help: { type: 'boolean', short: 'h' },
     },
     allowPositionals: true,
@@ -87,11 +107,16 @@ function parseRenderArgs(argv: string[]): RenderArgs | 'help' {
     throw new UsageError(`--format must be one of ${MESSAGE_FORMATS.join(', ')}, not "${format}".`);
   }
   if (positionals.length > 1) throw new UsageError(`Give one file (or -), not ${positionals.length}.`);
+  const flags: DigestFlags = { digest: values.digest, top: values.top, tz: values.tz };
+  const digest = Object.values(flags).some((value) => value !== undefined) ? flags : undefined;
+  // A mistake in the options is said before any input is read; --top's feed is checked again then.
+  if (digest !== undefined) checkDigestFlags(digest, feedOfKind(kind as RecordKind | undefined));
   return {
     platform: platform as RenderPlatform,
     kind: kind as RecordKind | undefined,
     format,
     file: positionals[0],
+    digest,
   };
 }
 
@@ -158,7 +183,7 @@ export function createRenderCommand(
     const several = records.length > 1;
     const which = (index: number) => (several ? `item ${index + 1} of ${records.length}` : 'this');
 
-    const payloads: unknown[] = [];
+    const composed: ComposedRecord[] = [];
     const guesses = new Set<string>();
     let invalid = 0;
     for (const [index, found] of records.entries()) {
@@ -187,8 +212,19 @@ export function createRenderCommand(
         for (const problem of result.problems) io.stderr(`  - ${problem}`);
         continue;
       }
+      // Formatted as a subscription would hold it: a digest lists each item's formatted line.
+      const message = formatMessage(result.message, args.format);
+      composed.push({ kind, message, timestamp: result.message.timestamp, parsed: result.parsed });
+    }
+
+    const messages =
+      args.digest === undefined || composed.length === 0
+        ? composed.map((record) => record.message)
+        : previewDigest(args.digest, composed, Date.now());
+    const payloads: unknown[] = [];
+    for (const message of messages) {
       try {
-        payloads.push(await render(formatMessage(result.message, args.format)));
+        payloads.push(await render(message));
       } catch (error) {
         io.stderr(`The ${args.platform} renderer failed: ${messageOf(error)}`);
         return 1;
@@ -199,7 +235,8 @@ export function createRenderCommand(
       if (args.platform === 'console') {
         io.stdout(payloads.map((p) => (typeof p === 'string' ? p : JSON.stringify(p, null, 2))).join('\n\n'));
       } else {
-        io.stdout(JSON.stringify(several ? payloads : payloads[0], null, 2));
+        const list = args.digest === undefined ? several : payloads.length > 1;
+        io.stdout(JSON.stringify(list ? payloads : payloads[0], null, 2));
       }
     }
     return invalid === 0 ? 0 : 1;
@@ -207,7 +244,8 @@ export function createRenderCommand(
 
   return {
     name: 'render',
-    summary: 'Print the messages the bot would post for directory records (JSON file or stdin).',
+    summary:
+      'Print the messages (or --digest) the bot would post for directory records (JSON file or stdin).',
     usage: USAGE,
     async run(argv, io) {
       try {
