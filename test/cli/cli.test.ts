@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { startEmulator } from '../../src/emulator/index.js';
@@ -56,6 +56,25 @@ describe('the directory-bot command', () => {
     const bot = spawnBot(['doctor', '--bogus']);
     expect((await bot.exited).code).toBe(2);
     expect(bot.output()).toContain('--bogus');
+  });
+
+  it('render --digest prints a digest of the records in a file, and exits 2 on a bad schedule', async () => {
+    const posts = join(temp.path, 'posts.json');
+    const post = (id: number, name: string, votesCount: number) => ({
+      id: String(id),
+      name,
+      votesCount,
+      createdAt: '2017-03-09T07:15:00Z',
+      url: `https://www.example-directory.test/posts/${id}`,
+    });
+    writeFileSync(posts, JSON.stringify([post(1, 'Loom', 5), post(2, 'Engine', 9)]));
+    const digest = spawnBot(['render', '-p', 'console', '--digest', 'hourly', '--top', '1', posts]);
+    expect((await digest.exited).code).toBe(0);
+    expect(digest.output()).toContain('Top 1 post · 07:00–08:00\n');
+    expect(digest.output()).toContain('1. Engine — 9 votes');
+    const bad = spawnBot(['render', '-p', 'slack', '--digest', 'daily@25:00', posts]);
+    expect((await bad.exited).code).toBe(2);
+    expect(bad.output()).toContain('--digest: 25:00 is not a time of day (00:00 to 23:59).');
   });
 
   it('refuses to start with exit 78 naming PORT when PORT=abc', async () => {

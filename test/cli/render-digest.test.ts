@@ -121,6 +121,12 @@ describe('directory-bot render --digest', () => {
     expect(result.stdout).toContain('3 more items were found in this period but not kept (the oldest)');
   });
 
+  it('names the digest options in its help', async () => {
+    const help = await render(['--help'], []);
+    expect(help.stdout).toContain('[--digest SPEC [--top N] [--tz ZONE]] [FILE|-]');
+    expect(help.stdout).toContain('--digest         hourly | daily@HH:MM | weekly@ddd-HH:MM');
+  });
+
   it('refuses records of several feeds, or of none, and says why', async () => {
     const mixed = await render(['-p', 'console', '--digest', 'hourly'], [POSTS[0], v1Comment(9, 1)]);
     expect(mixed.code).toBe(2);

@@ -85,4 +85,12 @@ describe('examples in the docs work as written', () => {
     expect(payload.text).toContain('Atlas');
     expect(stdout).toContain('&lt;!channel&gt;');
   });
+
+  it('docs/commands.md: render --digest prints the digest shown under it', async () => {
+    const { stdout } = await runExample(
+      shellExample('docs/commands.md', 'render --platform console --digest'),
+    );
+    const doc = readFileSync(join(ROOT, 'docs/commands.md'), 'utf8');
+    expect(doc).toContain(`prints\n\n\`\`\`\n${stdout}\`\`\``);
+  });
 });
