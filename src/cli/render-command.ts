@@ -244,8 +244,7 @@ export function createRenderCommand(
 
   return {
     name: 'render',
-    summary:
-      'Print the messages (or --digest) the bot would post for directory records (JSON file or stdin).',
+    summary: 'Print the messages, or the digest, the bot would post for directory records (JSON or stdin).',
     usage: USAGE,
     async run(argv, io) {
       try {
