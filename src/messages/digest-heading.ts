@@ -49,7 +49,8 @@ function periodLabel(input: DigestInput, clock: DigestClock): string {
   const last = Math.max(from, to - 1);
   switch (input.cadence?.every) {
     case 'hourly':
-      return `${clock.format(from, 'time')}–${clock.format(to, 'time')}`;
+      // A period that starts on another day (a late digest after an outage) names that day.
+      return `${clock.near(from, to)}–${clock.format(to, 'time')}`;
     case 'weekly':
       return `week to ${clock.format(last, 'day')}`;
     default:

@@ -72,6 +72,11 @@ describe('composeDigest: a top-N digest of posts', () => {
       dailyDigest(items, { top: 5, period: { from: DUE - HOUR, to: DUE }, cadence: { every: 'hourly' } }),
     );
     expect(hourly[0]?.title).toBe('Top 1 post · 08:00–09:00');
+    // Late after an outage, an hourly digest covers more than its hour: its start names its day.
+    const late = composeDigest(
+      dailyDigest(items, { top: 5, period: { from: DUE - 2 * DAY, to: DUE }, cadence: { every: 'hourly' } }),
+    );
+    expect(late[0]?.title).toBe('Top 1 post · Sat 21 Nov 09:00–09:00');
   });
 });
 
