@@ -97,7 +97,15 @@ export interface DeliverDeps {
   logger: Logger;
   /** Posts into a forum channel instead (forum.ts), when the channel refuses plain messages. */
   forum?: (channelId: string, message: Message) => Promise<DeliveryOutcome>;
+  /**
+   * Channels a forum post went to (or was refused by as a forum): their items go straight to a
+   * forum post, not first to a plain post Discord refuses. A channel's type never changes.
+   */
+  forums?: Set<string>;
 }
+
+/** How many forum channels are remembered before the memory starts over (one refused post each). */
+const MAX_FORUMS = 10_000;
 
 /** A refusal that means "not a channel for plain messages", which a forum channel answers. */
 function refusedAsNotText(outcome: DeliveryOutcome): boolean {
@@ -106,6 +114,10 @@ function refusedAsNotText(outcome: DeliveryOutcome): boolean {
     (outcome.code === 'not_a_text_channel' || outcome.code === 'wrong_channel_type')
   );
 }
+
+/** A forum post refused because the channel is no forum either (a voice or category channel). */
+const refusedAsNotForum = (outcome: DeliveryOutcome) =>
+  outcome.status === 'rejected' && outcome.code === 'wrong_channel_type';
 
 /**
  * Posts a rendered message to a channel (`POST /channels/{id}/messages`) with a nonce, and
@@ -117,16 +129,29 @@ export async function deliverMessage(
   message: Message,
   idempotencyKey: string,
 ): Promise<DeliveryOutcome> {
-  let outcome = await postMessage(deps.rest, destination.channelId, message, idempotencyKey);
-  if (deps.forum !== undefined && refusedAsNotText(outcome)) {
-    // A forum channel: the item becomes a forum post. Another channel type refuses that too,
-    // and keeps the first refusal.
-    const forum = await deps.forum(destination.channelId, message);
-    if (forum.status !== 'rejected') outcome = forum;
+  const { channelId } = destination;
+  const { forum, forums } = deps;
+  let outcome: DeliveryOutcome;
+  if (forum !== undefined && forums?.has(channelId)) outcome = await forum(channelId, message);
+  else {
+    outcome = await postMessage(deps.rest, channelId, message, idempotencyKey);
+    if (forum !== undefined && refusedAsNotText(outcome)) {
+      // A forum channel: the item becomes a forum post. Another channel type refuses that too,
+      // and keeps the first refusal; a forum's own refusal (a required tag) is the one to report.
+      const asForum = await forum(channelId, message);
+      if (!refusedAsNotForum(asForum)) {
+        outcome = asForum;
+        // Answered as a forum (posted, or refused for a forum's reasons): remember it is one.
+        if (forums !== undefined && asForum.status !== 'failed') {
+          if (forums.size >= MAX_FORUMS) forums.clear();
+          forums.add(channelId);
+        }
+      }
+    }
   }
   if (outcome.status !== 'delivered') {
     deps.logger.warn(
-      { channelId: destination.channelId, status: outcome.status, code: outcome.code },
+      { channelId, status: outcome.status, code: outcome.code },
       'discord delivery did not go through',
     );
   }

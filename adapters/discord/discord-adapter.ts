@@ -21,6 +21,7 @@ import { createInteractionFlow } from './interaction-flow.js';
 import { interactionSchema } from './interaction-payload.js';
 import { createResponder } from './interaction-responder.js';
 import { createDiscordRest, type DiscordRestEvent } from './rest-client.js';
+import { rememberThreadRefusals } from './thread-refusals.js';
 import { openThread, postInThread } from './threads.js';
 import { importDiscordPublicKey } from './verify-signature.js';
 import { verifyDiscordToken } from './verify-token.js';
@@ -39,8 +40,13 @@ export interface DiscordAdapterOptions {
   onEvent?: (event: DiscordRestEvent) => void;
   /** Defer an interaction when the core has not answered within this long (default 2000 ms; Discord allows 3 s). */
   deferAfterMs?: number;
-  /** Clock in ms for the HTTP interactions replay window. Default `Date.now`. */
+  /**
+   * Clock in ms for the HTTP interactions replay window and for how long a channel's refusal to
+   * start threads is remembered. Default `Date.now`.
+   */
   now?: () => number;
+  /** Milliseconds before a REST request is given up (default 10 s). */
+  requestTimeoutMs?: number;
 }
 
 /**
@@ -73,7 +79,17 @@ export function createDiscordAdapter(options: DiscordAdapterOptions): ChatAdapte
   if (options.token !== undefined) restOptions.token = options.token;
   if (options.apiUrl !== undefined) restOptions.apiUrl = options.apiUrl;
   if (options.onEvent !== undefined) restOptions.onEvent = options.onEvent;
+  if (options.requestTimeoutMs !== undefined) restOptions.timeoutMs = options.requestTimeoutMs;
   const rest: REST = createDiscordRest(restOptions);
+  // Posts (feed, replies, DMs, forum posts) are never repeated inside discord.js: after a timeout
+  // the post may have been made, and only the outbox, which asks its ledger first, retries them.
+  const posts: REST = createDiscordRest({ ...restOptions, retries: 0 });
+  /** Channels known to be forums: their items go straight to a forum post. */
+  const forums = new Set<string>();
+  const startThread = rememberThreadRefusals(
+    (destination, parentMessageId, name) => openThread(rest, destination, parentMessageId, name),
+    options.now ?? Date.now,
+  );
 
   let client: Client | undefined;
   let started = false;
@@ -141,7 +157,7 @@ export function createDiscordAdapter(options: DiscordAdapterOptions): ChatAdapte
     return created;
   }
 
-  const directMessages = createDiscordDirectMessages({ rest, logger });
+  const directMessages = createDiscordDirectMessages({ rest, posts, logger });
   return {
     platform: 'discord',
     pacing: DISCORD_PACING,
@@ -169,11 +185,11 @@ export function createDiscordAdapter(options: DiscordAdapterOptions): ChatAdapte
       }
       if (destination.thread !== undefined) {
         // A reply: its refusals concern the thread, and the core falls back to the channel.
-        return postInThread(rest, destination, message, delivery.idempotencyKey);
+        return postInThread({ rest, posts }, destination, message, delivery.idempotencyKey);
       }
-      const forum = (channelId: string, m: Message) => postInForum(rest, channelId, m);
+      const forum = (channelId: string, m: Message) => postInForum(posts, channelId, m);
       const outcome = await deliverMessage(
-        { rest, logger, forum },
+        { rest: posts, logger, forum, forums },
         destination,
         message,
         delivery.idempotencyKey,
@@ -188,6 +204,7 @@ export function createDiscordAdapter(options: DiscordAdapterOptions): ChatAdapte
         // discord.js forgets the token after a 401; without setting it again every retry would
         // fail locally ("Expected token to be set") and never learn that the token works again.
         rest.setToken(options.token);
+        posts.setToken(options.token);
       }
       return outcome;
     },
@@ -196,7 +213,7 @@ export function createDiscordAdapter(options: DiscordAdapterOptions): ChatAdapte
       if (!options.token) {
         return { status: 'failed', code: 'not_configured', reason: 'DISCORD_TOKEN is not set' };
       }
-      return openThread(rest, destination, parentMessageId, name);
+      return startThread(destination, parentMessageId, name);
     },
 
     async edit(destination, reference, message): Promise<DeliveryOutcome> {
@@ -225,8 +242,10 @@ export function createDiscordAdapter(options: DiscordAdapterOptions): ChatAdapte
       stopping = true;
       await client?.destroy();
       client = undefined;
-      rest.clearHashSweeper();
-      rest.clearHandlerSweeper();
+      for (const client of [rest, posts]) {
+        client.clearHashSweeper();
+        client.clearHandlerSweeper();
+      }
     },
   };
 }

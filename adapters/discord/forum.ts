@@ -1,10 +1,24 @@
-import { parseResponse, type REST, RequestMethod, Routes } from 'discord.js';
+import { DiscordAPIError, parseResponse, type REST, RequestMethod, Routes } from 'discord.js';
 import type { DeliveryOutcome, Message } from '../../src/ports/index.js';
 import { bucketOf, outcomeOfError } from './deliver.js';
 import { renderDiscordMessage } from './render-message.js';
 
 /** Discord's longest thread (forum post) name. */
 const NAME_MAX = 100;
+/** "A tag is required to create a forum post in this channel": the forum has Require Tags on. */
+const TAG_REQUIRED = 40067;
+
+/**
+ * A forum that requires a tag refuses every post the bot makes (it sets no tag), until someone
+ * changes the forum: the channel's subscriptions pause with what to change, for /directory status.
+ */
+function tagRequired(error: DiscordAPIError): DeliveryOutcome {
+  const reason =
+    'this forum requires a tag on every post and the bot sets none: turn off "Require people to ' +
+    'select tags when posting" in the forum\'s settings (or subscribe a text channel), then resume ' +
+    `the subscriptions (${error.status} ${error.message}, code ${error.code})`;
+  return { status: 'rejected', code: 'forum_tag_required', reason, scope: 'destination' };
+}
 
 /**
  * A forum channel takes no plain messages (`POST /channels/{id}/messages` is refused as not a
@@ -34,6 +48,7 @@ export async function postInForum(rest: REST, channelId: string, message: Messag
       ...(bucket === undefined ? {} : { bucket }),
     };
   } catch (error) {
+    if (error instanceof DiscordAPIError && Number(error.code) === TAG_REQUIRED) return tagRequired(error);
     return outcomeOfError(error);
   }
 }

@@ -21,9 +21,27 @@ export interface DiscordRestOptions {
   apiUrl?: string;
   logger: Logger;
   onEvent?: (event: DiscordRestEvent) => void;
+  /**
+   * How often discord.js repeats a request that timed out or got a 5xx (default 1). 0 for posts:
+   * a post whose answer was lost may have been made, and repeating it could post twice.
+   */
+  retries?: number;
+  /** Milliseconds before discord.js gives up on an answer (default 10 s). */
+  timeoutMs?: number;
 }
 
-const MESSAGE_ROUTE = '/channels/:id/messages';
+/**
+ * The requests the outbox makes (method and discord.js bucket route): feed posts, thread replies
+ * and DMs, forum posts, thread starts and unarchiving, DM channels, and edits.
+ */
+const OUTBOX_ROUTES = new Set([
+  'POST /channels/:id/messages',
+  'POST /channels/:id/threads',
+  'POST /channels/:id/messages/:id/threads',
+  'PATCH /channels/:id',
+  'PATCH /channels/:id/messages/:id',
+  'POST /users/@me/channels',
+]);
 /**
  * What discord.js adds to every reset it learns from the headers (its default, stated here so the
  * outbox adds the same and never sends before discord.js's own bucket has refilled).
@@ -33,29 +51,30 @@ export const RATE_LIMIT_OFFSET_MS = 50;
 const MAX_GLOBAL_WAIT_MS = 1_000;
 
 /**
- * Whether discord.js should throw a RateLimitError instead of waiting. Only for feed posts:
- * the outbox owns their retries and per-channel pacing, so a channel that is rate limited (or a
- * 429 storm) comes back at once as `failed` with `retryAfterMs` instead of holding a delivery
- * worker for the length of the reset while other channels wait behind it. Interaction
- * responses and edits still wait: they are time-critical for one user and the outbox never
+ * Whether discord.js should throw a RateLimitError instead of waiting. Only for what the outbox
+ * sends (posts, thread starts, edits): it owns their retries and per-channel pacing, so a channel
+ * that is rate limited (or a 429 storm) comes back at once as `failed` with `retryAfterMs` instead
+ * of holding a delivery worker for the length of the reset while other channels wait behind it.
+ * Interaction responses still wait: they are time-critical for one user and the outbox never
  * sees them.
  */
-export function rejectMessagePostOnRateLimit(data: RateLimitData): boolean {
-  if (data.method.toUpperCase() !== 'POST' || data.route !== MESSAGE_ROUTE) return false;
+export function rejectOutboxRequestOnRateLimit(data: RateLimitData): boolean {
+  if (!OUTBOX_ROUTES.has(`${data.method.toUpperCase()} ${data.route}`)) return false;
   return !data.global || data.retryAfter > MAX_GLOBAL_WAIT_MS;
 }
 
 /**
- * Creates the discord.js REST client the adapter uses for every call: deliveries,
- * interaction responses and follow-ups. Events are bridged to `onEvent` for metrics.
+ * Creates a discord.js REST client: the adapter's for every call (deliveries, interaction
+ * responses and follow-ups), and with `retries: 0` the one it posts with. Events are bridged to
+ * `onEvent` for metrics.
  */
 export function createDiscordRest(options: DiscordRestOptions): REST {
   const restOptions: Partial<RESTOptions> = {
     version: '10',
-    rejectOnRateLimit: rejectMessagePostOnRateLimit,
+    rejectOnRateLimit: rejectOutboxRequestOnRateLimit,
     // One retry smooths over a dropped connection; the outbox does the patient retrying.
-    retries: 1,
-    timeout: 10_000,
+    retries: options.retries ?? 1,
+    timeout: options.timeoutMs ?? 10_000,
     offset: RATE_LIMIT_OFFSET_MS,
     // Warn well before Discord's 10,000 invalid requests per 10 minutes (a temporary IP ban).
     invalidRequestWarningInterval: 500,

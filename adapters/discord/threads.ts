@@ -1,4 +1,4 @@
-import { DiscordAPIError, type REST, Routes } from 'discord.js';
+import { DiscordAPIError, RateLimitError, type REST, Routes } from 'discord.js';
 import type { DeliveryOutcome, Destination, Message, ThreadOpening } from '../../src/ports/index.js';
 import { outcomeOfError, postMessage } from './deliver.js';
 
@@ -62,34 +62,45 @@ export async function openThread(
 }
 
 /**
- * Posts a reply into its thread. An archived thread is unarchived (`PATCH /channels/{thread}`
- * `archived: false`, allowed with Send Messages in Threads while it is not locked) and the post
- * tried once more; a thread that still refuses is a `thread` rejection, so the core posts the
- * reply top-level and tells the subscription why.
+ * Posts a reply into its thread (with `posts`, the client that never repeats a post by itself). An
+ * archived thread is unarchived (`PATCH /channels/{thread}` `archived: false`, allowed with Send
+ * Messages in Threads while it is not locked) and the post tried once more; a thread that still
+ * refuses is a `thread` rejection, so the core posts the reply top-level and tells the
+ * subscription why.
  */
 export async function postInThread(
-  rest: REST,
+  clients: { rest: REST; posts: REST },
   destination: Destination,
   message: Message,
   idempotencyKey: string,
 ): Promise<DeliveryOutcome> {
   const threadId =
     destination.thread?.threadId ?? destination.thread?.parentMessageId ?? destination.channelId;
-  const first = await postMessage(rest, threadId, message, idempotencyKey);
+  const first = await postMessage(clients.posts, threadId, message, idempotencyKey);
   if (first.status !== 'rejected' || first.code !== 'archived_thread') return inThread(first, threadId);
   try {
-    await rest.patch(Routes.channel(threadId), { body: { archived: false } });
+    await clients.rest.patch(Routes.channel(threadId), { body: { archived: false } });
   } catch (error) {
+    // Rate limited: the outbox tries the reply again after the wait, unarchiving included.
+    if (error instanceof RateLimitError) return outcomeOfError(error);
     const why = error instanceof DiscordAPIError ? describe(error) : String(error);
     const reason = `the thread is archived and unarchiving it was refused: ${why}`;
     return { status: 'rejected', code: 'archived_thread', reason, scope: 'thread' };
   }
-  return inThread(await postMessage(rest, threadId, message, idempotencyKey), threadId);
+  return inThread(await postMessage(clients.posts, threadId, message, idempotencyKey), threadId);
 }
 
-/** A reply lives in its thread's channel: the delivered outcome says so, for its later edits. */
+/**
+ * A reply lives in its thread's channel: the delivered outcome says so, for its later edits. The
+ * bucket Discord stated is the thread's own (a thread is a channel, with its own limit), not the
+ * destination's: reported as the destination's, one busy thread would hold every post to its
+ * parent channel until the thread's reset. discord.js keeps it against the thread (the route's
+ * channel id), and a reply into a thread with nothing left comes back rate limited without asking.
+ */
 function inThread(outcome: DeliveryOutcome, threadId: string): DeliveryOutcome {
-  return outcome.status === 'delivered' ? { ...outcome, channelId: threadId } : asThreadRefusal(outcome);
+  if (outcome.status !== 'delivered') return asThreadRefusal(outcome);
+  const { bucket: _threads, ...delivered } = outcome;
+  return { ...delivered, channelId: threadId };
 }
 
 /** What `outcomeOfError` calls an answer that, inside a thread, is about the thread and not the channel. */

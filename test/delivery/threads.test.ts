@@ -296,7 +296,7 @@ describe('threads on Discord', () => {
   });
 
   it('without Create Public Threads or Send Messages in Threads the comments still arrive, top-level, and the subscription says why', async () => {
-    const { fake, subscriptions, dispatcher, send } = await discordPipeline();
+    const { fake, keyv, subscriptions, dispatcher, send } = await discordPipeline();
     const subscription = await subscribeComments(subscriptions, 'discord', DISCORD_CHANNEL);
     const ids = { subscriptionIds: [subscription.id] };
     fake.threads.noCreate.add(DISCORD_CHANNEL);
@@ -304,16 +304,39 @@ describe('threads on Discord', () => {
     let [noted] = await subscriptions.forChannel('discord', DISCORD_CHANNEL);
     expect(noted?.threadProblem?.code).toBe('cannot_create_threads');
     expect(noted?.threadProblem?.reason).toContain('Create Public Threads');
+    // The refusal is remembered for the channel: the next comment is not another refused 403.
+    await send(comment('discord', DISCORD_CHANNEL, '102', '10', ids));
+    await dispatcher.stop();
+    const starts = () => fake.callsTo('POST', '/channels/:id/messages/:id/threads').map((c) => c.status);
+    expect(starts()).toEqual([403]);
 
+    // Granted since, and the bot restarted (or an hour passed): it asks again.
     fake.threads.noCreate.delete(DISCORD_CHANNEL);
     fake.threads.noSendInThreads.add(DISCORD_CHANNEL);
-    await send(comment('discord', DISCORD_CHANNEL, '101', '10', ids));
-    await dispatcher.stop();
-    [noted] = await subscriptions.forChannel('discord', DISCORD_CHANNEL);
+    await adapter?.stop();
+    const restarted = await discordPipeline(keyv);
+    await restarted.send(comment('discord', DISCORD_CHANNEL, '101', '10', ids));
+    await restarted.dispatcher.stop();
+    expect(starts()).toEqual([403, 201]);
+    [noted] = await restarted.subscriptions.forChannel('discord', DISCORD_CHANNEL);
     expect(noted?.threadProblem).toMatchObject({ code: 'cannot_send_in_threads' });
     expect(noted?.threadProblem?.reason).toContain('Send Messages in Threads');
     expect(noted?.paused).toBeUndefined();
-    expect(fake.messages.get(DISCORD_CHANNEL)).toHaveLength(3);
+    expect(fake.messages.get(DISCORD_CHANNEL)).toHaveLength(4);
+  });
+
+  it('a thread that used up its own rate limit does not hold posts to its parent channel', async () => {
+    // Two posts per channel per ten minutes; a thread is a channel, with its own bucket.
+    rest = new FakeDiscordRest({ token: 'fake-bot-token', bucket: { limit: 2, windowMs: 600_000 } });
+    const { fake, ledger, dispatcher, send } = await discordPipeline();
+    await send(...conversation('discord', DISCORD_CHANNEL, '13', '130', '131'));
+    const threadId = (await ledger.reference(`discord:${DISCORD_CHANNEL}`, 'posts:new:13'))?.threadId;
+    expect(fake.messages.get(threadId!)).toHaveLength(2);
+    // The thread has nothing left for ten minutes; the channel has one post left, and it goes now.
+    await send(post('discord', DISCORD_CHANNEL, '14'));
+    await dispatcher.stop();
+    expect(fake.messages.get(DISCORD_CHANNEL)).toHaveLength(2);
+    expect(fake.calls.filter((call) => call.status === 429)).toEqual([]);
   });
 
   it('in a forum channel each post is a forum post, and its comments go straight into it', async () => {

@@ -146,7 +146,12 @@ export class FakeDiscordRest {
   /** Servers the bot is in (`member`) or was removed from (`removed`); absent: unknown or deleted. */
   readonly #guilds = new Map<string, 'member' | 'removed'>();
   readonly #buckets = new Map<string, { count: number; resetAt: number }>();
-  readonly #forced429 = new Map<string, { remaining: number; retryAfter: number; global: boolean }>();
+  readonly #forced429 = new Map<
+    string,
+    { remaining: number; retryAfter: number; global: boolean; route: string }
+  >();
+  /** Answers withheld until released: the request was handled, the bot just never hears back. */
+  #held: { method: string; route: string; released: Promise<void>; release: () => void }[] = [];
   readonly #forcedErrors = new Map<
     string,
     { remaining: number; status: number; code: number; message: string }
@@ -184,6 +189,7 @@ export class FakeDiscordRest {
   }
 
   async close(): Promise<void> {
+    for (const held of this.#held.splice(0)) held.release();
     this.#server.closeAllConnections();
     await new Promise<void>((resolve) => this.#server.close(() => resolve()));
   }
@@ -225,9 +231,31 @@ export class FakeDiscordRest {
     this.#channels.delete(id);
   }
 
-  /** The next `count` requests to a channel's messages answer 429 (a storm), without touching the bucket. */
-  rateLimitChannel(channelId: string, count: number, retryAfterSeconds: number, global = false): void {
-    this.#forced429.set(channelId, { remaining: count, retryAfter: retryAfterSeconds, global });
+  /**
+   * The next `count` requests to a channel's messages (or to another of its routes, e.g.
+   * `/channels/:id/messages/:id` for edits) answer 429 (a storm), without touching the bucket.
+   */
+  rateLimitChannel(
+    channelId: string,
+    count: number,
+    retryAfterSeconds: number,
+    global = false,
+    route = '/channels/:id/messages',
+  ): void {
+    this.#forced429.set(channelId, { remaining: count, retryAfter: retryAfterSeconds, global, route });
+  }
+
+  /**
+   * The next `method` request to `route` is carried out (a message posted, a forum post made) but
+   * its answer is held until `release()`: the bot's request times out not knowing it went through.
+   */
+  holdNextAnswer(method: string, route: string): { release: () => void } {
+    let release = () => {};
+    const released = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    this.#held.push({ method, route, released, release });
+    return { release };
   }
 
   /**
@@ -498,8 +526,8 @@ export class FakeDiscordRest {
     major: string,
   ): { status: 429; body: unknown; headers: Record<string, string> } | Record<string, string> {
     const now = this.#options.now();
-    const forced = route.route === '/channels/:id/messages' ? this.#forced429.get(major) : undefined;
-    if (forced && forced.remaining > 0) {
+    const forced = this.#forced429.get(major);
+    if (forced && forced.route === route.route && forced.remaining > 0) {
       forced.remaining -= 1;
       return this.#tooMany(forced.retryAfter, forced.global);
     }
@@ -591,6 +619,8 @@ export class FakeDiscordRest {
       if ('status' in limited)
         return reply(429, limited.body, limited.headers as Record<string, string>, route.route);
       const result = route.handle(match, parsed);
+      const held = this.#held.findIndex((h) => h.method === method && h.route === route.route);
+      if (held >= 0) await this.#held.splice(held, 1)[0]!.released;
       return reply(result.status, result.body, limited as Record<string, string>, route.route);
     }
     reply(404, { message: '404: Not Found', code: 0 });

@@ -33,6 +33,8 @@ export class FakeDiscordThreads {
   readonly noSendInThreads = new Set<string>();
   /** Forum channels: no plain messages, each post a thread of its own (`POST /channels/{id}/threads`). */
   readonly forums = new Set<string>();
+  /** Forums with Require Tags on: a post without `applied_tags` answers 400 40067. */
+  readonly requireTags = new Set<string>();
 
   constructor(
     private readonly hooks: {
@@ -90,7 +92,11 @@ export class FakeDiscordThreads {
       return { status: 404, body: { code: 10003, message: 'Unknown Channel' } };
     if (!this.forums.has(channelId))
       return { status: 400, body: { code: 50024, message: 'Cannot execute action on this channel type' } };
-    const request = body as { name: string; message: Record<string, unknown> };
+    const request = body as { name: string; message: Record<string, unknown>; applied_tags?: unknown[] };
+    if (this.requireTags.has(channelId) && (request.applied_tags ?? []).length === 0) {
+      const message = 'A tag is required to create a forum post in this channel';
+      return { status: 400, body: { code: 40067, message } };
+    }
     const id = this.hooks.newId();
     this.threads.set(id, {
       id,
