@@ -56,7 +56,7 @@ export class ThreadDelivery {
       if (opening.status === 'refused') return this.#topLevel(entry, message, opening, post);
       threadId = opening.threadId;
       // Durable before any reply is posted: the next reply (or a restarted bot) reuses it.
-      await ledger.markDelivered(entry.destinationKey, entry.thread.parentKey, { ...parent, threadId });
+      await ledger.noteThread(entry.destinationKey, entry.thread.parentKey, threadId);
     }
     const destination: Destination = {
       ...entry.destination,
