@@ -21,6 +21,17 @@ export interface PostedReference {
 }
 
 /**
+ * An edit's half of a posted message's reference, kept under its own key (see `noteShown`). It
+ * names the message it describes: a state left by a message the ledger has since forgotten is
+ * never taken for a later post's.
+ */
+export interface ShownState {
+  messageId: string;
+  shown: string;
+  editedAt?: number;
+}
+
+/**
  * Remembers what each destination already received, one key per (destination, item, event
  * kind), with a TTL longer than any feed window so the store plateaus instead of growing.
  * Item ids are the directory's, so the ledger is kept per directory: "live event 111 was
@@ -48,10 +59,41 @@ export class DeliveredLedger {
     await this.#keyv.set(this.#keys.delivered(destination, itemKey), reference ?? 1, this.#ttlMs);
   }
 
-  /** Where the item was posted in that destination; undefined when unknown or never posted. */
+  /**
+   * Where the item was posted in that destination, with what it shows now; undefined when unknown
+   * or never posted.
+   */
   async reference(destination: string, itemKey: string): Promise<PostedReference | undefined> {
-    const value = await this.#keyv.get<PostedReference | 1>(this.#keys.delivered(destination, itemKey));
-    return typeof value === 'object' && value !== null ? value : undefined;
+    const [posted, state] = (await this.#keyv.getMany([
+      this.#keys.delivered(destination, itemKey),
+      this.#keys.shown(destination, itemKey),
+    ])) as [PostedReference | 1 | null | undefined, ShownState | null | undefined];
+    if (typeof posted !== 'object' || posted === null) return undefined;
+    if (!state || state.messageId !== posted.messageId) return posted;
+    // Entries written before the edit state had its own key carry it inline; the key is newer.
+    const { shown: _shown, editedAt: _editedAt, ...place } = posted;
+    const { messageId: _messageId, ...shown } = state;
+    return { ...place, ...shown };
+  }
+
+  /**
+   * Records the thread started from a posted message. Only thread starts rewrite the entry after
+   * the post, and they leave what it shows alone (that is `noteShown`'s key), so an edit recorded
+   * meanwhile is never undone.
+   */
+  async noteThread(destination: string, itemKey: string, threadId: string): Promise<void> {
+    const key = this.#keys.delivered(destination, itemKey);
+    const value = await this.#keyv.get<PostedReference | 1>(key);
+    if (typeof value !== 'object' || value === null) return;
+    await this.#keyv.set(key, { ...value, threadId }, this.#ttlMs);
+  }
+
+  /**
+   * Records what a posted message shows and when its last edit is due, under a key of its own: a
+   * thread start recorded meanwhile (the entry's `threadId`) is never undone by it.
+   */
+  async noteShown(destination: string, itemKey: string, state: ShownState): Promise<void> {
+    await this.#keyv.set(this.#keys.shown(destination, itemKey), state, this.#ttlMs);
   }
 
   /**

@@ -1,6 +1,6 @@
 import type { ChatAdapter, DeliveryOutcome, Destination } from '../ports/chat-adapter.js';
 import type { Message } from '../ports/message.js';
-import type { DeliveredLedger, PostedReference } from './dedupe.js';
+import type { DeliveredLedger, ShownState } from './dedupe.js';
 import { withMuteActions } from './mute-actions.js';
 import { EDIT_SUFFIX, type Outbox, type OutboxEntry } from './outbox.js';
 
@@ -65,7 +65,11 @@ export async function requestEdit(
   // A message posted before edits existed has no recorded state: this one becomes its baseline.
   if (reference.shown === undefined || shown === reference.shown) {
     if (reference.shown === undefined)
-      await ledger.markDelivered(request.destinationKey, request.itemKey, { ...reference, shown });
+      await ledger.noteShown(request.destinationKey, request.itemKey, {
+        messageId: reference.messageId,
+        shown,
+        ...(reference.editedAt === undefined ? {} : { editedAt: reference.editedAt }),
+      });
     return 'unchanged';
   }
   const pending = outbox.pendingEdit(request.destinationKey, request.itemKey);
@@ -90,7 +94,7 @@ export async function requestEdit(
     },
   };
   const decision = await outbox.enqueueEdit(entry);
-  const next: PostedReference = { ...reference, shown, editedAt: notBefore };
-  await ledger.markDelivered(request.destinationKey, request.itemKey, next);
+  const next: ShownState = { messageId: reference.messageId, shown, editedAt: notBefore };
+  await ledger.noteShown(request.destinationKey, request.itemKey, next);
   return decision;
 }

@@ -24,8 +24,6 @@ export interface ThreadDeliveryDeps {
  */
 export class ThreadDelivery {
   readonly #deps: ThreadDeliveryDeps;
-  /** Subscriptions this process noted a problem for: a reply that goes through clears it. */
-  readonly #noted = new Set<string>();
 
   constructor(deps: ThreadDeliveryDeps) {
     this.#deps = deps;
@@ -56,7 +54,7 @@ export class ThreadDelivery {
       if (opening.status === 'refused') return this.#topLevel(entry, message, opening, post);
       threadId = opening.threadId;
       // Durable before any reply is posted: the next reply (or a restarted bot) reuses it.
-      await ledger.markDelivered(entry.destinationKey, entry.thread.parentKey, { ...parent, threadId });
+      await ledger.noteThread(entry.destinationKey, entry.thread.parentKey, threadId);
     }
     const destination: Destination = {
       ...entry.destination,
@@ -70,7 +68,9 @@ export class ThreadDelivery {
     if (outcome.status === 'rejected' && outcome.scope === 'thread') {
       return this.#topLevel(entry, message, outcome, post);
     }
-    if (outcome.status === 'delivered') await this.#cleared(entry.subscriptionIds);
+    // Whichever instance noted a problem, a reply through the thread clears it. Only a stored
+    // problem costs a write; checking costs the subscriptions' version read.
+    if (outcome.status === 'delivered') await this.#note(entry.subscriptionIds, undefined);
     return outcome;
   }
 
@@ -81,15 +81,8 @@ export class ThreadDelivery {
     post: Post,
   ): Promise<DeliveryOutcome> {
     const problem: ThreadProblem = { code: why.code, reason: why.reason, at: this.#deps.clock.now() };
-    if (await this.#note(entry.subscriptionIds, problem))
-      for (const id of entry.subscriptionIds) this.#noted.add(id);
+    await this.#note(entry.subscriptionIds, problem);
     return post(entry.destination, withThreadNote(message, why.code));
-  }
-
-  async #cleared(ids: readonly string[]): Promise<void> {
-    const noted = ids.filter((id) => this.#noted.has(id));
-    if (noted.length === 0) return;
-    if (await this.#note(noted, undefined)) for (const id of noted) this.#noted.delete(id);
   }
 
   /**
@@ -98,12 +91,11 @@ export class ThreadDelivery {
    * retry a post nothing recorded, and Slack would show the reply twice. A note that could not be
    * written is tried again with the subscription's next reply.
    */
-  async #note(ids: readonly string[], problem: ThreadProblem | undefined): Promise<boolean> {
+  async #note(ids: readonly string[], problem: ThreadProblem | undefined): Promise<void> {
     try {
       await this.#deps.subscriptions.noteThreadProblem(ids, problem);
-      return true;
     } catch {
-      return false;
+      // Tried again with the next reply.
     }
   }
 }

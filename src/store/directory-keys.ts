@@ -39,6 +39,11 @@ export function directoryKeys(directoryId: string) {
     outboxIndex: `${prefix}outbox:destinations`,
     outboxQueue: (destinationKey: string) => `${prefix}outbox:queue:${destinationKey}`,
     delivered: (destinationKey: string, itemKey: string) => `${prefix}sent:${destinationKey}:${itemKey}`,
+    /**
+     * What a posted message shows and when it was last edited, beside its ledger entry (so found
+     * with it) but its own key: edits write it while a thread start writes the entry.
+     */
+    shown: (destinationKey: string, itemKey: string) => `${prefix}sent:${destinationKey}:${itemKey}#shown`,
     /** Which subscriptions have held items or schedule state (src/delivery/held-items.ts). */
     heldIndex: `${prefix}held:subscriptions`,
     /** One subscription's held items and schedule state: what it holds names this directory's items. */

@@ -113,13 +113,16 @@ describe('threads on Slack', () => {
     slack.addToken('xoxb-threads', 'T1');
     slack.addChannel(SLACK_CHANNEL);
     slack.addChannel('C0OTHER');
-    const adapter = createSlackAdapter({
+    return { fake: slack, ...pipeline(slackAdapter(slack)) };
+  }
+
+  function slackAdapter(fake: FakeSlackApi) {
+    return createSlackAdapter({
       botToken: 'xoxb-threads',
       signingSecret: 'secret',
-      apiUrl: slack.apiUrl,
+      apiUrl: fake.apiUrl,
       logger: createCapturingLogger(),
     });
-    return { fake: slack, ...pipeline(adapter) };
   }
 
   it("puts a post's comments under its message (thread_ts), a reply to a comment too, and the channel shows only the post", async () => {
@@ -192,6 +195,32 @@ describe('threads on Slack', () => {
     await send(comment('slack', SLACK_CHANNEL, '111', '11', { subscriptionIds: [subscription.id] }));
     await dispatcher.stop();
     expect((await subscriptions.forChannel('slack', SLACK_CHANNEL))[0]?.threadProblem).toBeUndefined();
+  });
+
+  it('clears a thread problem another instance noted once a reply goes through the thread here', async () => {
+    const first = await slackPipeline();
+    const subscription = await subscribeComments(first.subscriptions, 'slack', SLACK_CHANNEL);
+    const ids = { subscriptionIds: [subscription.id] };
+    await first.send(post('slack', SLACK_CHANNEL, '13'));
+    first.fake.refuseNext('chat.postMessage', 'thread_not_found', 1, SLACK_CHANNEL);
+    await first.send(comment('slack', SLACK_CHANNEL, '130', '13', ids));
+    await first.dispatcher.stop();
+    expect((await first.subscriptions.forChannel('slack', SLACK_CHANNEL))[0]?.threadProblem).toMatchObject({
+      code: 'thread_not_found',
+    });
+
+    // The poller moved to another instance on the same store; its first threaded reply succeeds.
+    const second = pipeline(slackAdapter(first.fake), first.keyv);
+    await second.send(comment('slack', SLACK_CHANNEL, '131', '13', ids));
+    await second.dispatcher.stop();
+    const parent = await second.ledger.reference(`slack:${SLACK_CHANNEL}`, 'posts:new:13');
+    expect(first.fake.threads.repliesTo(SLACK_CHANNEL, parent!.messageId).map((m) => m.text)).toEqual([
+      'Comment 131',
+    ]);
+    for (const instance of [first, second])
+      expect(
+        (await instance.subscriptions.forChannel('slack', SLACK_CHANNEL))[0]?.threadProblem,
+      ).toBeUndefined();
   });
 
   it('posts a reply once when clearing the noted thread problem fails (the subscriptions lock busy)', async () => {

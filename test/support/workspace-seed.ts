@@ -91,6 +91,12 @@ export async function seedWorkspaces(store: BotStore): Promise<void> {
     ])
       await ledger.markDelivered(channel, 'post:9');
   }
+  // An edited post's state, kept beside its ledger entry.
+  await new DeliveredLedger({ keyv: store.keyv, ttlMs: 3_600_000, directoryId: 'dir0aaa' }).noteShown(
+    'slack:C0A1',
+    'post:9',
+    { messageId: 'm9', shown: 'votes=2', editedAt: 0 },
+  );
   await store.keyv.set(UNPREFIXED_KEYS.delivered('slack:C0A1', 'post:8'), 1, 3_600_000);
 
   // A person's live-event reminder in each Slack workspace (`/directory remind`).

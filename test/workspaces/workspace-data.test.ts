@@ -20,7 +20,7 @@ const TEAM_A_COUNTS = {
   reminders: 1,
   channelZones: 1,
   queuedDeliveries: 2,
-  deliveryLedger: 5,
+  deliveryLedger: 6,
   heldItems: 0,
   installations: 1,
 };
@@ -65,6 +65,7 @@ describe.each(backends)('one workspace’s data on the $name store', (backend) =
     ]);
     expect(exported.deliveryLedger).toEqual([
       'dir:dir0aaa:sent:slack:C0A1:post:9',
+      'dir:dir0aaa:sent:slack:C0A1:post:9#shown',
       'dir:dir0bbb:sent:slack:C0A1:post:9',
       'sent:slack:C0A1:post:8',
       'dir:dir0aaa:sent:slack:C0A2:post:9',
