@@ -1,4 +1,4 @@
-import type { Logger, WindowLimit } from '../../src/ports/index.js';
+import type { KeyValueStore, Logger, WindowLimit } from '../../src/ports/index.js';
 import type { SlackAdapterEvent } from './events.js';
 import type { SlackOAuthOptions } from './oauth-install.js';
 
@@ -40,4 +40,9 @@ export interface SlackAdapterOptions {
   socketConnectTimeoutMs?: number;
   /** The App Home's views.publish pace per workspace. Default 90 a minute (Tier 4). */
   homePublishLimit?: WindowLimit;
+  /**
+   * Where the keys of handled commands, clicks and submissions are kept for the signature window,
+   * so a re-sent copy runs nothing: the bot's store (shared by its instances). Default: memory.
+   */
+  replayStore?: KeyValueStore;
 }

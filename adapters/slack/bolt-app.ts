@@ -10,6 +10,7 @@ import { bindHomeTab } from './home-tab.js';
 import { createSlackHttpReceiver, mountSlackHttpReceiver } from './http-receiver.js';
 import { bindLinkUnfurls } from './link-unfurls.js';
 import { oauthInstallOptions } from './oauth-install.js';
+import { bindReplayGuard, memoryReplayStore } from './replay-guard.js';
 import type { SlackTokens } from './slack-tokens.js';
 import { createSlackSocketModeReceiver } from './socket-mode.js';
 import { bindUninstallEvents } from './uninstall-events.js';
@@ -77,6 +78,7 @@ export function createBoltApp(deps: BoltAppDeps, context: AdapterContext): BoltA
   app.error(async (error) => {
     logger.error({ err: error }, 'unhandled error in a Slack listener');
   });
+  bindReplayGuard({ app, store: options.replayStore ?? memoryReplayStore(now), logger, emit });
   const admin = createAdminLookup({ logger, ttlMs: options.adminCacheTtlMs ?? 5 * 60_000, now });
   bindDirectoryCommand({
     app,

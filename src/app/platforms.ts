@@ -107,6 +107,8 @@ export async function createAdapters(
         apiUrl: config.slack.apiUrl,
         workspaceMessagesPerMinute: config.slack.workspaceMessagesPerMinute,
         ...(oauth ? { oauth } : {}),
+        // Instances sharing the store run a re-sent copy of a command or click only once.
+        replayStore: store.keyv,
         logger,
       }),
     );
