@@ -1,3 +1,5 @@
+import type { InteractionEvent } from '../../src/ports/index.js';
+
 /**
  * What the adapter reports for metrics and logs; the composition root decides what to count.
  * Library-like parts emit events rather than pick metric names themselves.
@@ -31,12 +33,5 @@ export type SlackAdapterEvent =
    * chat.unfurl (0: none named a record the directory has); `failed`: Slack refused the unfurl.
    */
   | { type: 'unfurl'; links: number; unfurled: number; failed?: string }
-  /** A Home tab was published (views.publish answered ok). */
-  | { type: 'home_published' }
-  /** Someone pressed a Home tab button; `refused` when it changed nothing for them. */
-  | { type: 'home_action'; action: 'pause' | 'resume' | 'remove'; refused: boolean }
-  /** A command form was opened (or Slack refused to), or submitted; `deferred`: answered after the modal closed. */
-  | { type: 'form'; stage: 'opened'; failed: boolean }
-  | { type: 'form'; stage: 'submitted'; deferred: boolean; failed: boolean }
-  /** A message button's command was run (`expired`: an id this build cannot read); its answer follows. */
-  | { type: 'button'; verb: string; failed: boolean };
+  /** The Home tab, forms, message buttons and ignored replays: counted like every platform's. */
+  | InteractionEvent;

@@ -1,7 +1,10 @@
 /** The Slack adapter's public surface; the composition root and the `render` CLI import from here. */
+
+export type { SlackAdapterOptions } from './adapter-options.js';
 export type { SlackAdapterEvent } from './events.js';
 export { createKeyValueInstallationStore } from './installation-store.js';
 export type { SlackOAuthOptions } from './oauth-install.js';
+export { SLACK_PACING, SLACK_WORKSPACE_MESSAGES_PER_MINUTE, slackPacing } from './pacing.js';
 export {
   OPEN_ACTION_ID,
   renderSlackMessage,
@@ -15,10 +18,4 @@ export {
   type SlackReplyPayload,
 } from './render-reply.js';
 export { SLACK_BOT_SCOPES } from './scopes.js';
-export {
-  createSlackAdapter,
-  SLACK_PACING,
-  SLACK_WORKSPACE_MESSAGES_PER_MINUTE,
-  type SlackAdapterOptions,
-  slackPacing,
-} from './slack-adapter.js';
+export { createSlackAdapter } from './slack-adapter.js';

@@ -1,5 +1,5 @@
 import { BotError } from '../../src/ports/index.js';
-import type { SlackAdapterOptions } from './slack-adapter.js';
+import type { SlackAdapterOptions } from './adapter-options.js';
 
 /** Refuses a Slack configuration that cannot work, with the variable to fix. */
 export function validate(options: SlackAdapterOptions): void {

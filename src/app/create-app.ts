@@ -90,7 +90,7 @@ export function createApp(config: Config, options: AppOptions): App {
 
     // The console's banner names the port, known once it is bound (before adapters start).
     let boundPort = 0;
-    adapters.push(...(await createAdapters(config, options, store, () => boundPort, sealer)));
+    adapters.push(...(await createAdapters(config, { ...options, metrics }, store, () => boundPort, sealer)));
     // The zone each schedule is read in; the engine's schedule runner takes `zones.resolver.zoneOf`.
     const zones = buildZones(store, adapters);
 

@@ -16,8 +16,11 @@ import type * as DiscordAdapter from '../../adapters/discord/index.js';
 import type * as SlackAdapter from '../../adapters/slack/index.js';
 import type { Config } from '../config/config.js';
 import { ConfigError } from '../errors.js';
+import { interactionEventSink } from '../observability/interaction-metrics.js';
+import type { Metrics } from '../observability/metrics.js';
 import type { ChatAdapter } from '../ports/chat-adapter.js';
 import type { CommandReply } from '../ports/commands.js';
+import { isInteractionEvent } from '../ports/interaction-events.js';
 import type { Logger } from '../ports/logger.js';
 import type { Message } from '../ports/message.js';
 import type { SecretSealer } from '../ports/secret-sealer.js';
@@ -65,7 +68,7 @@ export interface ConsoleOptions {
  */
 export async function createAdapters(
   config: Config,
-  options: ConsoleOptions & { logger: Logger },
+  options: ConsoleOptions & { logger: Logger; metrics?: Metrics },
   store: BotStore,
   port: () => number,
   /** Seals the tokens adapters keep in the store; undefined without STORE_ENCRYPTION_KEY. */
@@ -99,6 +102,7 @@ export async function createAdapters(
         ? { ...config.slack.oauth, installationStore: store.keyv, secrets }
         : undefined;
     const { createSlackAdapter } = await loadSlack();
+    const countInteraction = options.metrics && interactionEventSink(options.metrics, 'slack');
     adapters.push(
       createSlackAdapter({
         ...(config.slack.botToken ? { botToken: config.slack.botToken } : {}),
@@ -107,6 +111,11 @@ export async function createAdapters(
         apiUrl: config.slack.apiUrl,
         workspaceMessagesPerMinute: config.slack.workspaceMessagesPerMinute,
         ...(oauth ? { oauth } : {}),
+        // Instances sharing the store run a re-sent copy of a command or click only once.
+        replayStore: store.keyv,
+        ...(countInteraction
+          ? { onEvent: (event) => isInteractionEvent(event) && countInteraction(event) }
+          : {}),
         logger,
       }),
     );

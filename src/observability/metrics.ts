@@ -94,6 +94,36 @@ export function createMetrics() {
       labelNames: ['platform', 'reason'] as const,
       registers: [registry],
     }),
+    homePublishes: new Counter({
+      name: 'directory_bot_home_publishes_total',
+      help: 'Home tabs published (Slack App Home: views.publish answered ok), by platform.',
+      labelNames: ['platform'] as const,
+      registers: [registry],
+    }),
+    homeActions: new Counter({
+      name: 'directory_bot_home_actions_total',
+      help: 'Home tab buttons pressed, by platform, action (pause, resume, remove) and result (done, refused).',
+      labelNames: ['platform', 'action', 'result'] as const,
+      registers: [registry],
+    }),
+    buttons: new Counter({
+      name: 'directory_bot_buttons_total',
+      help: 'Message buttons pressed, by platform, verb (comments, follow, remind, mute; expired: an id this build cannot read) and result (ok, failed).',
+      labelNames: ['platform', 'verb', 'result'] as const,
+      registers: [registry],
+    }),
+    forms: new Counter({
+      name: 'directory_bot_forms_total',
+      help: 'Command forms (Slack modals), by platform, stage (opened, submitted), result (ok, failed) and deferred (answered after the form closed).',
+      labelNames: ['platform', 'stage', 'result', 'deferred'] as const,
+      registers: [registry],
+    }),
+    replays: new Counter({
+      name: 'directory_bot_replays_total',
+      help: 'Copies of an already handled slash command, button click or form submission, ignored, by platform and kind (command, button, form).',
+      labelNames: ['platform', 'kind'] as const,
+      registers: [registry],
+    }),
   };
 }
 

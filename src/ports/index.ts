@@ -55,6 +55,7 @@ export type {
   StaleHomes,
 } from './home.js';
 export { SLACK_INSTALLATION_KEYS, SLACK_INSTALLATION_SECRETS } from './installation-keys.js';
+export { type InteractionEvent, isInteractionEvent } from './interaction-events.js';
 export { stripInvisibleFormatting } from './invisible-text.js';
 export type { KeyValueStore } from './key-value-store.js';
 export type { LogFn, Logger } from './logger.js';

@@ -11,6 +11,7 @@ import { createHttpServer } from '../../src/observability/http-server.js';
 import { createStore } from '../../src/store/create-store.js';
 import { FakeSlackApi } from '../fakes/slack/fake-slack-api.js';
 import { signedHeaders } from '../fakes/slack/signing.js';
+import { newTriggerId } from '../fakes/slack/trigger-id.js';
 import { TEST_SETTINGS } from '../support/engine-harness.js';
 import { makeTempDir } from '../support/temp-dir.js';
 import { type ButtonClickResult, benchButtonClicks } from './button-clicks.js';
@@ -152,7 +153,7 @@ export async function benchLookups(options: LookupsOptions): Promise<LookupsResu
         api_app_id: 'A1',
         is_enterprise_install: 'false',
         response_url: slack.responseUrl(),
-        trigger_id: '1.2.3',
+        trigger_id: newTriggerId(),
       }).toString();
       const headers = signedHeaders(SECRET, body, Math.floor(Date.now() / 1000));
       const started = performance.now();

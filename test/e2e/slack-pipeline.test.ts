@@ -7,6 +7,7 @@ import { exportWorkspace } from '../../src/workspaces/index.js';
 import { postEvent, tokensRevoked } from '../fakes/slack/events-api.js';
 import { FakeSlackApi, type RecordedCall } from '../fakes/slack/fake-slack-api.js';
 import { signedHeaders } from '../fakes/slack/signing.js';
+import { newTriggerId } from '../fakes/slack/trigger-id.js';
 import { startInstance, startWorld } from '../support/engine-harness.js';
 import { Cleanup, commandsFor, silentLogger, startBotHttp } from '../support/pipeline-harness.js';
 import { eventually } from '../support/polling.js';
@@ -367,7 +368,7 @@ describe('Slack /directory end to end', () => {
       text,
       api_app_id: 'A0E2E',
       response_url: responseUrl,
-      trigger_id: '1.2.3',
+      trigger_id: newTriggerId(),
     }).toString();
   }
 

@@ -3,6 +3,7 @@ import { createSlackAdapter, type SlackAdapterEvent } from '../../../adapters/sl
 import type { ChatAdapter } from '../../../src/ports/index.js';
 import { FakeSlackApi } from '../../fakes/slack/fake-slack-api.js';
 import { signedHeaders } from '../../fakes/slack/signing.js';
+import { newTriggerId } from '../../fakes/slack/trigger-id.js';
 import { createCapturingLogger } from '../../support/capturing-logger.js';
 import { FakeCommandHandler } from '../../support/fake-command-handler.js';
 import { type MountServer, startMountServer } from '../../support/mount-server.js';
@@ -62,7 +63,7 @@ describe('Slack /directory over the HTTP receiver', () => {
       api_app_id: 'A1',
       is_enterprise_install: 'false',
       response_url: responseUrl,
-      trigger_id: '1.2.3',
+      trigger_id: newTriggerId(),
     }).toString();
     return { body, responseUrl };
   }
@@ -180,7 +181,7 @@ describe('Slack /directory over the HTTP receiver', () => {
       api_app_id: 'A1',
       token: 'legacy',
       container: { type: 'message', message_ts: '1.1', channel_id: 'C1', is_ephemeral: true },
-      trigger_id: '1.2.3',
+      trigger_id: newTriggerId(),
       team: { id: 'T1', domain: 'fake' },
       channel: { id: 'C1', name: 'general' },
       response_url: responseUrl,

@@ -1,4 +1,5 @@
 import { signedHeaders } from './signing.js';
+import { newTriggerId } from './trigger-id.js';
 
 /** A button as the bot rendered it in a message's `actions` block. */
 export interface RenderedButton {
@@ -50,7 +51,7 @@ export function blockActionsBody(click: BlockActionClick): string {
       channel_id: click.channelId,
       is_ephemeral: click.ephemeral ?? false,
     },
-    trigger_id: '1.2.3',
+    trigger_id: newTriggerId(),
     team: { id: click.teamId, domain: 'fake' },
     channel: { id: click.channelId, name: 'general' },
     response_url: click.responseUrl,

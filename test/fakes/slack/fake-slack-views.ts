@@ -140,6 +140,13 @@ export function viewViolations(view: unknown): string[] {
   return problems;
 }
 
+export interface SubmitOptions {
+  signedAt?: number;
+  userId?: string;
+  teamId?: string;
+  edit?: (payload: Record<string, unknown>) => void;
+}
+
 /**
  * The fake Slack's views.open and chat.postEphemeral, and the signed `view_submission` Slack
  * sends when someone submits a modal. Hooked into FakeSlackApi's method table; kept apart so the
@@ -245,13 +252,18 @@ export class FakeSlackViews {
     secret: string,
     opened: OpenedView,
     values: Record<string, string | boolean>,
-    options: {
-      signedAt?: number;
-      userId?: string;
-      teamId?: string;
-      edit?: (payload: Record<string, unknown>) => void;
-    } = {},
+    options: SubmitOptions = {},
   ): Promise<Response> {
+    return fetch(botUrl, this.submission(secret, opened, values, options));
+  }
+
+  /** The signed request `submit` sends, for a test that sends the very same one again. */
+  submission(
+    secret: string,
+    opened: OpenedView,
+    values: Record<string, string | boolean>,
+    options: SubmitOptions = {},
+  ): { method: 'POST'; body: string; headers: Record<string, string> } {
     const blocks = (opened.view['blocks'] ?? []) as {
       block_id?: string;
       element?: { type?: string; action_id?: string };
@@ -301,6 +313,6 @@ export class FakeSlackViews {
     options.edit?.(payload);
     const body = new URLSearchParams({ payload: JSON.stringify(payload) }).toString();
     const signedAt = options.signedAt ?? Math.floor(this.now() / 1000);
-    return fetch(botUrl, { method: 'POST', body, headers: signedHeaders(secret, body, signedAt) });
+    return { method: 'POST', body, headers: signedHeaders(secret, body, signedAt) };
   }
 }

@@ -1,5 +1,6 @@
 import { postEvent } from './events-api.js';
 import { signedHeaders } from './signing.js';
+import { newTriggerId } from './trigger-id.js';
 
 /** `app_home_opened` as Slack sends it when `userId` opens the app's Home tab (or `messages`). */
 export function postAppHomeOpened(
@@ -44,7 +45,7 @@ export function postHomeButton(
     api_app_id: 'A0FAKE',
     token: 'deprecated-verification-token',
     container: { type: 'view', view_id: `V${press.teamId}${press.userId}` },
-    trigger_id: '1.2.3',
+    trigger_id: newTriggerId(),
     team: { id: press.teamId, domain: 'fake' },
     is_enterprise_install: false,
     view: { id: `V${press.teamId}${press.userId}`, type: 'home', team_id: press.teamId, blocks: [] },
