@@ -1,13 +1,7 @@
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { FakeSlackApi } from '../fakes/slack/fake-slack-api.js';
 import { startWorld } from '../support/engine-harness.js';
-import {
-  botInstallationStore,
-  Cleanup,
-  pollAndDeliver,
-  silentLogger,
-  startPipeline,
-} from '../support/pipeline-harness.js';
+import { botInstallationStore, Cleanup, pollAndDeliver, startPipeline } from '../support/pipeline-harness.js';
 import { completeOAuthInstall, createOAuthSlackAdapter, createTestSealer } from '../support/slack-oauth.js';
 
 const TEAM = 'T0ROT';
@@ -34,7 +28,6 @@ async function rotatingBot(channelId: string) {
   });
   const { bot, url } = await startPipeline(world, cleanup, adapter, {
     namespace: `e2e-rotation-${clock.now}`,
-    logger: silentLogger(),
     installs,
   });
   expect((await completeOAuthInstall(url)).status).toBe(200);

@@ -5,7 +5,7 @@ import { EMULATOR_WEB_URL } from '../../src/emulator/index.js';
 import { createMetrics } from '../../src/observability/metrics.js';
 import { FakeSlackApi } from '../fakes/slack/fake-slack-api.js';
 import { startWorld } from '../support/engine-harness.js';
-import { botInstallationStore, Cleanup, silentLogger, startPipeline } from '../support/pipeline-harness.js';
+import { botInstallationStore, Cleanup, startPipeline } from '../support/pipeline-harness.js';
 import { createOAuthSlackAdapter, createTestSealer } from '../support/slack-oauth.js';
 import { installation } from '../support/workspace-seed.js';
 
@@ -31,7 +31,6 @@ describe('Slack link previews end to end, multi-workspace', () => {
     const metrics = createMetrics();
     const { url: botUrl } = await startPipeline(world, cleanup, adapter, {
       namespace: 'e2e-slack-unfurl',
-      logger: silentLogger(),
       installs,
       commands: (bot) =>
         buildCommandHandler(

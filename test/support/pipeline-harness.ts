@@ -64,7 +64,8 @@ export function botInstallationStore(): KeyValueStore & { bind(store: KeyValueSt
 
 export interface PipelineOptions {
   namespace: string;
-  logger: Logger;
+  /** The bot's and the adapter's logger; default one that drops everything. */
+  logger?: Logger;
   /** Bound to the instance's store once it has started (see botInstallationStore). */
   installs?: ReturnType<typeof botInstallationStore>;
   /** The adapter's command handler; default the instance's own (commandsFor). */
@@ -90,13 +91,14 @@ export async function startPipeline(
   });
   cleanup.add(() => bot.close());
   options.installs?.bind(bot.store.keyv);
-  const server = await startBotHttp(options.logger);
+  const logger = options.logger ?? silentLogger();
+  const server = await startBotHttp(logger);
   cleanup.add(() => server.close());
   const removal = workspaceRemovalFor(bot);
   await adapter.start({
     http: server.http,
     commands: options.commands?.(bot) ?? commandsFor(bot),
-    logger: options.logger,
+    logger,
     workspaceRemoved: removal.workspaceRemoved,
   });
   cleanup.add(() => adapter.stop());
