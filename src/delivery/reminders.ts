@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type Keyv from 'keyv';
 import type { Clock } from '../ports/clock.js';
+import type { RemindedEvent } from '../ports/reminded-event.js';
 import type { LeaseBackend } from '../store/leases.js';
 import { LockedDocument } from './locked-document.js';
 
@@ -9,7 +10,7 @@ import { LockedDocument } from './locked-document.js';
  * the person is their platform user id and workspace, and the event they asked about
  * (docs/privacy.md lists it); a reminder is deleted once its DM is queued, or cancelled.
  */
-export interface Reminder {
+export interface Reminder extends RemindedEvent {
   /** Short id the person types in `/directory remind cancel <id>`. */
   id: string;
   /** The directory the event belongs to: event ids mean nothing against another directory. */
@@ -19,16 +20,6 @@ export interface Reminder {
   workspaceId?: string;
   /** Platform user id of the person who asked, and who gets the DM. */
   userId: string;
-  eventId: string;
-  /** The event's name and link as the directory showed them when the reminder was set. */
-  eventName: string;
-  eventUrl?: string;
-  /** ISO start, as last known: re-timed when the live feed lists the event at another time. */
-  startsAt: string;
-  /** The start the person was first told, when the event has moved since. */
-  movedFrom?: string;
-  /** Minutes before the start the DM is due. */
-  beforeMinutes: number;
   createdAt: number;
 }
 

@@ -1,4 +1,5 @@
 import type { Message } from '../ports/message.js';
+import type { RemindedEvent } from '../ports/reminded-event.js';
 import { sanitizeUrl } from '../ports/text-safety.js';
 import { buildMessage, footerFor } from './build-message.js';
 import { KIND_COLORS } from './colors.js';
@@ -6,15 +7,9 @@ import { FieldList, formatInstant, formatLeadTime } from './fields.js';
 import { singleLine, summaryLine } from './plain-text.js';
 
 /** What a personal reminder DM is about (a stored reminder, as the poller knows it now). */
-export interface ReminderDm {
+export interface ReminderDm extends RemindedEvent {
+  /** The id the person cancels it by. */
   id: string;
-  eventId: string;
-  eventName: string;
-  eventUrl?: string;
-  startsAt: string;
-  /** The start the person was first told, when the event moved since. */
-  movedFrom?: string;
-  beforeMinutes: number;
 }
 
 export interface ReminderDmOptions {

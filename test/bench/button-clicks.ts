@@ -1,35 +1,23 @@
 import { performance } from 'node:perf_hooks';
 import { type Agent, request } from 'undici';
 import { blockActionsBody } from '../fakes/slack/block-actions.js';
-import type { FakeSlackApi } from '../fakes/slack/fake-slack-api.js';
 import { signedHeaders } from '../fakes/slack/signing.js';
-import { latencyVersus, type Violation } from './support.js';
+import type { LatencyVersus } from './support.js';
+import { alternateBotAndBare, type BotVersusBare } from './versus-bare.js';
 
 /** How long a button's answer may take to reach the response_url before it counts as lost. */
 const ANSWER_WAIT_MS = 10_000;
 
-export interface ButtonClickResult {
+export interface ButtonClickResult extends LatencyVersus {
   clicks: number;
-  bot: { p50Ms: number; p99Ms: number };
-  bare: { p50Ms: number; p99Ms: number };
-  /** bot ÷ bare at the same percentile. */
-  p50Ratio: number;
-  p99Ratio: number;
   /** Bot clicks whose answer reached the response_url. */
   answered: number;
 }
 
-export interface ButtonClickOptions {
-  slack: FakeSlackApi;
-  secret: string;
-  botUrl: string;
-  bareUrl: string;
+export interface ButtonClickOptions extends BotVersusBare {
   agent: Agent;
-  userId: string;
   /** Post ids to press "Comments" on, one per click pair (warm-up first). */
   postIds: readonly number[];
-  warmup: number;
-  violations: Violation[];
 }
 
 /**
@@ -40,8 +28,9 @@ export interface ButtonClickOptions {
  * and one that never arrives is a violation. Distinct posts: every answer goes upstream.
  */
 export async function benchButtonClicks(options: ButtonClickOptions): Promise<ButtonClickResult> {
-  const { slack, botUrl, bareUrl } = options;
-  const click = async (url: string, postId: number): Promise<{ elapsed: number; responseUrl: string }> => {
+  const { slack, botUrl } = options;
+  let answered = 0;
+  const click = async (url: string, postId: number, measured: boolean): Promise<number> => {
     const responseUrl = slack.responseUrl();
     const body = blockActionsBody({
       button: { action_id: `dirbot:v1:comments:${postId}`, text: { text: 'Comments' } },
@@ -61,34 +50,20 @@ export async function benchButtonClicks(options: ButtonClickOptions): Promise<Bu
         problem: `${url} answered ${response.statusCode} "${answer.slice(0, 120)}" to a button click`,
       });
     }
-    return { elapsed, responseUrl };
-  };
-  const botTimes: number[] = [];
-  const bareTimes: number[] = [];
-  let answered = 0;
-  for (const [i, postId] of options.postIds.entries()) {
-    const order = i % 2 === 0 ? [botUrl, bareUrl] : [bareUrl, botUrl];
-    for (const url of order) {
-      const { elapsed, responseUrl } = await click(url, postId);
-      if (url === botUrl) {
-        const arrived = await Promise.race([
-          slack.waitForResponse((r) => responseUrl.endsWith(r.path)).then(() => true),
-          new Promise<false>((resolve) => setTimeout(() => resolve(false), ANSWER_WAIT_MS)),
-        ]);
-        if (!arrived) {
-          options.violations.push({
-            benchmark: 'lookups',
-            problem: `no answer to the click on post ${postId}`,
-          });
-        } else if (i >= options.warmup) answered += 1;
-      }
-      if (i < options.warmup) continue;
-      (url === botUrl ? botTimes : bareTimes).push(elapsed);
+    if (url === botUrl) {
+      const arrived = await Promise.race([
+        slack.waitForResponse((r) => responseUrl.endsWith(r.path)).then(() => true),
+        new Promise<false>((resolve) => setTimeout(() => resolve(false), ANSWER_WAIT_MS)),
+      ]);
+      if (!arrived) {
+        options.violations.push({
+          benchmark: 'lookups',
+          problem: `no answer to the click on post ${postId}`,
+        });
+      } else if (measured) answered += 1;
     }
-  }
-  return {
-    clicks: options.postIds.length - options.warmup,
-    ...latencyVersus(botTimes, bareTimes),
-    answered,
+    return elapsed;
   };
+  const latency = await alternateBotAndBare(options, options.postIds, click);
+  return { clicks: options.postIds.length - options.warmup, ...latency, answered };
 }

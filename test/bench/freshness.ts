@@ -11,7 +11,7 @@ import type { FeedName } from '../../src/feeds/feed-names.js';
 import { createStore } from '../../src/store/create-store.js';
 import { makeTempDir } from '../support/temp-dir.js';
 import { benchEngineParts, percentile, round, seededRandom, type Violation, waitFor } from './support.js';
-import { TimingAdapter } from './timing-adapter.js';
+import { itemKeyOf, timingAdapter } from './timing-adapter.js';
 
 export interface FreshnessOptions {
   /** How long new items keep appearing upstream. */
@@ -156,7 +156,7 @@ export async function benchFreshness(options: FreshnessOptions): Promise<Freshne
     },
   });
   const store = createStore({ url: `sqlite://${join(temp.path, 'freshness.sqlite')}`, namespace: 'bench' });
-  const adapter = new TimingAdapter();
+  const adapter = timingAdapter();
   const engine = createEngine({
     store,
     client,
@@ -232,7 +232,7 @@ export async function benchFreshness(options: FreshnessOptions): Promise<Freshne
     const slowestFloor = Math.max(...Object.values(floorMs));
     const everyoneHere = () =>
       created.size === plan.length && [...created.keys()].every((key) => deliveredKeys().has(key));
-    const deliveredKeys = () => new Set(adapter.deliveries.map((d) => d.itemKey));
+    const deliveredKeys = () => new Set(adapter.deliveries.map(itemKeyOf));
     await new Promise((resolve) => setTimeout(resolve, options.durationMs));
     await waitFor(everyoneHere, 3 * slowestFloor + 10_000, 50);
     const spanMs = Date.now() - startedAt;
@@ -243,7 +243,7 @@ export async function benchFreshness(options: FreshnessOptions): Promise<Freshne
     const delays = new Map<string, number[]>();
     const ratios: number[] = [];
     for (const [key, item] of created) {
-      const deliveries = adapter.deliveries.filter((d) => d.itemKey === key);
+      const deliveries = adapter.deliveries.filter((d) => itemKeyOf(d) === key);
       if (deliveries.length === 0) {
         violations.push({ benchmark: 'freshness', problem: `${key} was never delivered` });
         continue;
@@ -259,11 +259,11 @@ export async function benchFreshness(options: FreshnessOptions): Promise<Freshne
       delays.set(item.feed, [...(delays.get(item.feed) ?? []), delay]);
       ratios.push(delay / floor);
     }
-    for (const delivery of adapter.deliveries) {
-      if (!created.has(delivery.itemKey)) {
+    for (const itemKey of adapter.deliveries.map(itemKeyOf)) {
+      if (!created.has(itemKey)) {
         violations.push({
           benchmark: 'freshness',
-          problem: `${delivery.itemKey} was delivered but never created`,
+          problem: `${itemKey} was delivered but never created`,
         });
       }
     }

@@ -17,7 +17,8 @@ import { makeTempDir } from '../support/temp-dir.js';
 import { type ButtonClickResult, benchButtonClicks } from './button-clicks.js';
 import { createBenchCommandHandler } from './command-handler.js';
 import { benchModalSubmits, type ModalSubmitResult } from './modal-submit.js';
-import { benchEngineParts, latencyVersus, round, silentLogger, type Violation } from './support.js';
+import { benchEngineParts, type LatencyVersus, round, silentLogger, type Violation } from './support.js';
+import { alternateBotAndBare } from './versus-bare.js';
 
 export interface LookupsOptions {
   /** Measured commands per app (each app gets the same number, interleaved). */
@@ -26,18 +27,8 @@ export interface LookupsOptions {
   warmup: number;
 }
 
-export interface LatencySummary {
-  p50Ms: number;
-  p99Ms: number;
-}
-
-export interface LookupsResult {
+export interface LookupsResult extends LatencyVersus {
   requests: number;
-  bot: LatencySummary;
-  bare: LatencySummary;
-  /** bot ÷ bare at the same percentile. */
-  p50Ratio: number;
-  p99Ratio: number;
   /** Commands answered within the ack (not "Working on it…" then response_url). */
   answeredInAck: number;
   /** Commands acked with "Working on it…" because the core took longer than the ack budget. */
@@ -139,7 +130,7 @@ export async function benchLookups(options: LookupsOptions): Promise<LookupsResu
     const violations: Violation[] = [];
     let answeredInAck = 0;
     let deferred = 0;
-    const send = async (url: string, text: string): Promise<{ elapsed: number; inAck: boolean }> => {
+    const send = async (url: string, text: string, measured: boolean): Promise<number> => {
       const body = new URLSearchParams({
         token: 'legacy',
         team_id: 'T1',
@@ -177,28 +168,14 @@ export async function benchLookups(options: LookupsOptions): Promise<LookupsResu
             problem: `"${text}" was answered ${answer.slice(0, 120)}`,
           });
       }
-      return { elapsed, inAck };
+      if (url === botUrl && measured && inAck) answeredInAck += 1;
+      return elapsed;
     };
 
-    const botTimes: number[] = [];
-    const bareTimes: number[] = [];
     emulator.admin.resetStats();
     const startedAt = Date.now();
-    for (let i = 0; i < needed; i += 1) {
-      const text = `post ${firstId + i}`;
-      // Alternate who goes first, so neither always runs on a freshly warmed path.
-      const order = i % 2 === 0 ? ([botUrl, bareUrl] as const) : ([bareUrl, botUrl] as const);
-      for (const url of order) {
-        const { elapsed, inAck } = await send(url, text);
-        if (i < options.warmup) continue;
-        if (url === bareUrl) {
-          bareTimes.push(elapsed);
-          continue;
-        }
-        botTimes.push(elapsed);
-        if (inAck) answeredInAck += 1;
-      }
-    }
+    const texts = Array.from({ length: needed }, (_, i) => `post ${firstId + i}`);
+    const latency = await alternateBotAndBare({ botUrl, bareUrl, warmup: options.warmup }, texts, send);
     const spanMs = Date.now() - startedAt;
     // Read before the form submissions, whose previews go upstream too.
     const upstreamRequests = emulator.admin.stats().requests.total;
@@ -225,7 +202,7 @@ export async function benchLookups(options: LookupsOptions): Promise<LookupsResu
     });
     return {
       requests: options.requests,
-      ...latencyVersus(botTimes, bareTimes),
+      ...latency,
       answeredInAck,
       deferred,
       upstreamRequestsPerSecond: round(upstreamRequests / (spanMs / 1000), 2),

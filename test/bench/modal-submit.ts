@@ -1,29 +1,16 @@
 import { performance } from 'node:perf_hooks';
-import type { FakeSlackApi } from '../fakes/slack/fake-slack-api.js';
 import { signedHeaders } from '../fakes/slack/signing.js';
-import { latencyVersus, type Violation } from './support.js';
+import type { LatencyVersus } from './support.js';
+import { alternateBotAndBare, type BotVersusBare } from './versus-bare.js';
 
-export interface ModalSubmitResult {
+export interface ModalSubmitResult extends LatencyVersus {
   submissions: number;
-  bot: { p50Ms: number; p99Ms: number };
-  bare: { p50Ms: number; p99Ms: number };
-  /** bot ÷ bare at the same percentile. */
-  p50Ratio: number;
-  p99Ratio: number;
   /** Submissions the bot acked by closing the modal (the subscription made within the ack budget). */
   closedInAck: number;
 }
 
-export interface ModalSubmitOptions {
-  slack: FakeSlackApi;
-  secret: string;
-  botUrl: string;
-  bareUrl: string;
-  /** The Slack user submitting: a workspace admin on the fake, so every submission subscribes. */
-  userId: string;
+export interface ModalSubmitOptions extends BotVersusBare {
   requests: number;
-  warmup: number;
-  violations: Violation[];
 }
 
 /**
@@ -62,37 +49,31 @@ export async function benchModalSubmits(options: ModalSubmitOptions): Promise<Mo
       closedInAck: 0,
     };
   }
-  const botTimes: number[] = [];
-  const bareTimes: number[] = [];
   let closedInAck = 0;
-  const needed = options.requests + options.warmup;
-  for (let i = 0; i < needed; i += 1) {
-    const values = { feed: 'posts', keyword: `bench${i}` };
-    const order = i % 2 === 0 ? [botUrl, options.bareUrl] : [options.bareUrl, botUrl];
-    for (const url of order) {
-      const started = performance.now();
-      const response = await slack.modals.submit(url, secret, opened, values);
-      const answer = await response.text();
-      const elapsed = performance.now() - started;
-      if (response.status !== 200)
-        options.violations.push({
-          benchmark: 'lookups',
-          problem: `${url} answered ${response.status} to a form submission`,
-        });
-      if (i < options.warmup) continue;
-      if (url === options.bareUrl) {
-        bareTimes.push(elapsed);
-        continue;
-      }
-      botTimes.push(elapsed);
-      // An empty ack closes the modal; anything else is an inline error.
-      if (answer === '') closedInAck += 1;
-      else
-        options.violations.push({
-          benchmark: 'lookups',
-          problem: `a form submission was answered ${answer.slice(0, 120)}`,
-        });
-    }
-  }
-  return { submissions: options.requests, ...latencyVersus(botTimes, bareTimes), closedInAck };
+  const submit = async (url: string, values: Record<string, string>, measured: boolean): Promise<number> => {
+    const started = performance.now();
+    const response = await slack.modals.submit(url, secret, opened, values);
+    const answer = await response.text();
+    const elapsed = performance.now() - started;
+    if (response.status !== 200)
+      options.violations.push({
+        benchmark: 'lookups',
+        problem: `${url} answered ${response.status} to a form submission`,
+      });
+    if (url !== botUrl || !measured) return elapsed;
+    // An empty ack closes the modal; anything else is an inline error.
+    if (answer === '') closedInAck += 1;
+    else
+      options.violations.push({
+        benchmark: 'lookups',
+        problem: `a form submission was answered ${answer.slice(0, 120)}`,
+      });
+    return elapsed;
+  };
+  const forms = Array.from({ length: options.requests + options.warmup }, (_, i) => ({
+    feed: 'posts',
+    keyword: `bench${i}`,
+  }));
+  const latency = await alternateBotAndBare(options, forms, submit);
+  return { submissions: options.requests, ...latency, closedInAck };
 }

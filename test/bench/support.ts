@@ -94,16 +94,22 @@ export interface Violation {
   problem: string;
 }
 
-/** p50 and p99 of latency samples in ms, and the same figures over a baseline's. */
-export function latencyVersus(
-  samples: readonly number[],
-  baseline: readonly number[],
-): {
-  bot: { p50Ms: number; p99Ms: number };
-  bare: { p50Ms: number; p99Ms: number };
+export interface LatencySummary {
+  p50Ms: number;
+  p99Ms: number;
+}
+
+/** The bot's latency against a baseline's (a bare Bolt app's). */
+export interface LatencyVersus {
+  bot: LatencySummary;
+  bare: LatencySummary;
+  /** bot ÷ bare at the same percentile. */
   p50Ratio: number;
   p99Ratio: number;
-} {
+}
+
+/** p50 and p99 of latency samples in ms, and the same figures over a baseline's. */
+export function latencyVersus(samples: readonly number[], baseline: readonly number[]): LatencyVersus {
   const summary = (times: readonly number[]) => ({
     p50Ms: round(percentile(times, 50), 2),
     p99Ms: round(percentile(times, 99), 2),

@@ -2,8 +2,8 @@ import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { createSlackAdapter } from '../../adapters/slack/index.js';
 import { findButton, postBlockAction } from '../fakes/slack/block-actions.js';
 import { FakeSlackApi, type RecordedCall } from '../fakes/slack/fake-slack-api.js';
-import { startInstance, startWorld } from '../support/engine-harness.js';
-import { Cleanup, commandsFor, silentLogger, startBotHttp } from '../support/pipeline-harness.js';
+import { startWorld } from '../support/engine-harness.js';
+import { Cleanup, pollAndDeliver, silentLogger, startPipeline } from '../support/pipeline-harness.js';
 
 const TOKEN = 'xoxb-e2e-buttons';
 const TEAM = 'T0BUTTONS';
@@ -29,26 +29,12 @@ async function slackBot() {
     apiUrl: slack.apiUrl,
     logger,
   });
-  const bot = await startInstance({
-    emulator: world.emulator,
-    storeUrl: world.sqliteUrl(),
-    namespace: 'e2e-buttons',
-    adapters: [adapter],
-  });
-  cleanup.add(() => bot.close());
-  const server = await startBotHttp(logger);
-  cleanup.add(() => server.close());
-  await adapter.start({ http: server.http, commands: commandsFor(bot), logger });
-  cleanup.add(() => adapter.stop());
+  const { bot, url } = await startPipeline(world, cleanup, adapter, { namespace: 'e2e-buttons', logger });
 
   return {
     slack,
     bot,
-    async pollAndDeliver() {
-      bot.engine.dispatcher.start();
-      await bot.engine.pollAllOnce();
-      await bot.engine.dispatcher.drained();
-    },
+    pollAndDeliver: () => pollAndDeliver(bot),
     posted(): RecordedCall[] {
       return slack
         .callsTo('chat.postMessage')
@@ -57,7 +43,7 @@ async function slackBot() {
     /** A workspace admin presses `label` on a message the channel received; resolves with the answer. */
     async press(call: RecordedCall, label: string) {
       const responseUrl = slack.responseUrl();
-      const res = await postBlockAction(server.url, SIGNING_SECRET, {
+      const res = await postBlockAction(url, SIGNING_SECRET, {
         button: findButton(call.params['blocks'], label),
         userId: 'U0ADMIN',
         channelId: CHANNEL,

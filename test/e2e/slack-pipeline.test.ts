@@ -2,17 +2,21 @@ import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { createSlackAdapter } from '../../adapters/slack/index.js';
 import { createKeyValueInstallationStore } from '../../adapters/slack/installation-store.js';
 import type { FeedName } from '../../src/feeds/feed-names.js';
-import type { KeyValueStore } from '../../src/ports/index.js';
 import { exportWorkspace } from '../../src/workspaces/index.js';
 import { postEvent, tokensRevoked } from '../fakes/slack/events-api.js';
 import { FakeSlackApi, type RecordedCall } from '../fakes/slack/fake-slack-api.js';
 import { signedHeaders } from '../fakes/slack/signing.js';
 import { newTriggerId } from '../fakes/slack/trigger-id.js';
-import { startInstance, startWorld } from '../support/engine-harness.js';
-import { Cleanup, commandsFor, silentLogger, startBotHttp } from '../support/pipeline-harness.js';
+import { startWorld } from '../support/engine-harness.js';
+import {
+  botInstallationStore,
+  Cleanup,
+  pollAndDeliver,
+  silentLogger,
+  startPipeline,
+} from '../support/pipeline-harness.js';
 import { eventually } from '../support/polling.js';
 import { createOAuthSlackAdapter, createTestSealer } from '../support/slack-oauth.js';
-import { workspaceRemovalFor } from '../support/workspace-removal.js';
 import { installation } from '../support/workspace-seed.js';
 
 const TOKEN = 'xoxb-e2e-token';
@@ -34,48 +38,27 @@ async function slackBot(options: { burst?: number; multiWorkspace?: boolean } = 
   const slack = await new FakeSlackApi({ burst: options.burst ?? 3 }).start();
   cleanup.add(() => slack.close());
   slack.addToken(TOKEN, TEAM);
-  // The bot's store exists once the instance starts, after the adapter is created.
-  let botStore: KeyValueStore | undefined;
-  const installationStore: KeyValueStore = {
-    get: async (key) => botStore?.get(key),
-    set: async (key, value, ttlMs) => botStore?.set(key, value, ttlMs),
-    delete: async (key) => (await botStore?.delete(key)) ?? false,
-  };
+  const installs = botInstallationStore();
   const sealer = createTestSealer();
   const adapter = options.multiWorkspace
-    ? createOAuthSlackAdapter(slack.apiUrl, installationStore, sealer, SIGNING_SECRET)
+    ? createOAuthSlackAdapter(slack.apiUrl, installs, sealer, SIGNING_SECRET)
     : createSlackAdapter({ botToken: TOKEN, signingSecret: SIGNING_SECRET, apiUrl: slack.apiUrl, logger });
-  const bot = await startInstance({
-    emulator: world.emulator,
-    storeUrl: world.sqliteUrl(),
+  const { bot, url, removal } = await startPipeline(world, cleanup, adapter, {
     namespace: 'e2e-slack',
-    adapters: [adapter],
-  });
-  cleanup.add(() => bot.close());
-  botStore = bot.store.keyv;
-  const server = await startBotHttp(logger);
-  cleanup.add(() => server.close());
-  const removal = workspaceRemovalFor(bot);
-  await adapter.start({
-    http: server.http,
-    commands: commandsFor(bot),
     logger,
-    workspaceRemoved: removal.workspaceRemoved,
+    installs,
   });
-  cleanup.add(() => adapter.stop());
 
   return {
     slack,
     bot,
-    url: server.url,
+    url,
     removalLog: removal.log,
     removalMetrics: removal.metrics,
     /** A workspace installs the app by OAuth: Slack grants it `token`, the bot stores the installation. */
     async install(teamId: string, token: string) {
       slack.addToken(token, teamId);
-      await createKeyValueInstallationStore(installationStore, sealer).storeInstallation(
-        installation(teamId, token),
-      );
+      await createKeyValueInstallationStore(installs, sealer).storeInstallation(installation(teamId, token));
     },
     async subscribe(channelId: string, feed: FeedName, workspaceId?: string) {
       slack.addChannel(channelId);
@@ -89,11 +72,7 @@ async function slackBot(options: { burst?: number; multiWorkspace?: boolean } = 
       });
     },
     /** One poll of every wanted feed, delivered to the end (retries included). */
-    async pollAndDeliver() {
-      bot.engine.dispatcher.start();
-      await bot.engine.pollAllOnce();
-      await bot.engine.dispatcher.drained();
-    },
+    pollAndDeliver: () => pollAndDeliver(bot),
     /** chat.postMessage calls Slack accepted, for one channel. */
     posted(channelId: string): RecordedCall[] {
       return slack

@@ -1,8 +1,7 @@
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
-import type { KeyValueStore } from '../../src/ports/index.js';
 import { FakeSlackApi } from '../fakes/slack/fake-slack-api.js';
-import { startInstance, startWorld } from '../support/engine-harness.js';
-import { Cleanup, commandsFor, silentLogger, startBotHttp } from '../support/pipeline-harness.js';
+import { startWorld } from '../support/engine-harness.js';
+import { botInstallationStore, Cleanup, pollAndDeliver, startPipeline } from '../support/pipeline-harness.js';
 import { completeOAuthInstall, createOAuthSlackAdapter, createTestSealer } from '../support/slack-oauth.js';
 
 const TEAM = 'T0ROT';
@@ -23,29 +22,15 @@ async function rotatingBot(channelId: string) {
   cleanup.add(() => slack.close());
   slack.oauthGrants.set('code-1', { teamId: TEAM, teamName: 'Rotating', botToken: 'xoxb-rot', userId: 'U1' });
   // The installs live in the bot's own store, which exists once the instance has started.
-  let botStore: KeyValueStore | undefined;
-  const installs: KeyValueStore = {
-    get: async (key) => botStore?.get(key),
-    set: async (key, value, ttlMs) => botStore?.set(key, value, ttlMs),
-    delete: async (key) => (await botStore?.delete(key)) ?? false,
-  };
-  const logger = silentLogger();
+  const installs = botInstallationStore();
   const adapter = createOAuthSlackAdapter(slack.apiUrl, installs, createTestSealer(), 'secret', {
     now: () => clock.now,
   });
-  const bot = await startInstance({
-    emulator: world.emulator,
-    storeUrl: world.sqliteUrl(),
+  const { bot, url } = await startPipeline(world, cleanup, adapter, {
     namespace: `e2e-rotation-${clock.now}`,
-    adapters: [adapter],
+    installs,
   });
-  cleanup.add(() => bot.close());
-  botStore = bot.store.keyv;
-  const server = await startBotHttp(logger);
-  cleanup.add(() => server.close());
-  await adapter.start({ http: server.http, commands: commandsFor(bot), logger });
-  cleanup.add(() => adapter.stop());
-  expect((await completeOAuthInstall(server.url)).status).toBe(200);
+  expect((await completeOAuthInstall(url)).status).toBe(200);
   slack.addChannel(channelId);
   await bot.engine.subscriptions.add({
     platform: 'slack',
@@ -63,9 +48,7 @@ async function rotatingBot(channelId: string) {
     /** New comments in the directory, polled and delivered to the end. */
     async deliverNew(...bodies: string[]) {
       for (const body of bodies) world.emulator.admin.addComment({ body });
-      bot.engine.dispatcher.start();
-      await bot.engine.pollAllOnce();
-      await bot.engine.dispatcher.drained();
+      await pollAndDeliver(bot);
     },
   };
 }

@@ -3,10 +3,9 @@ import { createKeyValueInstallationStore } from '../../adapters/slack/installati
 import { buildCommandHandler } from '../../src/app/wiring.js';
 import { EMULATOR_WEB_URL } from '../../src/emulator/index.js';
 import { createMetrics } from '../../src/observability/metrics.js';
-import type { KeyValueStore } from '../../src/ports/index.js';
 import { FakeSlackApi } from '../fakes/slack/fake-slack-api.js';
-import { startInstance, startWorld } from '../support/engine-harness.js';
-import { Cleanup, silentLogger, startBotHttp } from '../support/pipeline-harness.js';
+import { startWorld } from '../support/engine-harness.js';
+import { botInstallationStore, Cleanup, startPipeline } from '../support/pipeline-harness.js';
 import { createOAuthSlackAdapter, createTestSealer } from '../support/slack-oauth.js';
 import { installation } from '../support/workspace-seed.js';
 
@@ -26,46 +25,31 @@ describe('Slack link previews end to end, multi-workspace', () => {
   it("unfurls with the token of the workspace the link was pasted in, and counts every preview in /metrics' counter", async () => {
     const slack = await new FakeSlackApi().start();
     cleanup.add(() => slack.close());
-    let botStore: KeyValueStore | undefined;
-    const installationStore: KeyValueStore = {
-      get: async (key) => botStore?.get(key),
-      set: async (key, value, ttlMs) => botStore?.set(key, value, ttlMs),
-      delete: async (key) => (await botStore?.delete(key)) ?? false,
-    };
+    const installs = botInstallationStore();
     const sealer = createTestSealer();
-    const adapter = createOAuthSlackAdapter(slack.apiUrl, installationStore, sealer, SIGNING_SECRET);
-    const bot = await startInstance({
-      emulator: world.emulator,
-      storeUrl: world.sqliteUrl(),
+    const adapter = createOAuthSlackAdapter(slack.apiUrl, installs, sealer, SIGNING_SECRET);
+    const metrics = createMetrics();
+    const { url: botUrl } = await startPipeline(world, cleanup, adapter, {
       namespace: 'e2e-slack-unfurl',
-      adapters: [adapter],
+      installs,
+      commands: (bot) =>
+        buildCommandHandler(
+          { feeds: { adminUserIds: [], liveRemindMinutes: 15 }, directory: { baseUrl: undefined } },
+          { ...bot, metrics },
+        ),
     });
-    cleanup.add(() => bot.close());
-    botStore = bot.store.keyv;
     for (const [team, token] of [
       ['T0ONE', 'xoxb-one'],
       ['T0TWO', 'xoxb-two'],
     ] as const) {
       slack.addToken(token, team);
-      await createKeyValueInstallationStore(installationStore, sealer).storeInstallation(
-        installation(team, token),
-      );
+      await createKeyValueInstallationStore(installs, sealer).storeInstallation(installation(team, token));
     }
-    const metrics = createMetrics();
-    const commands = buildCommandHandler(
-      { feeds: { adminUserIds: [], liveRemindMinutes: 15 }, directory: { baseUrl: undefined } },
-      { ...bot, metrics },
-    );
-    const logger = silentLogger();
-    const server = await startBotHttp(logger);
-    cleanup.add(() => server.close());
-    await adapter.start({ http: server.http, commands, logger });
-    cleanup.add(() => adapter.stop());
 
     const post = world.emulator.admin.addPost({ name: 'Shared <!here> link' });
     const url = `${EMULATOR_WEB_URL}/posts/${String(post['slug'])}`;
     const missing = `${EMULATOR_WEB_URL}/posts/no-such-post-here`;
-    const { response } = await slack.unfurls.share(server.url, SIGNING_SECRET, {
+    const { response } = await slack.unfurls.share(botUrl, SIGNING_SECRET, {
       teamId: 'T0TWO',
       channel: 'C2',
       user: 'U2',

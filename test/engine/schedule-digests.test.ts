@@ -55,59 +55,64 @@ async function digestEvery(schedule: ScheduleOptions, from: string, until: strin
 }
 
 describe('digest slots in a zone', () => {
-  it('posts a 09:00 America/New_York digest at 09:00 local on both sides of the spring-forward switch', async () => {
+  // Daily America/New_York digests across its 2026 clock changes (spring forward 8 March,
+  // fall back 1 November): each runs once a night, at its local time or just after a gap.
+  it.each([
+    {
+      title:
+        'posts a 09:00 America/New_York digest at 09:00 local on both sides of the spring-forward switch',
+      time: { hour: 9, minute: 0 },
+      from: '2026-03-06T20:00:00Z',
+      until: '2026-03-10T00:00:00Z',
+      expected: [
+        '2026-03-07T14:00:00.000Z', // Sat 09:00 EST
+        '2026-03-08T13:00:00.000Z', // Sun 09:00 EDT, the day clocks sprang forward
+        '2026-03-09T13:00:00.000Z', // Mon 09:00 EDT
+      ],
+    },
+    {
+      title: 'posts a 09:00 America/New_York digest at 09:00 local on both sides of the fall-back switch',
+      time: { hour: 9, minute: 0 },
+      from: '2026-10-30T20:00:00Z',
+      until: '2026-11-03T00:00:00Z',
+      expected: [
+        '2026-10-31T13:00:00.000Z', // Sat 09:00 EDT
+        '2026-11-01T14:00:00.000Z', // Sun 09:00 EST, the day clocks fell back
+        '2026-11-02T14:00:00.000Z', // Mon 09:00 EST
+      ],
+    },
+    {
+      title: 'runs a 02:30 schedule once on the spring-forward night, just after the gap',
+      time: { hour: 2, minute: 30 },
+      from: '2026-03-07T00:00:00Z',
+      until: '2026-03-09T12:00:00Z',
+      expected: [
+        '2026-03-07T07:30:00.000Z', // 02:30 EST
+        '2026-03-08T07:30:00.000Z', // 02:30 does not exist: 03:30 EDT, once
+        '2026-03-09T06:30:00.000Z', // 02:30 EDT
+      ],
+    },
+    {
+      title: 'runs a 02:30 schedule once on the fall-back night',
+      time: { hour: 2, minute: 30 },
+      from: '2026-10-31T12:00:00Z',
+      until: '2026-11-01T12:00:00Z',
+      expected: ['2026-11-01T07:30:00.000Z'], // 02:30 EST
+    },
+    {
+      title: 'runs a 01:30 schedule once on the fall-back night, at the first of its two 01:30s',
+      time: { hour: 1, minute: 30 },
+      from: '2026-10-31T12:00:00Z',
+      until: '2026-11-01T12:00:00Z',
+      expected: ['2026-11-01T05:30:00.000Z'], // 01:30 EDT; 01:30 EST an hour later is not a second run
+    },
+  ])('$title', async ({ time, from, until, expected }) => {
     const posted = await digestEvery(
-      { digest: { every: 'daily', at: { hour: 9, minute: 0 } }, timeZone: 'America/New_York' },
-      '2026-03-06T20:00:00Z',
-      '2026-03-10T00:00:00Z',
+      { digest: { every: 'daily', at: time }, timeZone: 'America/New_York' },
+      from,
+      until,
     );
-    expect(posted.map((p) => p.at)).toEqual([
-      '2026-03-07T14:00:00.000Z', // Sat 09:00 EST
-      '2026-03-08T13:00:00.000Z', // Sun 09:00 EDT, the day clocks sprang forward
-      '2026-03-09T13:00:00.000Z', // Mon 09:00 EDT
-    ]);
-  });
-
-  it('posts a 09:00 America/New_York digest at 09:00 local on both sides of the fall-back switch', async () => {
-    const posted = await digestEvery(
-      { digest: { every: 'daily', at: { hour: 9, minute: 0 } }, timeZone: 'America/New_York' },
-      '2026-10-30T20:00:00Z',
-      '2026-11-03T00:00:00Z',
-    );
-    expect(posted.map((p) => p.at)).toEqual([
-      '2026-10-31T13:00:00.000Z', // Sat 09:00 EDT
-      '2026-11-01T14:00:00.000Z', // Sun 09:00 EST, the day clocks fell back
-      '2026-11-02T14:00:00.000Z', // Mon 09:00 EST
-    ]);
-  });
-
-  it('runs a 02:30 schedule once on the spring-forward night, just after the gap', async () => {
-    const posted = await digestEvery(
-      { digest: { every: 'daily', at: { hour: 2, minute: 30 } }, timeZone: 'America/New_York' },
-      '2026-03-07T00:00:00Z',
-      '2026-03-09T12:00:00Z',
-    );
-    expect(posted.map((p) => p.at)).toEqual([
-      '2026-03-07T07:30:00.000Z', // 02:30 EST
-      '2026-03-08T07:30:00.000Z', // 02:30 does not exist: 03:30 EDT, once
-      '2026-03-09T06:30:00.000Z', // 02:30 EDT
-    ]);
-  });
-
-  it('runs a 02:30 and a 01:30 schedule once each on the fall-back night', async () => {
-    const twoThirty = await digestEvery(
-      { digest: { every: 'daily', at: { hour: 2, minute: 30 } }, timeZone: 'America/New_York' },
-      '2026-10-31T12:00:00Z',
-      '2026-11-01T12:00:00Z',
-    );
-    expect(twoThirty.map((p) => p.at)).toEqual(['2026-11-01T07:30:00.000Z']); // 02:30 EST
-    const oneThirty = await digestEvery(
-      { digest: { every: 'daily', at: { hour: 1, minute: 30 } }, timeZone: 'America/New_York' },
-      '2026-10-31T12:00:00Z',
-      '2026-11-01T12:00:00Z',
-    );
-    // 01:30 happens twice that night (EDT, then EST): the digest runs at the first only.
-    expect(oneThirty.map((p) => p.at)).toEqual(['2026-11-01T05:30:00.000Z']);
+    expect(posted.map((p) => p.at)).toEqual(expected);
   });
 
   it('posts on 29 February and across the month and year ends', async () => {

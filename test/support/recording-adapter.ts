@@ -94,15 +94,7 @@ export class RecordingAdapter implements ChatAdapter {
           reason: `channel ${destination.channelId}: ${behaviour.code}`,
         };
       case 'fail':
-        if (behaviour.times > 0) {
-          behaviour.times -= 1;
-          return {
-            status: 'failed',
-            code: 'rate_limited',
-            reason: 'try later',
-            ...(behaviour.retryAfterMs !== undefined ? { retryAfterMs: behaviour.retryAfterMs } : {}),
-          };
-        }
+        if (behaviour.times > 0) return failOnce(behaviour);
         break;
       case 'slow':
         await new Promise((resolve) => setTimeout(resolve, behaviour.ms));
@@ -127,15 +119,7 @@ export class RecordingAdapter implements ChatAdapter {
     message: Message,
   ): Promise<DeliveryOutcome> {
     const behaviour = this.#behaviours.get(destination.channelId) ?? { kind: 'accept' };
-    if (behaviour.kind === 'fail' && behaviour.times > 0) {
-      behaviour.times -= 1;
-      return {
-        status: 'failed',
-        code: 'rate_limited',
-        reason: 'try later',
-        ...(behaviour.retryAfterMs !== undefined ? { retryAfterMs: behaviour.retryAfterMs } : {}),
-      };
-    }
+    if (behaviour.kind === 'fail' && behaviour.times > 0) return failOnce(behaviour);
     if (this.goneMessages.has(reference.messageId)) {
       return { status: 'rejected', code: 'message_not_found', reason: 'deleted', scope: 'message' };
     }
@@ -147,4 +131,15 @@ export class RecordingAdapter implements ChatAdapter {
     });
     return { status: 'delivered', platformMessageId: reference.messageId };
   }
+}
+
+/** One of a failing channel's failures: a rate limit, with its retry hint when it has one. */
+function failOnce(behaviour: { times: number; retryAfterMs?: number }): DeliveryOutcome {
+  behaviour.times -= 1;
+  return {
+    status: 'failed',
+    code: 'rate_limited',
+    reason: 'try later',
+    ...(behaviour.retryAfterMs !== undefined ? { retryAfterMs: behaviour.retryAfterMs } : {}),
+  };
 }

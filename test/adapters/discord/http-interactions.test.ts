@@ -1,9 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { createDiscordAdapter } from '../../../adapters/discord/index.js';
-import type { ChatAdapter } from '../../../src/ports/index.js';
-import { FakeDiscordRest } from '../../fakes/discord/fake-discord-rest.js';
-import { discordKeyPair, discordSignature } from '../../fakes/discord/signing.js';
-import { createCapturingLogger } from '../../support/capturing-logger.js';
+import type { FakeDiscordRest } from '../../fakes/discord/fake-discord-rest.js';
+import { discordSignature } from '../../fakes/discord/signing.js';
+import { type DiscordEndpoint, startDiscordEndpoint } from '../../support/discord-endpoint.js';
 import {
   APP_ID,
   CHANNEL_ID,
@@ -12,14 +10,14 @@ import {
   MANAGER_PERMISSIONS,
 } from '../../support/discord-interactions.js';
 import { FakeCommandHandler } from '../../support/fake-command-handler.js';
-import { type MountServer, startMountServer } from '../../support/mount-server.js';
+import type { MountServer } from '../../support/mount-server.js';
 
 describe('Discord HTTP interactions endpoint', () => {
+  let discord: DiscordEndpoint;
   let rest: FakeDiscordRest;
   let server: MountServer;
-  let adapter: ChatAdapter;
   let commands: FakeCommandHandler;
-  let keys: ReturnType<typeof discordKeyPair>;
+  let keys: DiscordEndpoint['keys'];
 
   /** The adapter's clock; requests are signed at this time unless a test says otherwise. */
   let now = 1_750_000_000_000;
@@ -43,27 +41,14 @@ describe('Discord HTTP interactions endpoint', () => {
 
   beforeEach(async () => {
     now = 1_750_000_000_000;
-    rest = new FakeDiscordRest();
-    await rest.listen();
-    server = await startMountServer();
-    keys = discordKeyPair();
     commands = new FakeCommandHandler(discordScript);
-    adapter = createDiscordAdapter({
-      applicationId: APP_ID,
-      publicKey: keys.publicHex,
-      apiUrl: rest.url,
-      logger: createCapturingLogger(),
-      deferAfterMs: 100,
-      now: () => now,
-    });
-    await adapter.start({ http: server.http, commands, logger: createCapturingLogger() });
+    discord = await startDiscordEndpoint(commands, () => now, { deferAfterMs: 100 });
+    ({ rest, server, keys } = discord);
   });
 
   afterEach(async () => {
     commands.releaseSlow();
-    await adapter.stop();
-    await server.close();
-    await rest.close();
+    await discord.close();
   });
 
   it('answers a signed PING with PONG', async () => {

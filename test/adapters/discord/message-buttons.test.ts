@@ -2,7 +2,6 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createDiscordAdapter } from '../../../adapters/discord/index.js';
 import { withMuteActions } from '../../../src/delivery/mute-actions.js';
 import type { ReminderRepository } from '../../../src/delivery/reminders.js';
-import { composePostMessage } from '../../../src/messages/index.js';
 import type { ChatAdapter, Message } from '../../../src/ports/index.js';
 import {
   type ComponentClick,
@@ -14,9 +13,9 @@ import { componentProblems } from '../../fakes/discord/component-limits.js';
 import { REQUEST_SCHEMAS, validateAgainstSpec } from '../../fakes/discord/discord-spec.js';
 import { FakeDiscordRest } from '../../fakes/discord/fake-discord-rest.js';
 import { discordKeyPair, discordSignature } from '../../fakes/discord/signing.js';
-import { announcedLiveEvent, memoryReminders } from '../../support/button-fixtures.js';
+import { announcedLiveEvent, postWithComment, startButtonHarness } from '../../support/button-fixtures.js';
 import { createCapturingLogger } from '../../support/capturing-logger.js';
-import { type Harness, startHarness } from '../../support/command-harness.js';
+import type { Harness } from '../../support/command-harness.js';
 import {
   APP_ID,
   CHANNEL_ID,
@@ -51,12 +50,7 @@ describe('Discord message buttons', () => {
   const now = Date.now();
 
   beforeEach(async () => {
-    let clockNow = () => 0;
-    reminders = memoryReminders({ now: () => clockNow() });
-    harness = await startHarness({
-      handler: { reminders: { repository: reminders, directoryId: 'buttons', listedEvents: async () => [] } },
-    });
-    clockNow = () => harness.clock.now();
+    ({ harness, reminders } = await startButtonHarness());
     rest = new FakeDiscordRest({ token: 'discord-token' });
     await rest.listen();
     rest.addChannel(CHANNEL_ID);
@@ -74,16 +68,7 @@ describe('Discord message buttons', () => {
     });
     await adapter.start({ http: server.http, commands: harness.handler, logger: createCapturingLogger() });
 
-    const added = harness.emulator.admin.addPost({ name: 'Button post' });
-    postId = String(added.id);
-    harness.emulator.admin.addComment({ postId: added.id, body: 'First comment @everyone' });
-    message = composePostMessage({
-      id: postId,
-      name: 'Button post',
-      url: `https://directory.example/posts/${postId}`,
-      makers: [],
-      topics: [],
-    });
+    ({ postId, message } = postWithComment(harness, 'First comment @everyone'));
     const outcome = await adapter.deliver(
       { platform: 'discord', channelId: CHANNEL_ID, workspaceId: GUILD_ID },
       message,

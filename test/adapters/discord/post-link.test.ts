@@ -1,13 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createDiscordAdapter } from '../../../adapters/discord/index.js';
 import { EMULATOR_WEB_URL } from '../../../src/emulator/index.js';
-import type { ChatAdapter } from '../../../src/ports/index.js';
-import { FakeDiscordRest } from '../../fakes/discord/fake-discord-rest.js';
-import { discordKeyPair, discordSignature } from '../../fakes/discord/signing.js';
-import { createCapturingLogger } from '../../support/capturing-logger.js';
 import { type Harness, startHarness } from '../../support/command-harness.js';
-import { APP_ID, commandInteraction } from '../../support/discord-interactions.js';
-import { type MountServer, startMountServer } from '../../support/mount-server.js';
+import { type DiscordEndpoint, startDiscordEndpoint } from '../../support/discord-endpoint.js';
+import { commandInteraction } from '../../support/discord-interactions.js';
 
 /**
  * Discord gives bots no hook on links pasted in a conversation (Slack's link_shared), so what a
@@ -16,47 +11,22 @@ import { type MountServer, startMountServer } from '../../support/mount-server.j
  */
 describe('Discord: /directory post <link> in place of link previews', () => {
   let h: Harness;
-  let rest: FakeDiscordRest;
-  let server: MountServer;
-  let adapter: ChatAdapter;
-  const keys = discordKeyPair();
+  let discord: DiscordEndpoint;
   const now = Date.now();
 
   beforeAll(async () => {
     h = await startHarness();
-    rest = new FakeDiscordRest();
-    await rest.listen();
-    server = await startMountServer();
-    adapter = createDiscordAdapter({
-      applicationId: APP_ID,
-      publicKey: keys.publicHex,
-      apiUrl: rest.url,
-      logger: createCapturingLogger(),
-      now: () => now,
-    });
-    await adapter.start({ http: server.http, commands: h.handler, logger: createCapturingLogger() });
+    discord = await startDiscordEndpoint(h.handler, () => now);
   });
   afterAll(async () => {
-    await adapter.stop();
-    await server.close();
-    await rest.close();
+    await discord.close();
     await h.close();
   });
 
   it('answers a pasted post link with the post card', async () => {
     const added = h.emulator.admin.addPost({ name: 'Atlas Maps' });
     const link = `${EMULATOR_WEB_URL}/posts/${String(added['slug'])}`;
-    const raw = JSON.stringify(commandInteraction('post', [{ name: 'post', type: 3, value: link }]));
-    const timestamp = String(Math.floor(now / 1000));
-    const res = await fetch(`${server.url}/discord/interactions`, {
-      method: 'POST',
-      headers: {
-        'content-type': 'application/json',
-        'x-signature-timestamp': timestamp,
-        'x-signature-ed25519': discordSignature(keys.privateKey, timestamp, raw),
-      },
-      body: raw,
-    });
+    const res = await discord.post(commandInteraction('post', [{ name: 'post', type: 3, value: link }]));
     expect(res.status).toBe(200);
     const body = (await res.json()) as {
       type: number;

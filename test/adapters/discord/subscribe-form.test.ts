@@ -1,21 +1,17 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { buildDiscordCommands, createDiscordAdapter } from '../../../adapters/discord/index.js';
+import { buildDiscordCommands } from '../../../adapters/discord/index.js';
 import { COMMAND_REGISTRY } from '../../../src/commands/index.js';
-import type { ChatAdapter } from '../../../src/ports/index.js';
 import { modalProblems, modalSubmitInteraction } from '../../fakes/discord/fake-discord-modals.js';
-import { FakeDiscordRest } from '../../fakes/discord/fake-discord-rest.js';
-import { discordKeyPair, discordSignature } from '../../fakes/discord/signing.js';
-import { createCapturingLogger } from '../../support/capturing-logger.js';
+import { discordKeyPair } from '../../fakes/discord/signing.js';
 import { type Harness, useSubscriptionHarness } from '../../support/command-harness.js';
+import { type DiscordEndpoint, startDiscordEndpoint } from '../../support/discord-endpoint.js';
 import {
-  APP_ID,
   CHANNEL_ID,
   commandInteraction,
   MANAGER_PERMISSIONS,
   MEMBER_PERMISSIONS,
   OTHER_CHANNEL_ID,
 } from '../../support/discord-interactions.js';
-import { type MountServer, startMountServer } from '../../support/mount-server.js';
 
 interface Modal {
   custom_id: string;
@@ -37,53 +33,23 @@ interface MessageData {
 describe('the subscribe form on Discord', () => {
   const harness = useSubscriptionHarness();
   let h: Harness;
-  let rest: FakeDiscordRest;
-  let server: MountServer;
-  let adapter: ChatAdapter;
-  let keys: ReturnType<typeof discordKeyPair>;
+  let discord: DiscordEndpoint;
   const now = 1_750_000_000_000;
 
   beforeEach(async () => {
     h = harness();
-    rest = new FakeDiscordRest();
-    await rest.listen();
-    server = await startMountServer();
-    keys = discordKeyPair();
-    adapter = createDiscordAdapter({
-      applicationId: APP_ID,
-      publicKey: keys.publicHex,
-      apiUrl: rest.url,
-      logger: createCapturingLogger(),
-      now: () => now,
-    });
-    await adapter.start({ http: server.http, commands: h.handler, logger: createCapturingLogger() });
+    discord = await startDiscordEndpoint(h.handler, () => now);
   });
 
   afterEach(async () => {
-    await adapter.stop();
-    await server.close();
-    await rest.close();
+    await discord.close();
   });
-
-  async function post(
-    body: unknown,
-    options: { timestamp?: string; key?: ReturnType<typeof discordKeyPair> } = {},
-  ): Promise<Response> {
-    const raw = JSON.stringify(body);
-    const timestamp = options.timestamp ?? String(Math.floor(now / 1000));
-    const headers = {
-      'content-type': 'application/json',
-      'x-signature-timestamp': timestamp,
-      'x-signature-ed25519': discordSignature((options.key ?? keys).privateKey, timestamp, raw),
-    };
-    return fetch(`${server.url}/discord/interactions`, { method: 'POST', headers, body: raw });
-  }
 
   async function openForm(
     permissions = MANAGER_PERMISSIONS,
   ): Promise<{ base: Record<string, unknown>; modal: Modal }> {
     const base = commandInteraction('subscribe', [], { permissions });
-    const res = await post(base);
+    const res = await discord.post(base);
     const callback = (await res.json()) as { type: number; data: Modal };
     expect(callback.type).toBe(9);
     expect(modalProblems(callback)).toEqual([]);
@@ -97,11 +63,11 @@ describe('the subscribe form on Discord', () => {
   ): Promise<{ type: number; data: MessageData }> {
     const interaction = modalSubmitInteraction(opened.base, opened.modal, values);
     edit(interaction);
-    return (await (await post(interaction)).json()) as { type: number; data: MessageData };
+    return (await (await discord.post(interaction)).json()) as { type: number; data: MessageData };
   }
 
   async function typed(subcommandOptions: { name: string; type: number; value: string | number }[]) {
-    const res = await post(
+    const res = await discord.post(
       commandInteraction('subscribe', subcommandOptions, { permissions: MANAGER_PERMISSIONS }),
     );
     return (await res.json()) as { type: number; data: MessageData };
@@ -136,7 +102,7 @@ describe('the subscribe form on Discord', () => {
   });
 
   it('refuses a member without Manage Channels before any modal opens, with the typed refusal', async () => {
-    const res = await post(commandInteraction('subscribe', [], { permissions: MEMBER_PERMISSIONS }));
+    const res = await discord.post(commandInteraction('subscribe', [], { permissions: MEMBER_PERMISSIONS }));
     const answer = (await res.json()) as { type: number; data: MessageData };
     expect(answer.type).toBe(4);
     expect(answer.data.flags).toBe(64);
@@ -165,7 +131,7 @@ describe('the subscribe form on Discord', () => {
     });
     expect(withoutId(answer.data, subscription?.id)).toEqual(withoutId(fromText.data, again?.id));
     expect(answer.data.embeds?.[0]?.title).toBe('Rocket Notes');
-    expect(rest.problems).toEqual([]);
+    expect(discord.rest.problems).toEqual([]);
   });
 
   it.each([
@@ -239,7 +205,10 @@ describe('the subscribe form on Discord', () => {
     ['signed more than five minutes ago (a replay)', { timestamp: String(Math.floor(now / 1000) - 301) }],
   ])('refuses a MODAL_SUBMIT %s with 401 and changes nothing', async (_name, forged) => {
     const opened = await openForm();
-    const res = await post(modalSubmitInteraction(opened.base, opened.modal, { feed: 'posts' }), forged);
+    const res = await discord.post(
+      modalSubmitInteraction(opened.base, opened.modal, { feed: 'posts' }),
+      forged,
+    );
     expect(res.status).toBe(401);
     expect(await h.subscriptions.list()).toEqual([]);
   });

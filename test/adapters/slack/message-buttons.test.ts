@@ -2,7 +2,6 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createSlackAdapter, type SlackAdapterEvent } from '../../../adapters/slack/index.js';
 import { withMuteActions } from '../../../src/delivery/mute-actions.js';
 import type { ReminderRepository } from '../../../src/delivery/reminders.js';
-import { composePostMessage } from '../../../src/messages/index.js';
 import type { ChatAdapter, Message } from '../../../src/ports/index.js';
 import {
   blockActionsBody,
@@ -12,9 +11,9 @@ import {
 } from '../../fakes/slack/block-actions.js';
 import { FakeSlackApi, type RecordedResponse } from '../../fakes/slack/fake-slack-api.js';
 import { signedHeaders } from '../../fakes/slack/signing.js';
-import { announcedLiveEvent, memoryReminders } from '../../support/button-fixtures.js';
+import { announcedLiveEvent, postWithComment, startButtonHarness } from '../../support/button-fixtures.js';
 import { createCapturingLogger } from '../../support/capturing-logger.js';
-import { type Harness, startHarness } from '../../support/command-harness.js';
+import type { Harness } from '../../support/command-harness.js';
 import { type MountServer, startMountServer } from '../../support/mount-server.js';
 
 const SECRET = '8f742231b10e8888abcd99yyyzzz85a5';
@@ -39,12 +38,7 @@ describe('Slack message buttons', () => {
   let reminders: ReminderRepository;
 
   beforeEach(async () => {
-    let now = () => 0;
-    reminders = memoryReminders({ now: () => now() });
-    harness = await startHarness({
-      handler: { reminders: { repository: reminders, directoryId: 'buttons', listedEvents: async () => [] } },
-    });
-    now = () => harness.clock.now();
+    ({ harness, reminders } = await startButtonHarness());
     slack = await new FakeSlackApi().start();
     slack.addToken(TOKEN, 'T1');
     slack.addChannel(CHANNEL);
@@ -61,16 +55,7 @@ describe('Slack message buttons', () => {
     });
     await adapter.start({ http: server.http, commands: harness.handler, logger: createCapturingLogger() });
 
-    const added = harness.emulator.admin.addPost({ name: 'Button post' });
-    postId = String(added.id);
-    harness.emulator.admin.addComment({ postId: added.id, body: 'First comment <!channel>' });
-    message = composePostMessage({
-      id: postId,
-      name: 'Button post',
-      url: `https://directory.example/posts/${postId}`,
-      makers: [],
-      topics: [],
-    });
+    ({ postId, message } = postWithComment(harness, 'First comment <!channel>'));
     const outcome = await adapter.deliver(
       { platform: 'slack', channelId: CHANNEL, workspaceId: 'T1' },
       message,
