@@ -1,6 +1,7 @@
 import type { Subscription } from '../delivery/subscriptions.js';
 import type { HomeChannel, HomeSubscription, HomeView, HomeViewer } from '../ports/home.js';
 import { whoMayManage } from './channel-permission.js';
+import type { ScheduleClock } from './describe-schedule.js';
 import { describePause, describeSubscription } from './describe-subscription.js';
 import { failingFeeds, statusFields } from './status.js';
 import { formatUtc } from './time-text.js';
@@ -26,6 +27,8 @@ export interface HomeViewInput {
   now: number;
   defaultRemindMinutes: number;
   lastDelivery(subscriptionId: string): number | undefined;
+  /** The zone a scheduled subscription is read in, and now: its schedule shows as `subscriptions` shows it. */
+  scheduleClock?(subscriptionId: string): ScheduleClock | undefined;
 }
 
 /**
@@ -69,7 +72,7 @@ function homeSubscription(s: Subscription, input: HomeViewInput): HomeSubscripti
   return {
     id: s.id,
     channelId: s.channelId,
-    summary: describeSubscription(s, input.defaultRemindMinutes),
+    summary: describeSubscription(s, input.defaultRemindMinutes, input.scheduleClock?.(s.id)),
     ...(s.paused ? { paused: describePause(s.paused, input.now) } : {}),
     ...(last === undefined ? {} : { lastDelivery: formatUtc(last, input.now) }),
   };

@@ -11,6 +11,7 @@ import type {
 import type { KeyValueStore } from '../ports/key-value-store.js';
 import type { Logger } from '../ports/logger.js';
 import { mayManage } from './channel-permission.js';
+import { type ScheduleClock, scheduleClock } from './describe-schedule.js';
 import { buildHomeView, inViewersWorkspace } from './home-view.js';
 import type { CommandDependencies } from './types.js';
 
@@ -25,7 +26,7 @@ const COMMAND_OF: Record<HomeAction, string> = { pause: 'pause', resume: 'resume
 export interface HomeServiceDeps {
   deps: Pick<
     CommandDependencies,
-    'subscriptions' | 'clock' | 'adminUserIds' | 'status' | 'defaultRemindMinutes'
+    'subscriptions' | 'clock' | 'adminUserIds' | 'status' | 'defaultRemindMinutes' | 'zones'
   >;
   /** The `/directory` handler: every button runs the command it stands for, with its checks. */
   commands: CommandHandler;
@@ -145,6 +146,12 @@ export function createHomeService(options: HomeServiceDeps): HomeService & {
     return { text: reply.text, refused: reply.error !== undefined, changed };
   }
 
+  /** Each scheduled subscription's zone and "now", as `/directory subscriptions` reads them. */
+  async function scheduleClocks(shown: readonly Subscription[]): Promise<Map<string, ScheduleClock>> {
+    const found = await Promise.all(shown.map(async (s) => [s.id, await scheduleClock(deps, s)] as const));
+    return new Map(found.filter((entry): entry is [string, ScheduleClock] => entry[1] !== undefined));
+  }
+
   return {
     async view(viewer): Promise<HomeView> {
       await remember(viewer);
@@ -154,14 +161,17 @@ export function createHomeService(options: HomeServiceDeps): HomeService & {
       const notice = await pending?.catch(() => undefined);
       const canManage = viewer.canManageChannels || deps.adminUserIds.includes(viewer.userId);
       const index = await deps.subscriptions.index();
+      const subscriptions = index.where(inViewersWorkspace(viewer));
+      const clocks = canManage ? await scheduleClocks(subscriptions) : new Map<string, ScheduleClock>();
       const view = buildHomeView({
         viewer,
         canManage,
-        subscriptions: index.where(inViewersWorkspace(viewer)),
+        subscriptions,
         report: await deps.status(),
         now: deps.clock.now(),
         defaultRemindMinutes: deps.defaultRemindMinutes,
         lastDelivery: (id) => delivered.get(id),
+        scheduleClock: (id) => clocks.get(id),
       });
       return notice === undefined
         ? view

@@ -33,6 +33,8 @@ export interface Harness {
   subscriptions: SubscriptionRepository;
   /** Channel time zones (`/directory timezone`), in the same store. */
   channelZones: ChannelZoneRepository;
+  /** The zones the handler reads schedules in, for other services over the same store. */
+  zones: NonNullable<CommandDependencies['zones']>;
   handler: CommandHandler;
   events: CommandEvent[];
   /** Runs `/directory <text>` on Slack in CHANNEL as a person who may not manage it. */
@@ -77,6 +79,7 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
     channelZones,
     ...(options.workspaceZone === undefined ? {} : { workspaceZone: options.workspaceZone }),
   });
+  const zones = { channelZones, resolve: zoneResolver.resolve };
   const events: CommandEvent[] = [];
   const status =
     options.status ??
@@ -98,7 +101,7 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
       // As the composition root does with DIRECTORY_BASE_URL pointing at this emulator.
       directoryLinks: directoryLinks(emulator.url, EMULATOR_WEB_URL),
       onEvent: (event) => events.push(event),
-      zones: { channelZones, resolve: zoneResolver.resolve },
+      zones,
       ...options.handler,
     },
     options.commands,
@@ -110,6 +113,7 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
     store,
     subscriptions,
     channelZones,
+    zones,
     handler,
     events,
     run: (text, actor = {}, platform = 'slack') =>

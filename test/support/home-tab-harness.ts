@@ -45,6 +45,7 @@ export function homeDeps(h: Harness): HomeServiceDeps['deps'] {
     clock: h.clock,
     adminUserIds: [ADMIN_ID],
     defaultRemindMinutes: 15,
+    zones: h.zones,
     status: async () => ({
       quotas: h.client.ledger.snapshot(),
       feeds: [],

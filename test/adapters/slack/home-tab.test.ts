@@ -47,6 +47,25 @@ describe('the Slack App Home tab', () => {
     expect(t.slack.violations).toEqual([]);
   });
 
+  it('shows each schedule as /directory subscriptions does: in its zone, with the next digest', async () => {
+    const digest = await subscribed('subscribe posts --digest daily@09:00 --top 5 --tz Europe/Berlin');
+    const quiet = await subscribed('subscribe comments --quiet 22:00-07:00 --max-per-day 20 --tz Asia/Tokyo');
+    const listed = (await t.h.run('subscriptions', MANAGER)).messages[0]?.text ?? '';
+    const described = (id: string) =>
+      listed
+        .split('\n')
+        .find((line) => line.startsWith(`${id}: `))
+        ?.slice(`${id}: `.length) ?? '';
+    expect(described(digest)).toMatch(
+      /^posts .*; digest daily at 09:00 Europe\/Berlin \(next: .+\), top 5 by votes$/,
+    );
+    expect(described(quiet)).toMatch(/^comments .*; quiet 22:00–07:00 Asia\/Tokyo, max 20\/day$/);
+    await t.open(ADMIN);
+    await t.waitForPublishes(ADMIN, 1);
+    const home = homeText(homeOf(ADMIN));
+    for (const id of [digest, quiet]) expect(home).toContain(`\`${id}\` ${described(id)}\nActive`);
+  });
+
   it('shows someone who may not manage channels who can, the status, and no buttons; the Messages tab publishes nothing', async () => {
     await subscribed('subscribe posts');
     await t.open(MEMBER, 'messages');
