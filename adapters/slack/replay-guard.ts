@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import type { App } from '@slack/bolt';
 import type { KeyValueStore, Logger } from '../../src/ports/index.js';
 import type { SlackAdapterEvent } from './events.js';
@@ -10,6 +11,15 @@ import type { SlackAdapterEvent } from './events.js';
 export const REPLAY_WINDOW_MS = 10 * 60_000;
 
 export type ReplayKind = 'command' | 'button' | 'form';
+
+/**
+ * Where handled interactions are remembered. The rest of the key is a hash of who did what
+ * (user, trigger_id, action_ts): enough to spot a copy, and no user id for the store to hold.
+ */
+export const REPLAY_KEY_PREFIX = 'slack:replay:';
+
+const storeKey = (key: string) =>
+  `${REPLAY_KEY_PREFIX}${createHash('sha256').update(key).digest('base64url').slice(0, 32)}`;
 
 /**
  * What makes one interaction itself: Slack gives every slash command, click and submission its
@@ -84,7 +94,7 @@ export function bindReplayGuard(deps: ReplayGuardDeps): void {
       await next();
       return;
     }
-    const key = `slack:replay:${found.key}`;
+    const key = storeKey(found.key);
     let seen = arriving.has(key);
     if (!seen) {
       arriving.add(key);

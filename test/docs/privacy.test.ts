@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { REPLAY_KEY_PREFIX } from '../../adapters/slack/replay-guard.js';
 import {
   SUBSCRIPTIONS_KEY,
   SUBSCRIPTIONS_VERSION_KEY,
@@ -38,6 +39,7 @@ function keyFamilies(): string[] {
     SUBSCRIPTIONS_VERSION_KEY,
     SUBSCRIPTIONS_WRITE_LOCK,
     KEY_CHECK_KEY,
+    REPLAY_KEY_PREFIX,
   ];
 }
 
