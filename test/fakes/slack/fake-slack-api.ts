@@ -24,6 +24,8 @@ export interface RecordedCall {
   at: number;
   /** The fake never answered this call (see `hangNext`); `status` is 0. */
   hung?: boolean;
+  /** The client gave up on this hung call: it closed the connection while waiting for the answer. */
+  abandoned?: boolean;
 }
 
 /** One POST to a response_url. */
@@ -101,6 +103,8 @@ export class FakeSlackApi {
   private readonly now: () => number;
   private readonly burst: number;
   private server: Server | undefined;
+  /** Set by `close()`, whose dropped connections are not a client giving up. */
+  private closing = false;
   private baseUrl = '';
   private responseSeq = 0;
   private readonly appTokens = new Set<string>();
@@ -164,6 +168,7 @@ export class FakeSlackApi {
   async close(): Promise<void> {
     const server = this.server;
     if (server === undefined) return;
+    this.closing = true;
     for (const socket of this.sockets) socket.terminate();
     this.wss?.close();
     server.closeAllConnections();
@@ -348,6 +353,14 @@ export class FakeSlackApi {
     });
   }
 
+  /**
+   * Resolves with the hung call of `method` (see `hangNext`) once the client has given up on it,
+   * now or when it does: an event to wait for instead of guessing how long the client waits.
+   */
+  gaveUpOn(method: string): Promise<RecordedCall> {
+    return this.waitForCall((call) => call.method === method && call.abandoned === true);
+  }
+
   /** Resolves with the first Web API call matching `predicate`, now or when it arrives. */
   waitForCall(predicate: (c: RecordedCall) => boolean): Promise<RecordedCall> {
     const found = this.calls.find(predicate);
@@ -398,7 +411,15 @@ export class FakeSlackApi {
       const call: RecordedCall = { method, token, params, status: 0, response: {}, at, hung: true };
       this.calls.push(call);
       this.events.emit('call', call);
-      // No answer: close() ends the socket with closeAllConnections.
+      // No answer: the request is held until the client gives up (or close() ends the socket).
+      const gaveUp = (): void => {
+        if (this.closing) return;
+        call.abandoned = true;
+        this.events.emit('call', call);
+      };
+      // A client quick to give up may have closed the connection while its body was being read.
+      if (req.socket.destroyed) gaveUp();
+      else res.once('close', gaveUp);
       return;
     }
     const delay = this.delays.get(method);
