@@ -299,7 +299,8 @@ class FakeJobControl implements JobControl {
 }
 
 describe('the console prompt on a terminal', () => {
-  it('hands the terminal back on Ctrl-Z and takes it again on fg', async () => {
+  /** The console adapter started on a fake terminal in the foreground of a fake job control. */
+  async function startOnTerminal() {
     const out = capture();
     const input = fakeTerminalInput();
     const jobs = new FakeJobControl();
@@ -311,6 +312,11 @@ describe('the console prompt on a terminal', () => {
       jobControl: jobs,
     });
     await adapter.start(contextWith(commands));
+    return { out, input, jobs, commands, adapter };
+  }
+
+  it('hands the terminal back on Ctrl-Z and takes it again on fg', async () => {
+    const { out, input, jobs, adapter } = await startOnTerminal();
     expect(input.rawModes).toEqual([true]);
     input.write('\u001a');
     await new Promise((resolve) => setImmediate(resolve));
@@ -326,17 +332,7 @@ describe('the console prompt on a terminal', () => {
   });
 
   it('stays off the terminal in the background, and comes back when fg sends no signal', async () => {
-    const out = capture();
-    const input = fakeTerminalInput();
-    const jobs = new FakeJobControl();
-    const commands = fakeCommands();
-    const adapter = createConsoleAdapter({
-      write: out.write,
-      input,
-      logger: silentLogger(),
-      jobControl: jobs,
-    });
-    await adapter.start(contextWith(commands));
+    const { out, input, jobs, commands, adapter } = await startOnTerminal();
     input.write('\u001a');
     await new Promise((resolve) => setImmediate(resolve));
     jobs.continueIn('background');
@@ -354,15 +350,7 @@ describe('the console prompt on a terminal', () => {
   });
 
   it('stops without touching the terminal mode when it is in the background', async () => {
-    const input = fakeTerminalInput();
-    const jobs = new FakeJobControl();
-    const adapter = createConsoleAdapter({
-      write: capture().write,
-      input,
-      logger: silentLogger(),
-      jobControl: jobs,
-    });
-    await adapter.start(contextWith(fakeCommands()));
+    const { input, jobs, adapter } = await startOnTerminal();
     jobs.continueIn('background');
     await adapter.stop();
     expect(input.rawModes).toEqual([true]);
