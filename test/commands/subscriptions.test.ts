@@ -18,6 +18,12 @@ describe('subscription commands', () => {
     for (const s of await h.subscriptions.list()) await h.subscriptions.remove(s.platform, s.channelId, s.id);
   });
 
+  /** A posts subscription of CHANNEL, paused by Slack's refusal when the channel was deleted. */
+  async function subscribeInDeletedChannel(): Promise<void> {
+    await h.run('subscribe posts', MANAGER);
+    await h.subscriptions.pauseDestination('slack', CHANNEL, 'channel_not_found', 'the channel was deleted');
+  }
+
   describe('permissions', () => {
     it('lets someone the platform says may manage the channel subscribe', async () => {
       const reply = await h.run('subscribe posts', MANAGER);
@@ -267,13 +273,7 @@ describe('subscription commands', () => {
     });
 
     it('shows why a subscription is paused', async () => {
-      await h.run('subscribe posts', MANAGER);
-      await h.subscriptions.pauseDestination(
-        'slack',
-        CHANNEL,
-        'channel_not_found',
-        'the channel was deleted',
-      );
+      await subscribeInDeletedChannel();
       const list = await h.run('subscriptions');
       expect(list.messages[0]?.text).toContain('PAUSED: the channel was deleted');
     });
@@ -336,13 +336,7 @@ describe('subscription commands', () => {
     });
 
     it('keeps a refusal pause when someone pauses it too, and resume clears a refusal', async () => {
-      await h.run('subscribe posts', MANAGER);
-      await h.subscriptions.pauseDestination(
-        'slack',
-        CHANNEL,
-        'channel_not_found',
-        'the channel was deleted',
-      );
+      await subscribeInDeletedChannel();
       const [posts] = await h.subscriptions.forChannel('slack', CHANNEL);
       const again = await h.run(`pause ${posts?.id}`, MANAGER);
       expect(again.text).toContain('is already paused (the channel was deleted)');
