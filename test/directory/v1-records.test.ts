@@ -9,27 +9,15 @@ import {
   v1UserSchema,
 } from '../../src/directory/v1-records.js';
 import { redactedV1User, v1Collection, v1Comment, v1LiveEvent, v1User } from '../fixtures/api-records.js';
+import { ada, liveEvent, redacted } from '../fixtures/parsed-records.js';
 
 describe('V1 user schema', () => {
   it('normalises a full user and picks a mid-sized avatar from the image map', () => {
-    expect(v1UserSchema.parse(v1User)).toEqual({
-      id: '81533',
-      name: 'Ada Lovelace',
-      username: 'ada',
-      headline: 'Analytical engines',
-      profileUrl: 'https://www.example-directory.test/@ada',
-      avatarUrl: 'https://images.example.test/ada/96.png',
-      redacted: false,
-    });
+    expect(v1UserSchema.parse(v1User)).toEqual(ada);
   });
 
   it('turns a redacted user into "someone" with nothing to link', () => {
-    expect(v1UserSchema.parse(redactedV1User)).toEqual({
-      id: '0',
-      name: 'someone',
-      username: '',
-      redacted: true,
-    });
+    expect(v1UserSchema.parse(redactedV1User)).toEqual(redacted);
   });
 
   it('accepts an empty image map, an original-only map and a missing headline', () => {
@@ -135,17 +123,7 @@ describe('V1 collection schema', () => {
 
 describe('V1 live event schema', () => {
   it('normalises an on-camera event', () => {
-    expect(v1LiveEventSchema.parse(v1LiveEvent)).toEqual({
-      id: '77',
-      name: 'AMA with Ada',
-      tagline: 'Ask anything',
-      startsAt: '2017-03-10T18:00:00.000Z',
-      endsAt: '2017-03-10T19:00:00.000Z',
-      url: 'https://www.example-directory.test/live/ama-with-ada',
-      liveVideo: true,
-      subscriberCount: 120,
-      imageUrl: 'https://images.example.test/live/77.png',
-    });
+    expect(v1LiveEventSchema.parse(v1LiveEvent)).toEqual(liveEvent);
   });
 
   it('gives an undated event a null start and treats a missing live_video as off camera', () => {
