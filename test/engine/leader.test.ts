@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { LeaderElection } from '../../src/engine/leader.js';
+import { LeaderElection, type LeaderOptions } from '../../src/engine/leader.js';
 import type { LeaseBackend } from '../../src/store/leases.js';
 import { eventually } from '../support/polling.js';
 
@@ -23,39 +23,37 @@ class MemoryLeases implements LeaseBackend {
   }
 }
 
+/** An election for the poller on leases in memory, renewed every 30 ms for 300 ms, started. */
+function startElection(work: Pick<LeaderOptions, 'onLead' | 'onFollow'>) {
+  const leases = new MemoryLeases();
+  const leader = new LeaderElection({ leases, ttlMs: 300, renewEveryMs: 30, ...work });
+  leader.start();
+  return { leases, leader };
+}
+
 describe('leader election', () => {
   it('retries when starting to poll fails, instead of holding the lease idle forever', async () => {
-    const leases = new MemoryLeases();
     let attempts = 0;
-    const leader = new LeaderElection({
-      leases,
-      ttlMs: 300,
-      renewEveryMs: 30,
+    const { leases, leader } = startElection({
       onLead: async () => {
         attempts += 1;
         if (attempts === 1) throw new Error('store blip while loading the outbox');
       },
       onFollow: async () => {},
     });
-    leader.start();
     await eventually(() => leader.isLeader && attempts === 2, 3000, 'second attempt to lead');
     await expect(leader.stop()).resolves.toBeUndefined();
     expect(await leases.holder('poller')).toBeUndefined();
   });
 
   it('stops working when the store hangs, before its lease can lapse', async () => {
-    const leases = new MemoryLeases();
     let following = 0;
-    const leader = new LeaderElection({
-      leases,
-      ttlMs: 300,
-      renewEveryMs: 30,
+    const { leases, leader } = startElection({
       onLead: async () => {},
       onFollow: async () => {
         following += 1;
       },
     });
-    leader.start();
     await eventually(() => leader.isLeader, 2000, 'leadership');
     leases.hang = true;
     await eventually(() => !leader.isLeader, 2000, 'giving up after the store stopped answering');
@@ -64,17 +62,12 @@ describe('leader election', () => {
   });
 
   it('never throws from stop, even when stopping the work fails', async () => {
-    const leases = new MemoryLeases();
-    const leader = new LeaderElection({
-      leases,
-      ttlMs: 300,
-      renewEveryMs: 30,
+    const { leases, leader } = startElection({
       onLead: async () => {},
       onFollow: async () => {
         throw new Error('dispatcher would not stop');
       },
     });
-    leader.start();
     await eventually(() => leader.isLeader, 2000, 'leadership');
     await expect(leader.stop()).resolves.toBeUndefined();
     expect(await leases.holder('poller')).toBeUndefined();
