@@ -1,7 +1,6 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { createManualClock } from '../../src/emulator/index.js';
-import type { FeedName } from '../../src/feeds/feed-names.js';
-import { startInstance, startWorld } from '../support/engine-harness.js';
+import { startInstance, startWorld, subscribeConsole } from '../support/engine-harness.js';
 
 // A manual clock: activity happens only when the test ticks it, so the counts below are exact.
 const world = await startWorld({ activityPerMinute: 120, clock: createManualClock(Date.now()) });
@@ -15,16 +14,7 @@ describe('the pipeline under the emulator’s activity simulator', () => {
       namespace: 'activity',
     });
     try {
-      const feeds: FeedName[] = ['posts', 'comments', 'collections', 'live', 'notifications'];
-      for (const feed of feeds) {
-        await bot.engine.subscriptions.add({
-          platform: 'console',
-          channelId: 'all',
-          feed,
-          filters: {},
-          createdBy: 't',
-        });
-      }
+      await subscribeConsole(bot, 'all');
       const { admin } = world.emulator;
       await bot.engine.pollAllOnce();
       const before = admin.counts();

@@ -1,13 +1,11 @@
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
-import type { FeedName } from '../../src/feeds/feed-names.js';
-import { startInstance, startWorld } from '../support/engine-harness.js';
+import { startInstance, startWorld, subscribeConsole } from '../support/engine-harness.js';
 import { eventually } from '../support/polling.js';
 import { RecordingAdapter } from '../support/recording-adapter.js';
 
 const world = await startWorld();
 afterAll(() => world.close());
 
-const FEEDS: FeedName[] = ['posts', 'comments', 'collections', 'live', 'notifications'];
 const instances: { close(): Promise<void> }[] = [];
 afterEach(async () => {
   await Promise.all(instances.splice(0).map((i) => i.close()));
@@ -24,18 +22,6 @@ async function instance(options: Partial<Parameters<typeof startInstance>[0]> = 
   });
   instances.push(created);
   return created;
-}
-
-async function subscribeAll(bot: Awaited<ReturnType<typeof instance>>, channelId: string, feeds = FEEDS) {
-  for (const feed of feeds) {
-    await bot.engine.subscriptions.add({
-      platform: 'console',
-      channelId,
-      feed,
-      filters: {},
-      createdBy: 'test',
-    });
-  }
 }
 
 function createActivity() {
@@ -58,7 +44,7 @@ function createActivity() {
 describe('the pipeline against the emulator', () => {
   it('delivers every new item of every feed exactly once', async () => {
     const bot = await instance();
-    await subscribeAll(bot, 'news');
+    await subscribeConsole(bot, 'news');
     const seeded = await bot.engine.pollAllOnce();
     expect(seeded.every((s) => s.queued === 0)).toBe(true);
 
@@ -90,7 +76,7 @@ describe('the pipeline against the emulator', () => {
   it('never floods a first subscription with the history that already exists upstream', async () => {
     const bot = await instance();
     expect(world.emulator.admin.counts().comments).toBeGreaterThanOrEqual(100);
-    await subscribeAll(bot, 'news');
+    await subscribeConsole(bot, 'news');
     bot.engine.dispatcher.start();
     await bot.engine.pollAllOnce();
     await bot.engine.pollAllOnce();
@@ -100,7 +86,7 @@ describe('the pipeline against the emulator', () => {
 
   it('gives a channel that subscribes later only what is found after it subscribed', async () => {
     const bot = await instance();
-    await subscribeAll(bot, 'old', ['comments']);
+    await subscribeConsole(bot, 'old', ['comments']);
     await bot.engine.pollAllOnce();
     world.emulator.admin.addComment({ body: 'only for the old channel' });
     bot.engine.dispatcher.start();
@@ -121,7 +107,7 @@ describe('the pipeline against the emulator', () => {
 
   it('catches up on a burst of 35 posts between two polls', async () => {
     const bot = await instance();
-    await subscribeAll(bot, 'launches', ['posts']);
+    await subscribeConsole(bot, 'launches', ['posts']);
     await bot.engine.pollAllOnce();
     const ids = Array.from(
       { length: 35 },
@@ -186,7 +172,7 @@ describe('the pipeline against the emulator', () => {
     const down = new RecordingAdapter();
     down.behave('news', { kind: 'fail', times: 1000, retryAfterMs: 300 });
     const first = await instance({ storeUrl, adapters: [down] });
-    await subscribeAll(first, 'news', ['comments']);
+    await subscribeConsole(first, 'news', ['comments']);
     await first.engine.pollAllOnce();
     world.emulator.admin.addComment({ body: 'survives a restart' });
     first.engine.dispatcher.start();
@@ -207,9 +193,9 @@ describe('the pipeline against the emulator', () => {
     const bot = await instance();
     bot.adapter.behave('gone', { kind: 'reject', code: 'channel_not_found' });
     bot.adapter.behave('slow', { kind: 'slow', ms: 1500 });
-    await subscribeAll(bot, 'gone', ['comments']);
-    await subscribeAll(bot, 'slow', ['comments']);
-    await subscribeAll(bot, 'fine', ['comments']);
+    await subscribeConsole(bot, 'gone', ['comments']);
+    await subscribeConsole(bot, 'slow', ['comments']);
+    await subscribeConsole(bot, 'fine', ['comments']);
     await bot.engine.pollAllOnce();
     for (let i = 0; i < 3; i += 1) world.emulator.admin.addComment({ body: `comment ${i}` });
     bot.engine.dispatcher.start();
@@ -230,7 +216,7 @@ describe('the pipeline against the emulator', () => {
   it('retries a transient failure after the platform’s Retry-After and delivers once', async () => {
     const bot = await instance();
     bot.adapter.behave('flaky', { kind: 'fail', times: 2, retryAfterMs: 100 });
-    await subscribeAll(bot, 'flaky', ['comments']);
+    await subscribeConsole(bot, 'flaky', ['comments']);
     await bot.engine.pollAllOnce();
     world.emulator.admin.addComment({ body: 'eventually' });
     bot.engine.dispatcher.start();
@@ -252,7 +238,7 @@ describe('upstream failures', () => {
     'survives %s: the poll fails, is recorded, and the next one delivers everything once',
     async (_name, fault) => {
       const bot = await instance();
-      await subscribeAll(bot, 'news', ['comments']);
+      await subscribeConsole(bot, 'news', ['comments']);
       await bot.engine.pollAllOnce();
       world.emulator.admin.addComment({ body: 'through the storm' });
       world.emulator.admin.injectFault({ route: '/v1/comments', count: 5, ...fault });
@@ -267,7 +253,7 @@ describe('upstream failures', () => {
       const next =
         'status' in fault && fault.status === 429 ? await instance({ storeUrl: world.sqliteUrl() }) : bot;
       if (next !== bot) {
-        await subscribeAll(next, 'news', ['comments']);
+        await subscribeConsole(next, 'news', ['comments']);
         await next.engine.pollAllOnce();
         world.emulator.admin.addComment({ body: 'through the storm' });
         next.engine.dispatcher.start();
@@ -280,7 +266,7 @@ describe('upstream failures', () => {
 
   it('skips and counts a malformed record without losing its neighbours', async () => {
     const bot = await instance();
-    await subscribeAll(bot, 'news', ['comments']);
+    await subscribeConsole(bot, 'news', ['comments']);
     await bot.engine.pollAllOnce();
     world.emulator.admin.addComment({ body: 'good one' });
     world.emulator.admin.injectFault({ route: '/v1/comments', count: 1, kind: 'bad-record' });
@@ -296,7 +282,7 @@ describe('upstream failures', () => {
 describe('scheduling', () => {
   it('polls only feeds someone subscribed to, on its own, and reports health', async () => {
     const bot = await instance();
-    await subscribeAll(bot, 'news', ['comments']);
+    await subscribeConsole(bot, 'news', ['comments']);
     await bot.engine.start();
     await eventually(() => bot.engine.leader.isLeader, 5000, 'leadership');
     await eventually(

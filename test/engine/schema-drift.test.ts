@@ -1,6 +1,5 @@
 import { afterAll, describe, expect, it } from 'vitest';
-import type { FeedName } from '../../src/feeds/feed-names.js';
-import { startInstance, startWorld } from '../support/engine-harness.js';
+import { startInstance, startWorld, subscribeConsole } from '../support/engine-harness.js';
 
 // The emulator's real-world quirks mode: extra and missing fields, redacted users, empty
 // image maps, V2's non-standard errors, negative remaining (REAL-WORLD.md).
@@ -15,16 +14,7 @@ describe('schema drift (the live service’s real-world quirks)', () => {
       namespace: 'drift',
     });
     try {
-      const feeds: FeedName[] = ['posts', 'comments', 'collections', 'live', 'notifications'];
-      for (const feed of feeds) {
-        await bot.engine.subscriptions.add({
-          platform: 'console',
-          channelId: 'news',
-          feed,
-          filters: {},
-          createdBy: 't',
-        });
-      }
+      await subscribeConsole(bot, 'news');
       await bot.engine.pollAllOnce();
       const { admin } = world.emulator;
       for (let i = 0; i < 5; i += 1) admin.addComment({ body: `drifting ${i}` });

@@ -4,6 +4,7 @@ import { createDirectoryClient, type DirectoryClientEvent } from '../../src/dire
 import { type RunningEmulator, startEmulator } from '../../src/emulator/index.js';
 import { createItemComposer } from '../../src/engine/compose-item.js';
 import { createEngine, type EngineEvent, type EngineSettings } from '../../src/engine/engine.js';
+import { FEED_NAMES, type FeedName } from '../../src/feeds/feed-names.js';
 import { type Clock, systemClock } from '../../src/ports/clock.js';
 import type { ChatAdapter } from '../../src/ports/index.js';
 import { type BotStore, createStore } from '../../src/store/create-store.js';
@@ -74,6 +75,23 @@ export async function startInstance(options: {
       await store.close();
     },
   };
+}
+
+/** Subscribes the console channel `channelId` of `bot` to `feeds` (default every feed), unfiltered. */
+export async function subscribeConsole(
+  bot: Awaited<ReturnType<typeof startInstance>>,
+  channelId: string,
+  feeds: readonly FeedName[] = FEED_NAMES,
+): Promise<void> {
+  for (const feed of feeds) {
+    await bot.engine.subscriptions.add({
+      platform: 'console',
+      channelId,
+      feed,
+      filters: {},
+      createdBy: 'test',
+    });
+  }
 }
 
 /** An emulator plus a temp dir for SQLite files, cleaned up together. */
