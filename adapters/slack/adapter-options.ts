@@ -25,8 +25,8 @@ export interface SlackAdapterOptions {
    */
   requestTimeoutMs?: number;
   /**
-   * The outbox's pace for feed messages across every channel this adapter serves (all its
-   * workspaces), per minute; default 240 (`SLACK_WORKSPACE_MESSAGES_PER_MINUTE`).
+   * The outbox's pace for feed messages across the channels of one workspace, per minute, for
+   * each workspace on its own; default 240 (`SLACK_WORKSPACE_MESSAGES_PER_MINUTE`).
    */
   workspaceMessagesPerMinute?: number;
   /** How long a users.info admin answer is trusted. Default 5 minutes. */

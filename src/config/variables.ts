@@ -314,7 +314,7 @@ export const VARIABLES: readonly VariableSpec[] = [
     name: 'SLACK_WORKSPACE_MESSAGES_PER_MINUTE',
     group: 'Slack',
     description:
-      'Feed messages posted per minute across all Slack channels, with bursts of 5 seconds\' worth: Slack allows chat.postMessage about 1 per second per channel and "several hundred messages per minute" per workspace without a number (docs/slack.md).',
+      'Feed messages posted per minute in each Slack workspace, across its channels, with bursts of 5 seconds\' worth; every workspace of a multi-workspace install has its own: Slack allows chat.postMessage about 1 per second per channel and "several hundred messages per minute" per workspace without a number (docs/slack.md).',
     defaultText: '240',
     schema: integer(240, 1, 6000),
   },

@@ -92,12 +92,12 @@ export class Dispatcher {
       if (this.#inFlight.has(entry.destinationKey)) continue;
       const adapter = this.#options.adapters.get(platform);
       if (!adapter || (this.#inFlightPerPlatform.get(platform) ?? 0) >= concurrency) continue;
-      const wait = Math.max(entry.notBefore - now, this.#pacer.waitMs(entry.destinationKey, adapter, now));
+      const wait = Math.max(entry.notBefore - now, this.#pacer.waitMs(entry, adapter, now));
       if (wait > 0) {
         nextWake = Math.min(nextWake, wait);
         continue;
       }
-      const answered = this.#pacer.take(entry.destinationKey, adapter, now);
+      const answered = this.#pacer.take(entry, adapter, now);
       this.#inFlight.add(entry.destinationKey);
       this.#inFlightPerPlatform.set(platform, (this.#inFlightPerPlatform.get(platform) ?? 0) + 1);
       void this.#deliver(adapter, entry, answered).finally(() => {

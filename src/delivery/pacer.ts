@@ -1,4 +1,4 @@
-import type { BucketState, ChatAdapter, RateLimit, WindowLimit } from '../ports/chat-adapter.js';
+import type { BucketState, ChatAdapter, Destination, RateLimit, WindowLimit } from '../ports/chat-adapter.js';
 import { TokenBucket } from './token-bucket.js';
 import { WindowLimiter } from './window-limiter.js';
 
@@ -13,37 +13,46 @@ function limiterFor(limit: RateLimit | WindowLimit, now: number): Limiter {
   return 'windowMs' in limit ? new WindowLimiter(limit) : new TokenBucket(limit, now);
 }
 
+/** What the pacer needs of a send: its destination's queue key, platform and workspace. */
+export interface PacedSend {
+  destinationKey: string;
+  destination: Pick<Destination, 'platform' | 'workspaceId'>;
+}
+
 /**
  * When the outbox may send: per destination, either the adapter's fixed pace or, when the
  * platform states its buckets, what it stated with the last answer (nothing until the reset once
- * it said none remain); and per platform, its global limit. One pacer for the whole outbox, so
- * the SDK underneath never sees a request its own limiter would have to hold back.
+ * it said none remain); per workspace, the adapter's workspace pace, so a thousand Slack teams do
+ * not share one team's limit; and per platform, its bot-wide limit. One pacer for the whole
+ * outbox, so the SDK underneath never sees a request its own limiter would have to hold back.
  */
 export class Pacer {
   readonly #perDestination = new Map<string, Limiter>();
   /** Destinations whose stated bucket is empty, and when it resets. */
   readonly #resetAt = new Map<string, number>();
+  readonly #perWorkspace = new Map<string, Limiter>();
   readonly #perPlatform = new Map<string, Limiter>();
 
-  /** Milliseconds until `destinationKey` may be sent to; 0 = now. */
-  waitMs(destinationKey: string, adapter: ChatAdapter, now: number): number {
+  /** Milliseconds until `send` may go; 0 = now. */
+  waitMs(send: PacedSend, adapter: ChatAdapter, now: number): number {
     let destinationWait = 0;
-    const resetAt = this.#resetAt.get(destinationKey);
+    const resetAt = this.#resetAt.get(send.destinationKey);
     if (resetAt !== undefined) {
-      if (resetAt <= now) this.#resetAt.delete(destinationKey);
+      if (resetAt <= now) this.#resetAt.delete(send.destinationKey);
       else destinationWait = Math.ceil(resetAt - now);
     }
-    const own = this.#destination(destinationKey, adapter, now);
-    return Math.max(destinationWait, own?.waitMs(now) ?? 0, this.#platform(adapter, now).waitMs(now));
+    return Math.max(destinationWait, ...this.#limiters(send, adapter, now).map((l) => l.waitMs(now)));
   }
 
   /**
    * A send is starting; callers check `waitMs` first, and call the returned function once the
    * platform answered (or the send did not happen).
    */
-  take(destinationKey: string, adapter: ChatAdapter, now: number): (answeredAt: number) => void {
-    this.#destination(destinationKey, adapter, now)?.take(now);
-    return this.#platform(adapter, now).take(now) ?? (() => {});
+  take(send: PacedSend, adapter: ChatAdapter, now: number): (answeredAt: number) => void {
+    const answered = this.#limiters(send, adapter, now).map((l) => l.take(now));
+    return (answeredAt) => {
+      for (const done of answered) done?.(answeredAt);
+    };
   }
 
   /** The bucket the platform stated with its answer: when none remain, wait for the reset. */
@@ -53,30 +62,50 @@ export class Pacer {
     else this.#resetAt.set(destinationKey, now + bucket.resetAfterMs);
   }
 
-  /** The platform answered "rate limited, retry in `ms`": for this destination, or all of them. */
-  rateLimited(destinationKey: string, adapter: ChatAdapter, ms: number, global: boolean, now: number): void {
+  /** The platform answered "rate limited, retry in `ms`": for this destination, or the whole bot. */
+  rateLimited(send: PacedSend, adapter: ChatAdapter, ms: number, global: boolean, now: number): void {
     // A destination's own wait is also the entry's `notBefore`; the static pace restarts after it.
-    if (global) this.#platform(adapter, now).drainFor(ms, now);
-    else this.#destination(destinationKey, adapter, now)?.drainFor(ms, now);
+    if (global) this.#platform(adapter, now)?.drainFor(ms, now);
+    else this.#destination(send.destinationKey, adapter, now)?.drainFor(ms, now);
+  }
+
+  /** Every limiter the send counts against, narrowest first. */
+  #limiters(send: PacedSend, adapter: ChatAdapter, now: number): Limiter[] {
+    const limiters = [
+      this.#destination(send.destinationKey, adapter, now),
+      this.#workspace(send, adapter, now),
+      this.#platform(adapter, now),
+    ];
+    return limiters.filter((limiter) => limiter !== undefined);
   }
 
   #destination(key: string, adapter: ChatAdapter, now: number): Limiter | undefined {
-    const limit = adapter.pacing.perDestination;
-    if (limit === undefined) return undefined;
-    let limiter = this.#perDestination.get(key);
-    if (!limiter) {
-      limiter = limiterFor(limit, now);
-      this.#perDestination.set(key, limiter);
-    }
-    return limiter;
+    return cached(this.#perDestination, key, adapter.pacing.perDestination, now);
   }
 
-  #platform(adapter: ChatAdapter, now: number): Limiter {
-    let limiter = this.#perPlatform.get(adapter.platform);
-    if (!limiter) {
-      limiter = limiterFor(adapter.pacing.global, now);
-      this.#perPlatform.set(adapter.platform, limiter);
-    }
-    return limiter;
+  #workspace(send: PacedSend, adapter: ChatAdapter, now: number): Limiter | undefined {
+    // A destination without a workspace id is a single-workspace install: one workspace for all.
+    const key = `${send.destination.platform}:${send.destination.workspaceId ?? ''}`;
+    return cached(this.#perWorkspace, key, adapter.pacing.perWorkspace, now);
   }
+
+  #platform(adapter: ChatAdapter, now: number): Limiter | undefined {
+    return cached(this.#perPlatform, adapter.platform, adapter.pacing.global, now);
+  }
+}
+
+/** The limiter under `key`, made on first use; none when the adapter declares no such limit. */
+function cached(
+  limiters: Map<string, Limiter>,
+  key: string,
+  limit: RateLimit | WindowLimit | undefined,
+  now: number,
+): Limiter | undefined {
+  if (limit === undefined) return undefined;
+  let limiter = limiters.get(key);
+  if (!limiter) {
+    limiter = limiterFor(limit, now);
+    limiters.set(key, limiter);
+  }
+  return limiter;
 }

@@ -84,7 +84,7 @@ export async function settleOutcome(
   }
   const retryInMs = outcome.retryAfterMs ?? backoff(entry.attempts);
   if (rateLimited) {
-    deps.pacer.rateLimited(entry.destinationKey, adapter, retryInMs, outcome.global === true, clock.now());
+    deps.pacer.rateLimited(entry, adapter, retryInMs, outcome.global === true, clock.now());
   }
   // A wait for the whole platform holds this entry by the platform's pace, not its own notBefore.
   const notBefore = outcome.global === true ? clock.now() : clock.now() + retryInMs;

@@ -178,8 +178,13 @@ export interface DeliveryPacing {
    * destination's bucket with every answer (`bucket` on a delivered outcome) and that is the pace.
    */
   perDestination?: RateLimit;
-  /** Across all destinations the adapter serves (Slack workspace cap, Discord global limit). */
-  global: RateLimit | WindowLimit;
+  /**
+   * Per workspace (a Slack team: its limit is per app per workspace), keyed by the destination's
+   * `workspaceId`; destinations without one (a single-workspace install) share one workspace.
+   */
+  perWorkspace?: RateLimit;
+  /** Across everything the adapter serves with one credential (Discord's global limit per bot). */
+  global?: RateLimit | WindowLimit;
 }
 
 /** The port every chat platform implements. Adapters translate; the core decides. */

@@ -7,7 +7,7 @@ import { createDirectoryClient } from '../../src/directory/index.js';
 import { startEmulator } from '../../src/emulator/index.js';
 import { createEngine, type EngineEvent } from '../../src/engine/engine.js';
 import { createHttpServer } from '../../src/observability/http-server.js';
-import type { ChatAdapter, DeliveryPacing } from '../../src/ports/index.js';
+import type { ChatAdapter, DeliveryPacing, RateLimit } from '../../src/ports/index.js';
 import { createStore } from '../../src/store/create-store.js';
 import { REQUEST_SCHEMAS, validateAgainstSpec } from '../fakes/discord/discord-spec.js';
 import { FakeDiscordRest } from '../fakes/discord/fake-discord-rest.js';
@@ -94,12 +94,17 @@ const DISCORD_TOKEN = 'bench-discord-token';
 const SLACK_PER_CHANNEL: PostingLimit = { kind: 'bucket', ratePerSecond: 1, burst: 1 };
 /**
  * Slack publishes its workspace limit only as "several hundred messages per minute"; the adapter
- * paces to 240 per minute (burst 20), and that is the ceiling a Slack burst can reach.
+ * paces each workspace to 240 per minute (burst 20), and with the bench's one workspace (a
+ * single-workspace install) that is the ceiling a Slack burst can reach.
  */
-const SLACK_GLOBAL: PostingLimit =
-  'windowMs' in SLACK_PACING.global
-    ? { kind: 'window', ...SLACK_PACING.global }
-    : { kind: 'bucket', ...SLACK_PACING.global };
+const SLACK_WORKSPACE = workspacePace();
+const SLACK_GLOBAL: PostingLimit = { kind: 'bucket', ...SLACK_WORKSPACE };
+
+function workspacePace(): RateLimit {
+  if (SLACK_PACING.perWorkspace === undefined)
+    throw new Error('the Slack adapter declares no workspace pace');
+  return SLACK_PACING.perWorkspace;
+}
 /** Discord: 5 messages per 5 s per channel, 50 requests per second per bot (FakeDiscordRest's defaults). */
 const DISCORD_PER_CHANNEL: PostingLimit = { kind: 'window', limit: 5, windowMs: 5000 };
 const DISCORD_WINDOW = { limit: 50, windowMs: 1000 };
@@ -383,10 +388,7 @@ export async function benchFanOut(options: FanOutOptions): Promise<FanOutResult>
 
 /** How long until the Slack workspace burst and a Discord channel's bucket are full again. */
 function refillMs(): number {
-  const slackMs =
-    'windowMs' in SLACK_PACING.global
-      ? SLACK_PACING.global.windowMs
-      : (SLACK_PACING.global.burst / SLACK_PACING.global.ratePerSecond) * 1000;
+  const slackMs = (SLACK_WORKSPACE.burst / SLACK_WORKSPACE.ratePerSecond) * 1000;
   return Math.max(slackMs, DISCORD_PER_CHANNEL.kind === 'window' ? DISCORD_PER_CHANNEL.windowMs : 0) + 100;
 }
 

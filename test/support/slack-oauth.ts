@@ -35,6 +35,26 @@ export function createOAuthSlackAdapter(
 }
 
 /**
+ * The app installed in each workspace of `tokens` (team id → bot token) as an OAuth install
+ * leaves it: the token known to the fake Slack and the installation in `installationStore`.
+ */
+export async function storeInstallations(
+  slack: { addToken(token: string, teamId: string): void },
+  installationStore: KeyValueStore,
+  tokens: Readonly<Record<string, string>>,
+): Promise<void> {
+  for (const [team, token] of Object.entries(tokens)) {
+    slack.addToken(token, team);
+    await installationStore.set(`slack:installation:team:${team}`, {
+      team: { id: team, name: team },
+      enterprise: undefined,
+      isEnterpriseInstall: false,
+      bot: { token, scopes: ['chat:write'], id: `B${team}`, userId: `U${team}` },
+    });
+  }
+}
+
+/**
  * Goes through /slack/install and /slack/oauth_redirect on the bot's server as a browser would,
  * with `code` as the fake consent page's answer; resolves with the redirect's response.
  */

@@ -7,7 +7,7 @@ import { FakeCommandHandler } from '../../support/fake-command-handler.js';
 import { createMemoryStore } from '../../support/memory-store.js';
 import { type MountServer, startMountServer } from '../../support/mount-server.js';
 import { slackScript } from '../../support/slack-command-script.js';
-import { createOAuthSlackAdapter, createTestSealer } from '../../support/slack-oauth.js';
+import { createOAuthSlackAdapter, createTestSealer, storeInstallations } from '../../support/slack-oauth.js';
 
 const TOKEN = 'xoxb-test';
 const KEY = { idempotencyKey: 'k1' };
@@ -240,18 +240,7 @@ describe('Slack delivery', () => {
 
     it('with OAuth, rejects only the channels of a workspace whose token was revoked, and stays ready', async () => {
       const store = createMemoryStore();
-      for (const [team, token] of [
-        ['T2', 'xoxb-two'],
-        ['T3', 'xoxb-three'],
-      ] as const) {
-        slack.addToken(token, team);
-        await store.set(`slack:installation:team:${team}`, {
-          team: { id: team, name: team },
-          enterprise: undefined,
-          isEnterpriseInstall: false,
-          bot: { token, scopes: ['chat:write'], id: `B${team}`, userId: `U${team}` },
-        });
-      }
+      await storeInstallations(slack, store, { T2: 'xoxb-two', T3: 'xoxb-three' });
       const bot = await started(createOAuthSlackAdapter(slack.apiUrl, store, createTestSealer()));
       slack.revokeToken('xoxb-two');
       expect(
@@ -312,14 +301,14 @@ describe('Slack delivery', () => {
     });
   });
 
-  it('paces to one message per second per channel with a short burst', () => {
+  it('paces to one message per second per channel with a short burst, and each workspace on its own', () => {
     expect(adapter().pacing).toEqual({
       perDestination: { ratePerSecond: 1, burst: 3 },
-      global: { ratePerSecond: 4, burst: 20 },
+      perWorkspace: { ratePerSecond: 4, burst: 20 },
     });
   });
 
-  it('paces the workspace to SLACK_WORKSPACE_MESSAGES_PER_MINUTE, with five seconds of burst', () => {
+  it('paces each workspace to SLACK_WORKSPACE_MESSAGES_PER_MINUTE, with five seconds of burst', () => {
     const faster = createSlackAdapter({
       botToken: TOKEN,
       signingSecret: 'secret',
@@ -327,7 +316,7 @@ describe('Slack delivery', () => {
       logger: createCapturingLogger(),
       workspaceMessagesPerMinute: 600,
     });
-    expect(faster.pacing.global).toEqual({ ratePerSecond: 10, burst: 50 });
+    expect(faster.pacing.perWorkspace).toEqual({ ratePerSecond: 10, burst: 50 });
   });
 
   describe('direct messages (reminders)', () => {
