@@ -29,11 +29,18 @@ export interface ScaleOutOptions {
    * with every queue full, its slowest state, so the rate over the window is the worst case.
    */
   windowMs: number;
+  /**
+   * `lifted` (default): Slack's limits out of the way, so the process is what binds. `adapter`:
+   * the adapter's own pacing (1/s per channel, 240/min per workspace), to see that pacing does not
+   * bind before the process does when the destinations are spread over many workspaces.
+   */
+  pacing?: 'lifted' | 'adapter';
 }
 
 export interface ScaleOutResult {
   destinations: number;
   workspaces: number;
+  pacing: 'lifted' | 'adapter';
   store: string;
   /** Route the burst's item to every subscription and queue it durably, ms. */
   enqueueMs: number;
@@ -71,7 +78,7 @@ const UNPACED: DeliveryPacing = {
   perDestination: { ratePerSecond: 1_000, burst: 1_000 },
   global: { ratePerSecond: 1_000_000, burst: 1_000_000 },
 };
-/** The adapter's workspace pace (SLACK_PACING.global: 240 per minute). */
+/** The adapter's workspace pace (SLACK_PACING.perWorkspace: 240 per minute, each workspace). */
 const WORKSPACE_PACE_PER_SECOND = 4;
 
 const workspace = (i: number, workspaces: number) => `T${String(100_000 + (i % workspaces))}`;
@@ -93,8 +100,10 @@ export async function benchScaleOut(options: ScaleOutOptions): Promise<ScaleOutR
   const client = createDirectoryClient({ baseUrl: emulator.url, token: 'dev-token' });
   const storeUrl = options.storeUrl ?? `sqlite://${join(temp.path, 'scale-out.sqlite')}`;
   const store = createStore({ url: storeUrl, namespace: `bench-scale-out-${process.pid}` });
-  const adapter = unpaced(
+  const pacing = options.pacing ?? 'lifted';
+  const adapter = timed(
     createSlackAdapter({ botToken: TOKEN, signingSecret: 'bench', apiUrl: slack.apiUrl, logger }),
+    pacing === 'lifted' ? UNPACED : undefined,
   );
   let delivered = 0;
   let deliveryMs = 0;
@@ -186,6 +195,7 @@ export async function benchScaleOut(options: ScaleOutOptions): Promise<ScaleOutR
     return {
       destinations: options.destinations,
       workspaces: options.workspaces,
+      pacing,
       store: store.kind,
       enqueueMs: Math.round(enqueueMs),
       delivered,
@@ -220,12 +230,12 @@ export async function benchScaleOut(options: ScaleOutOptions): Promise<ScaleOutR
   }
 }
 
-/** The adapter with its pacing lifted and its platform calls timed, everything else delegated. */
-function unpaced(adapter: ChatAdapter): ChatAdapter & { postMs(): number } {
+/** The adapter with its platform calls timed and its pacing replaced by `pacing` if given, everything else delegated. */
+function timed(adapter: ChatAdapter, pacing: DeliveryPacing | undefined): ChatAdapter & { postMs(): number } {
   let postMs = 0;
   return {
     platform: adapter.platform,
-    pacing: UNPACED,
+    pacing: pacing ?? adapter.pacing,
     start: (context) => adapter.start(context),
     deliver: async (destination, message, options) => {
       const started = performance.now();
