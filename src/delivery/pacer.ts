@@ -65,6 +65,8 @@ export class Pacer {
   /** The platform answered "rate limited, retry in `ms`": for this destination, or the whole bot. */
   rateLimited(send: PacedSend, adapter: ChatAdapter, ms: number, global: boolean, now: number): void {
     // A destination's own wait is also the entry's `notBefore`; the static pace restarts after it.
+    // A 429 not marked global holds only its destination, never its workspace: Slack does not say
+    // which limit it hit, and holding the channel keeps one busy channel from stalling the rest.
     if (global) this.#platform(adapter, now)?.drainFor(ms, now);
     else this.#destination(send.destinationKey, adapter, now)?.drainFor(ms, now);
   }
