@@ -69,7 +69,8 @@ function containsWord(text: string, keyword: string): boolean {
 function wordCharacterBefore(text: string, index: number): boolean {
   if (index <= 0) return false;
   const low = text.charCodeAt(index - 1);
-  const pair = low >= 0xdc00 && low <= 0xdfff && index >= 2;
+  const high = index >= 2 ? text.charCodeAt(index - 2) : 0;
+  const pair = low >= 0xdc00 && low <= 0xdfff && high >= 0xd800 && high <= 0xdbff;
   return wordCharacterAt(text, pair ? index - 2 : index - 1);
 }
 

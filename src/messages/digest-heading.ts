@@ -50,7 +50,7 @@ function periodLabel(input: DigestInput, clock: DigestClock): string {
   switch (input.cadence?.every) {
     case 'hourly':
       // A period that starts on another day (a late digest after an outage) names that day.
-      return `${clock.near(from, to)}–${clock.format(to, 'time')}`;
+      return `${clock.near(from, last)}–${clock.format(to, 'time')}`;
     case 'weekly':
       return `week to ${clock.format(last, 'day')}`;
     default:

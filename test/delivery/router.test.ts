@@ -60,6 +60,7 @@ describe('routing an item to subscriptions', () => {
     expect(routes('über_ai')).toBe(0); // `_` is a word character
     expect(routes('𝒜ai and 𝒜ai')).toBe(0); // a letter outside the BMP is a letter too
     expect(routes('日本ai')).toBe(0);
+    expect(routes('x\uDC9Cai')).toBe(1); // a lone low surrogate is no letter, whatever precedes it
   });
 
   it('matches symbols in keywords as plain text (c++, node.js)', () => {

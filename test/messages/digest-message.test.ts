@@ -77,6 +77,15 @@ describe('composeDigest: a top-N digest of posts', () => {
       dailyDigest(items, { top: 5, period: { from: DUE - 2 * DAY, to: DUE }, cadence: { every: 'hourly' } }),
     );
     expect(late[0]?.title).toBe('Top 1 post · Sat 21 Nov 09:00–09:00');
+    // On time, the hour before midnight is still one hour: no day named.
+    const midnight = composeDigest(
+      dailyDigest(items, {
+        top: 5,
+        period: { from: DUE - 10 * HOUR, to: DUE - 9 * HOUR },
+        cadence: { every: 'hourly' },
+      }),
+    );
+    expect(midnight[0]?.title).toBe('Top 1 post · 23:00–00:00');
   });
 });
 
