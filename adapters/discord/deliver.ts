@@ -115,9 +115,17 @@ function refusedAsNotText(outcome: DeliveryOutcome): boolean {
   );
 }
 
-/** A forum post refused because the channel is no forum either (a voice or category channel). */
-const refusedAsNotForum = (outcome: DeliveryOutcome) =>
-  outcome.status === 'rejected' && outcome.code === 'wrong_channel_type';
+/** Refusals only a forum gives a forum post: the channel is one, and this is what to report. */
+const FORUM_REFUSALS = new Set(['forum_tag_required', 'missing_access', 'missing_permissions', 'forbidden']);
+
+/**
+ * Whether the forum post's answer shows the channel is a forum: it went through, or a forum's
+ * own refusal (a required tag, the forum's permissions). Another channel type's refusal or a
+ * refused body says nothing of the kind: the plain post's refusal, which pauses the channel with
+ * its reason, stays the outcome. A failure (429, 5xx) is retried and decides nothing.
+ */
+const answeredAsForum = (outcome: DeliveryOutcome) =>
+  outcome.status === 'delivered' || (outcome.status === 'rejected' && FORUM_REFUSALS.has(outcome.code));
 
 /**
  * Posts a rendered message to a channel (`POST /channels/{id}/messages`) with a nonce, and
@@ -139,14 +147,13 @@ export async function deliverMessage(
       // A forum channel: the item becomes a forum post. Another channel type refuses that too,
       // and keeps the first refusal; a forum's own refusal (a required tag) is the one to report.
       const asForum = await forum(channelId, message);
-      if (!refusedAsNotForum(asForum)) {
+      if (answeredAsForum(asForum)) {
         outcome = asForum;
-        // Answered as a forum (posted, or refused for a forum's reasons): remember it is one.
-        if (forums !== undefined && asForum.status !== 'failed') {
+        if (forums !== undefined) {
           if (forums.size >= MAX_FORUMS) forums.clear();
           forums.add(channelId);
         }
-      }
+      } else if (asForum.status === 'failed') outcome = asForum; // a 429 or 5xx: try again later
     }
   }
   if (outcome.status !== 'delivered') {

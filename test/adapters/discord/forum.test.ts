@@ -36,6 +36,30 @@ describe('Discord forum channels', () => {
     expect(plainPosts()).toHaveLength(1);
   });
 
+  it('keeps the plain post’s refusal when the forum post is refused for no forum reason', async () => {
+    fx.rest.failNextMessage(FORUM, {
+      status: 400,
+      code: 50008,
+      message: 'Cannot send messages in a non-text channel',
+    });
+    fx.rest.failNextForumPost(FORUM, { status: 400, code: 50035, message: 'Invalid Form Body' });
+    const outcome = await fx.adapter.deliver(to, sampleMessage(), { idempotencyKey: 'a' });
+    // Not dropped as one bad message: the channel pauses with the reason it gave.
+    expect(outcome).toMatchObject({ status: 'rejected', code: 'not_a_text_channel', scope: 'destination' });
+    // Nor taken for a forum: the next item tries a plain post again.
+    await fx.adapter.deliver(to, sampleMessage(), { idempotencyKey: 'b' });
+    expect(plainPosts()).toHaveLength(2);
+  });
+
+  it('retries later, without pausing, a forum post that failed for the moment', async () => {
+    fx.rest.failNextForumPost(FORUM, { status: 503, code: 0, message: 'Service Unavailable' });
+    const outcome = await fx.adapter.deliver(to, sampleMessage(), { idempotencyKey: 'a' });
+    expect(outcome).toMatchObject({ status: 'failed' });
+    expect(await fx.adapter.deliver(to, sampleMessage(), { idempotencyKey: 'a' })).toMatchObject({
+      status: 'delivered',
+    });
+  });
+
   it('keeps the plain post’s refusal for a channel that is no forum either', async () => {
     fx.rest.threads.forums.delete(FORUM);
     fx.rest.failNextMessage(

@@ -156,6 +156,10 @@ export class FakeDiscordRest {
     string,
     { remaining: number; status: number; code: number; message: string }
   >();
+  readonly #forcedForumErrors = new Map<
+    string,
+    { remaining: number; status: number; code: number; message: string }
+  >();
   readonly #forcedGuildErrors = new Map<
     string,
     { remaining: number; status: number; code: number; message: string }
@@ -275,6 +279,21 @@ export class FakeDiscordRest {
     });
   }
 
+  /** The next forum post (`POST /channels/{id}/threads`) to a channel answers `error`, whatever the channel is. */
+  failNextForumPost(channelId: string, error: { status: number; code: number; message: string }): void {
+    this.#forcedForumErrors.set(channelId, { remaining: 1, ...error });
+  }
+
+  #forcedAnswer(
+    forced: Map<string, { remaining: number; status: number; code: number; message: string }>,
+    id: string,
+  ) {
+    const next = forced.get(id);
+    if (next === undefined || next.remaining <= 0) return undefined;
+    next.remaining -= 1;
+    return { status: next.status, body: { message: next.message, code: next.code } };
+  }
+
   /** The next `times` GET /guilds/{id} for a server answer `status` with a Discord JSON error (an outage). */
   failNextGuild(guildId: string, error: { status: number; code: number; message: string }, times = 1): void {
     this.#forcedGuildErrors.set(guildId, { remaining: times, ...error });
@@ -385,7 +404,9 @@ export class FakeDiscordRest {
         method: 'POST',
         pattern: new RegExp(`^/channels/${snowflake}/threads$`),
         route: '/channels/:id/threads',
-        handle: (match, body) => this.threads.startForumPost(match[1]!, body),
+        handle: (match, body) =>
+          this.#forcedAnswer(this.#forcedForumErrors, match[1]!) ??
+          this.threads.startForumPost(match[1]!, body),
       },
       {
         method: 'PATCH',
