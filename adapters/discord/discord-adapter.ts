@@ -157,6 +157,22 @@ export function createDiscordAdapter(options: DiscordAdapterOptions): ChatAdapte
     return created;
   }
 
+  /**
+   * discord.js forgets the token after a 401, on whichever client got it; without setting it
+   * again on both, every later call on that client fails locally ("Expected token to be set",
+   * a network failure) and never learns that the token works again.
+   */
+  const rearmAfter401 = <T extends { status: string }>(outcome: T): T => {
+    if (
+      outcome.status === 'failed' &&
+      (outcome as { code?: unknown }).code === 'unauthorized' &&
+      options.token
+    ) {
+      rest.setToken(options.token);
+      posts.setToken(options.token);
+    }
+    return outcome;
+  };
   const directMessages = createDiscordDirectMessages({ rest, posts, logger });
   return {
     platform: 'discord',
@@ -185,7 +201,9 @@ export function createDiscordAdapter(options: DiscordAdapterOptions): ChatAdapte
       }
       if (destination.thread !== undefined) {
         // A reply: its refusals concern the thread, and the core falls back to the channel.
-        return postInThread({ rest, posts }, destination, message, delivery.idempotencyKey);
+        return rearmAfter401(
+          await postInThread({ rest, posts }, destination, message, delivery.idempotencyKey),
+        );
       }
       const forum = (channelId: string, m: Message) => postInForum(posts, channelId, m);
       const outcome = await deliverMessage(
@@ -199,35 +217,30 @@ export function createDiscordAdapter(options: DiscordAdapterOptions): ChatAdapte
       if (removedGuild !== undefined)
         void workspaceRemoved?.({ platform: 'discord', id: removedGuild }, 'guild_removed');
       if (outcome.status === 'delivered') tokenRefused = undefined;
-      else if (outcome.status === 'failed' && outcome.code === 'unauthorized') {
+      else if (outcome.status === 'failed' && outcome.code === 'unauthorized')
         tokenRefused = 'Discord rejected the bot token (401 Unauthorized)';
-        // discord.js forgets the token after a 401; without setting it again every retry would
-        // fail locally ("Expected token to be set") and never learn that the token works again.
-        rest.setToken(options.token);
-        posts.setToken(options.token);
-      }
-      return outcome;
+      return rearmAfter401(outcome);
     },
 
     async openThread(destination, parentMessageId, name) {
       if (!options.token) {
         return { status: 'failed', code: 'not_configured', reason: 'DISCORD_TOKEN is not set' };
       }
-      return startThread(destination, parentMessageId, name);
+      return rearmAfter401(await startThread(destination, parentMessageId, name));
     },
 
     async edit(destination, reference, message): Promise<DeliveryOutcome> {
       if (!options.token) {
         return { status: 'failed', code: 'not_configured', reason: 'DISCORD_TOKEN is not set' };
       }
-      return editMessage(rest, destination, reference, message);
+      return rearmAfter401(await editMessage(rest, destination, reference, message));
     },
 
     async deliverDirect(destination, message, delivery): Promise<DeliveryOutcome> {
       if (!options.token) {
         return { status: 'failed', code: 'not_configured', reason: 'DISCORD_TOKEN is not set' };
       }
-      return directMessages(destination, message, delivery.idempotencyKey);
+      return rearmAfter401(await directMessages(destination, message, delivery.idempotencyKey));
     },
 
     health(): AdapterHealth {

@@ -57,6 +57,21 @@ describe('Discord edits in place (PATCH message)', () => {
     expect(rest.problems).toEqual([]);
   });
 
+  it('after a refused token on an edit, the next edit and post reach Discord again', async () => {
+    const id = await post();
+    rest.setToken('a-reset-token');
+    expect(await adapter.edit?.(to, { messageId: id }, edited)).toMatchObject({
+      status: 'failed',
+      code: 'unauthorized',
+    });
+    rest.setToken(DELIVERY_TOKEN);
+    // discord.js dropped the token on the 401: without setting it again this fails locally.
+    expect(await adapter.edit?.(to, { messageId: id }, edited)).toMatchObject({ status: 'delivered' });
+    expect(await adapter.deliver(to, posted, { idempotencyKey: 'k2' })).toMatchObject({
+      status: 'delivered',
+    });
+  });
+
   it('edits a comment reply in its thread, not a message of the parent channel', async () => {
     const parentId = await post();
     const opening = await adapter.openThread?.(to, parentId, 'Widget');
