@@ -82,7 +82,10 @@ export interface ReplayGuardDeps {
  * Runs every slash command, button click and form submission once. A copy of a signed request
  * re-sent inside the signature window passes Bolt's checks, so without this it would pause,
  * subscribe or remind a second time; the copy is acked with an empty 200 and nothing runs.
- * Keys live in the bot's store, so instances sharing it refuse each other's copies too.
+ * Keys live in the bot's store, so instances sharing it refuse each other's copies too, once
+ * the first is written: the store has no set-if-absent, so two copies reaching two instances in
+ * the same few milliseconds could both run (the leases' atomic take would close that, at a row
+ * per interaction in the SQL stores' lease table, which nothing sweeps).
  */
 export function bindReplayGuard(deps: ReplayGuardDeps): void {
   const { app, store, logger } = deps;
