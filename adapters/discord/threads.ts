@@ -94,8 +94,9 @@ export async function postInThread(
  * A reply lives in its thread's channel: the delivered outcome says so, for its later edits. The
  * bucket Discord stated is the thread's own (a thread is a channel, with its own limit), not the
  * destination's: reported as the destination's, one busy thread would hold every post to its
- * parent channel until the thread's reset. discord.js keeps it against the thread (the route's
- * channel id), and a reply into a thread with nothing left comes back rate limited without asking.
+ * parent channel after every reply. discord.js keeps it against the thread (the route's channel
+ * id), and a reply into a thread with nothing left comes back rate limited without asking: that
+ * one does wait at the head of the channel's queue (the outbox paces destinations, not threads).
  */
 function inThread(outcome: DeliveryOutcome, threadId: string): DeliveryOutcome {
   if (outcome.status !== 'delivered') return asThreadRefusal(outcome);
