@@ -69,8 +69,10 @@ export class ThreadDelivery {
       return this.#topLevel(entry, message, outcome, post);
     }
     // Whichever instance noted a problem, a reply through the thread clears it. Only a stored
-    // problem costs a write; checking costs the subscriptions' version read.
-    if (outcome.status === 'delivered') await this.#note(entry.subscriptionIds, undefined);
+    // problem costs a write; checking costs the subscriptions' version read. Not awaited: the
+    // reply is posted and not yet recorded, and a slow store or a busy subscriptions lock here
+    // would widen the window in which a crash posts it twice.
+    if (outcome.status === 'delivered') void this.#note(entry.subscriptionIds, undefined);
     return outcome;
   }
 

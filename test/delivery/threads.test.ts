@@ -12,6 +12,7 @@ import { FakeDiscordRest } from '../fakes/discord/fake-discord-rest.js';
 import { FakeSlackApi } from '../fakes/slack/fake-slack-api.js';
 import { createCapturingLogger } from '../support/capturing-logger.js';
 import { deliveryAdapter } from '../support/discord-delivery.js';
+import { eventually } from '../support/polling.js';
 
 /**
  * Comments threaded under their post's message, through the real dispatcher and the real Slack
@@ -194,7 +195,12 @@ describe('threads on Slack', () => {
     // The next reply goes through the thread, and the problem is cleared.
     await send(comment('slack', SLACK_CHANNEL, '111', '11', { subscriptionIds: [subscription.id] }));
     await dispatcher.stop();
-    expect((await subscriptions.forChannel('slack', SLACK_CHANNEL))[0]?.threadProblem).toBeUndefined();
+    // Cleared after the reply is recorded, in the background.
+    await eventually(
+      async () => (await subscriptions.forChannel('slack', SLACK_CHANNEL))[0]?.threadProblem === undefined,
+      5_000,
+      'the thread problem cleared',
+    );
   });
 
   it('clears a thread problem another instance noted once a reply goes through the thread here', async () => {
@@ -218,9 +224,12 @@ describe('threads on Slack', () => {
       'Comment 131',
     ]);
     for (const instance of [first, second])
-      expect(
-        (await instance.subscriptions.forChannel('slack', SLACK_CHANNEL))[0]?.threadProblem,
-      ).toBeUndefined();
+      await eventually(
+        async () =>
+          (await instance.subscriptions.forChannel('slack', SLACK_CHANNEL))[0]?.threadProblem === undefined,
+        5_000,
+        'the thread problem cleared for every instance',
+      );
   });
 
   it('posts a reply once when clearing the noted thread problem fails (the subscriptions lock busy)', async () => {
