@@ -202,8 +202,9 @@ export class Outbox {
     this.#queues.set(destinationKey, []);
     await this.#persistQueue(destinationKey);
     // Unlike a drained queue's, a dropped destination leaves the index at once: it may be a
-    // removed workspace's channel, whose name the store should no longer hold.
-    if (this.#indexed.has(destinationKey)) await this.#persistIndex();
+    // removed workspace's channel, whose name the store should no longer hold. A rewrite already
+    // under way without it is enough, once it lands.
+    await (this.#indexed.has(destinationKey) ? this.#persistIndex() : this.#indexWrite);
     return dropped;
   }
 

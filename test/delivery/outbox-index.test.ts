@@ -152,6 +152,18 @@ describe.each(backends)('the outbox index on $name', (backend) => {
     expect(await recovered(store.keyv)).toEqual([]);
   });
 
+  it("forgets a dropped destination (a removed workspace's channel) at once", async () => {
+    const outbox = new Outbox({ keyv: store.keyv, directoryId: DIRECTORY });
+    await outbox.enqueue(fanOut(10, 1));
+    await outbox.remove(entry(0, 1));
+    await outbox.dropDestination('console:C5');
+
+    expect(await store.keyv.get(INDEX)).not.toContain('console:C5');
+    expect(await recovered(store.keyv)).toEqual(
+      pairs(fanOut(10, 1).filter((_, channel) => ![0, 5].includes(channel))),
+    );
+  });
+
   it('loses nothing acknowledged when the process dies after any number of store writes', async () => {
     // Enqueue 24 channels, drain with 4 in flight, enqueue 8 more mid-drain (some channels new,
     // some just emptied), and die after a different number of writes each time.
