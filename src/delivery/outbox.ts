@@ -56,7 +56,9 @@ const SET_MANY_BATCH = 500;
  * The durable queue of messages waiting for their platform, one FIFO per destination.
  * Only the instance holding the poller lease writes it; it keeps a mirror in memory and
  * writes each destination's queue through to the store before a change counts, so a
- * SIGKILL at any moment loses nothing that was acknowledged as queued.
+ * SIGKILL at any moment loses nothing that was acknowledged as queued. The index document, how
+ * a new poller finds the queues, names every destination with a queue and perhaps some whose
+ * queue has emptied since (see #forget, and ADR 002).
  */
 export class Outbox {
   readonly #keyv: Keyv;
