@@ -49,11 +49,16 @@ export interface EditTarget {
 /** Marks an outbox entry's item key as an edit of the item's message. */
 export const EDIT_SUFFIX = '#edit';
 
+/** Queue documents per store call when an enqueue writes many (bounds one statement or MULTI). */
+const SET_MANY_BATCH = 500;
+
 /**
  * The durable queue of messages waiting for their platform, one FIFO per destination.
  * Only the instance holding the poller lease writes it; it keeps a mirror in memory and
  * writes each destination's queue through to the store before a change counts, so a
- * SIGKILL at any moment loses nothing that was acknowledged as queued.
+ * SIGKILL at any moment loses nothing that was acknowledged as queued. The index document, how
+ * a new poller finds the queues, names every destination with a queue and perhaps some whose
+ * queue has emptied since (see #forget, and ADR 002).
  */
 export class Outbox {
   readonly #keyv: Keyv;
@@ -61,7 +66,14 @@ export class Outbox {
   readonly #queues = new Map<string, OutboxEntry[]>();
   /** Serialises writes per destination so two changes never race on one document. */
   readonly #writes = new Map<string, Promise<void>>();
+  /** The latest index write, started or waiting for the one before it. */
   #indexWrite: Promise<void> = Promise.resolve();
+  /** An index write not started yet: it names whatever is queued when it starts, so joining it is enough. */
+  #indexWaiting: Promise<void> | undefined;
+  /** The names the latest started index write holds. */
+  #indexed = new Set<string>();
+  /** How many of `#indexed` have no queue any more (see #forget). */
+  #stale = 0;
 
   /** `directoryId`: the directory whose items this outbox holds (see directory-keys.ts). */
   constructor(options: { keyv: Keyv; directoryId: string }) {
@@ -84,6 +96,8 @@ export class Outbox {
         count += entries.length;
       }
     });
+    this.#indexed = new Set(destinations);
+    this.#stale = destinations.length - this.#queues.size;
     return count;
   }
 
@@ -114,7 +128,7 @@ export class Outbox {
     }
     // The index first: a queue document the index does not name would never be reloaded.
     if (newDestinations.length > 0) await this.#persistIndex();
-    await Promise.all([...byDestination.keys()].map((d) => this.#persistQueue(d)));
+    await this.#persistQueues([...byDestination.keys()]);
     return added;
   }
 
@@ -189,35 +203,84 @@ export class Outbox {
     const dropped = this.#queues.get(destinationKey) ?? [];
     this.#queues.set(destinationKey, []);
     await this.#persistQueue(destinationKey);
+    // Unlike a drained queue's, a dropped destination leaves the index at once: it may be a
+    // removed workspace's channel, whose name the store should no longer hold. A rewrite already
+    // under way without it is enough, once it lands.
+    await (this.#indexed.has(destinationKey) ? this.#persistIndex() : this.#indexWrite);
     return dropped;
   }
 
   #persistQueue(destination: string): Promise<void> {
-    const previous = this.#writes.get(destination) ?? Promise.resolve();
-    const next = previous
-      .catch(() => {})
-      .then(async () => {
+    return this.#persistQueues([destination]);
+  }
+
+  /**
+   * Writes the destinations' queues as they are when the write starts, after each one's previous
+   * write, in one store call when there are several (enqueue's fan-out: one round trip on Redis
+   * and PostgreSQL instead of one per channel). Each document is independent, so a crash
+   * half-way leaves some queues written and the enqueue unacknowledged, as one call at a time.
+   */
+  #persistQueues(destinations: readonly string[]): Promise<void> {
+    const previous = destinations.map((d) => (this.#writes.get(d) ?? Promise.resolve()).catch(() => {}));
+    const next = Promise.all(previous).then(async () => {
+      const documents: { key: string; value: OutboxEntry[] }[] = [];
+      const emptied: string[] = [];
+      for (const destination of destinations) {
         const queue = this.#queues.get(destination) ?? [];
-        if (queue.length === 0) {
+        if (queue.length > 0) documents.push({ key: this.#keys.outboxQueue(destination), value: queue });
+        else {
           // Forget it synchronously, before any await: an enqueue that arrives meanwhile
           // starts a fresh queue (and index entry) instead of pushing into a dead one.
           this.#queues.delete(destination);
-          await this.#keyv.delete(this.#keys.outboxQueue(destination));
-          await this.#persistIndex();
-        } else {
-          await this.#keyv.set(this.#keys.outboxQueue(destination), queue);
+          emptied.push(destination);
         }
-      });
-    this.#writes.set(destination, next);
+      }
+      await Promise.all([...this.#setDocuments(documents), ...emptied.map((d) => this.#forget(d))]);
+    });
+    for (const destination of destinations) this.#writes.set(destination, next);
     return next;
   }
 
+  #setDocuments(documents: readonly { key: string; value: OutboxEntry[] }[]): Promise<unknown>[] {
+    if (documents.length === 1) return [this.#keyv.set(documents[0]!.key, documents[0]!.value)];
+    const writes: Promise<unknown>[] = [];
+    for (let start = 0; start < documents.length; start += SET_MANY_BATCH)
+      writes.push(this.#keyv.setMany(documents.slice(start, start + SET_MANY_BATCH)));
+    return writes;
+  }
+
+  /**
+   * Deletes an emptied queue's document. Its name stays in the index for now: rewriting the
+   * index (every destination with a queue) each time a queue empties made draining a fan-out to
+   * N channels cost N rewrites of N names. A name without a document is harmless — `load`
+   * finds nothing under it — so removal may lag; only additions must be durable before an
+   * enqueue counts, and every addition rewrites the index whole, dropping stale names with it.
+   * Otherwise the index is rewritten once its stale names are as many as its live ones: each
+   * rewrite follows at least as many emptied queues as it writes names, so a delivery costs
+   * O(1) index work however many destinations are queued, and the index never names more than
+   * twice the destinations that have a queue (plus the one just emptied).
+   */
+  async #forget(destination: string): Promise<void> {
+    await this.#keyv.delete(this.#keys.outboxQueue(destination));
+    if (this.#queues.has(destination) || !this.#indexed.has(destination)) return;
+    this.#stale += 1;
+    if (this.#stale >= this.#queues.size) await this.#persistIndex();
+  }
+
+  /** Rewrites the index to name every destination with a queue; a write not started yet is joined. */
   #persistIndex(): Promise<void> {
-    this.#indexWrite = this.#indexWrite
+    if (this.#indexWaiting) return this.#indexWaiting;
+    const write = this.#indexWrite
       .catch(() => {})
       .then(async () => {
-        await this.#keyv.set(this.#keys.outboxIndex, [...this.#queues.keys()]);
+        this.#indexWaiting = undefined;
+        const names = [...this.#queues.keys()];
+        this.#indexed = new Set(names);
+        this.#stale = 0;
+        await this.#keyv.set(this.#keys.outboxIndex, names);
       });
-    return this.#indexWrite;
+    this.#indexWaiting = write;
+    this.#indexWrite = write;
+    return write;
   }
 }
