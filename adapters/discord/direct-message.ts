@@ -18,12 +18,7 @@ function forThisMessage(outcome: DeliveryOutcome): DeliveryOutcome {
  * person who does not take DMs from the bot (50007) is refused once, logged once, and the DM is
  * dropped (the outbox counts it); it never holds up a channel's deliveries.
  */
-export function createDiscordDirectMessages(deps: {
-  rest: REST;
-  /** The client that never repeats a post by itself (a lost answer is the outbox's to retry). */
-  posts: REST;
-  logger: Logger;
-}) {
+export function createDiscordDirectMessages(deps: { rest: REST; logger: Logger }) {
   const channels = new Map<string, string>();
 
   async function openChannel(userId: string): Promise<string | DeliveryOutcome> {
@@ -52,7 +47,7 @@ export function createDiscordDirectMessages(deps: {
     const opened = await openChannel(destination.channelId);
     const outcome =
       typeof opened === 'string'
-        ? forThisMessage(await postMessage(deps.posts, opened, message, idempotencyKey))
+        ? forThisMessage(await postMessage(deps.rest, opened, message, idempotencyKey))
         : opened;
     if (outcome.status === 'rejected') {
       const closed = outcome.code === CANNOT_MESSAGE_USER;

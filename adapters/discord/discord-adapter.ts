@@ -81,9 +81,13 @@ export function createDiscordAdapter(options: DiscordAdapterOptions): ChatAdapte
   if (options.onEvent !== undefined) restOptions.onEvent = options.onEvent;
   if (options.requestTimeoutMs !== undefined) restOptions.timeoutMs = options.requestTimeoutMs;
   const rest: REST = createDiscordRest(restOptions);
-  // Posts (feed, replies, DMs, forum posts) are never repeated inside discord.js: after a timeout
-  // the post may have been made, and only the outbox, which asks its ledger first, retries them.
-  const posts: REST = createDiscordRest({ ...restOptions, retries: 0 });
+  // Forum posts carry no nonce: after a timeout one may have been made, so discord.js never
+  // repeats them (only the outbox does, asking its ledger first). Messages (feed posts, replies,
+  // DMs) carry a nonce Discord enforces, so discord.js's one retry gets the same message back;
+  // they stay on `rest`, whose count of the global 50 a second then also covers the adapter's
+  // own calls the outbox does not pace (token check, guild lookups): with a client of their own,
+  // a burst's first second drew a global 429 (the quick fan-out benchmark, every run).
+  const forumPosts: REST = createDiscordRest({ ...restOptions, retries: 0 });
   /** Channels known to be forums: their items go straight to a forum post. */
   const forums = new Set<string>();
   const startThread = rememberThreadRefusals(
@@ -169,11 +173,11 @@ export function createDiscordAdapter(options: DiscordAdapterOptions): ChatAdapte
       options.token
     ) {
       rest.setToken(options.token);
-      posts.setToken(options.token);
+      forumPosts.setToken(options.token);
     }
     return outcome;
   };
-  const directMessages = createDiscordDirectMessages({ rest, posts, logger });
+  const directMessages = createDiscordDirectMessages({ rest, logger });
   return {
     platform: 'discord',
     pacing: DISCORD_PACING,
@@ -201,13 +205,11 @@ export function createDiscordAdapter(options: DiscordAdapterOptions): ChatAdapte
       }
       if (destination.thread !== undefined) {
         // A reply: its refusals concern the thread, and the core falls back to the channel.
-        return rearmAfter401(
-          await postInThread({ rest, posts }, destination, message, delivery.idempotencyKey),
-        );
+        return rearmAfter401(await postInThread(rest, destination, message, delivery.idempotencyKey));
       }
-      const forum = (channelId: string, m: Message) => postInForum(posts, channelId, m);
+      const forum = (channelId: string, m: Message) => postInForum(forumPosts, channelId, m);
       const outcome = await deliverMessage(
-        { rest: posts, logger, forum, forums },
+        { rest, logger, forum, forums },
         destination,
         message,
         delivery.idempotencyKey,
@@ -255,7 +257,7 @@ export function createDiscordAdapter(options: DiscordAdapterOptions): ChatAdapte
       stopping = true;
       await client?.destroy();
       client = undefined;
-      for (const client of [rest, posts]) {
+      for (const client of [rest, forumPosts]) {
         client.clearHashSweeper();
         client.clearHandlerSweeper();
       }

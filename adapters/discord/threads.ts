@@ -62,24 +62,24 @@ export async function openThread(
 }
 
 /**
- * Posts a reply into its thread (with `posts`, the client that never repeats a post by itself). An
+ * Posts a reply into its thread (with its nonce, so a repeat returns the same message). An
  * archived thread is unarchived (`PATCH /channels/{thread}` `archived: false`, allowed with Send
  * Messages in Threads while it is not locked) and the post tried once more; a thread that still
  * refuses is a `thread` rejection, so the core posts the reply top-level and tells the
  * subscription why.
  */
 export async function postInThread(
-  clients: { rest: REST; posts: REST },
+  rest: REST,
   destination: Destination,
   message: Message,
   idempotencyKey: string,
 ): Promise<DeliveryOutcome> {
   const threadId =
     destination.thread?.threadId ?? destination.thread?.parentMessageId ?? destination.channelId;
-  const first = await postMessage(clients.posts, threadId, message, idempotencyKey);
+  const first = await postMessage(rest, threadId, message, idempotencyKey);
   if (first.status !== 'rejected' || first.code !== 'archived_thread') return inThread(first, threadId);
   try {
-    await clients.rest.patch(Routes.channel(threadId), { body: { archived: false } });
+    await rest.patch(Routes.channel(threadId), { body: { archived: false } });
   } catch (error) {
     // Rate limited: the outbox tries the reply again after the wait, unarchiving included.
     if (error instanceof RateLimitError) return outcomeOfError(error);
@@ -87,7 +87,7 @@ export async function postInThread(
     const reason = `the thread is archived and unarchiving it was refused: ${why}`;
     return { status: 'rejected', code: 'archived_thread', reason, scope: 'thread' };
   }
-  return inThread(await postMessage(clients.posts, threadId, message, idempotencyKey), threadId);
+  return inThread(await postMessage(rest, threadId, message, idempotencyKey), threadId);
 }
 
 /**
