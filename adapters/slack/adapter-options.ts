@@ -1,6 +1,7 @@
-import type { KeyValueStore, Logger, WindowLimit } from '../../src/ports/index.js';
+import type { Logger, WindowLimit } from '../../src/ports/index.js';
 import type { SlackAdapterEvent } from './events.js';
 import type { SlackOAuthOptions } from './oauth-install.js';
+import type { ReplayClaims } from './replay-guard.js';
 
 export interface SlackAdapterOptions {
   /** Single-workspace bot token (`xoxb-…`). Either this or `oauth`. */
@@ -41,8 +42,8 @@ export interface SlackAdapterOptions {
   /** The App Home's views.publish pace per workspace. Default 90 a minute (Tier 4). */
   homePublishLimit?: WindowLimit;
   /**
-   * Where the keys of handled commands, clicks and submissions are kept for the signature window,
-   * so a re-sent copy runs nothing: the bot's store (shared by its instances). Default: memory.
+   * Where handled commands, clicks and submissions are claimed for the signature window, so a
+   * re-sent copy runs nothing: the bot's store leases (shared by its instances). Default: memory.
    */
-  replayStore?: KeyValueStore;
+  replayClaims?: ReplayClaims;
 }

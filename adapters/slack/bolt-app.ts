@@ -10,7 +10,7 @@ import { bindHomeTab } from './home-tab.js';
 import { createSlackHttpReceiver, mountSlackHttpReceiver } from './http-receiver.js';
 import { bindLinkUnfurls } from './link-unfurls.js';
 import { oauthInstallOptions } from './oauth-install.js';
-import { bindReplayGuard, memoryReplayStore } from './replay-guard.js';
+import { bindReplayGuard, memoryReplayClaims } from './replay-guard.js';
 import type { SlackTokens } from './slack-tokens.js';
 import { createSlackSocketModeReceiver } from './socket-mode.js';
 import { bindUninstallEvents } from './uninstall-events.js';
@@ -78,7 +78,7 @@ export function createBoltApp(deps: BoltAppDeps, context: AdapterContext): BoltA
   app.error(async (error) => {
     logger.error({ err: error }, 'unhandled error in a Slack listener');
   });
-  bindReplayGuard({ app, store: options.replayStore ?? memoryReplayStore(now), logger, emit });
+  bindReplayGuard({ app, claims: options.replayClaims ?? memoryReplayClaims(now), logger, emit });
   const admin = createAdminLookup({ logger, ttlMs: options.adminCacheTtlMs ?? 5 * 60_000, now });
   bindDirectoryCommand({
     app,

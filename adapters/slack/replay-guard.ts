@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { App } from '@slack/bolt';
-import type { KeyValueStore, Logger } from '../../src/ports/index.js';
+import type { Logger } from '../../src/ports/index.js';
 import type { SlackAdapterEvent } from './events.js';
 
 /**
@@ -47,33 +47,33 @@ export function replayKey(body: unknown): { kind: ReplayKind; key: string } | un
   return undefined;
 }
 
-/** A store that forgets: replay keys of one process when the bot is given no store. */
-export function memoryReplayStore(now: () => number = Date.now): KeyValueStore {
-  const entries = new Map<string, { value: unknown; until: number }>();
+/**
+ * Where interactions are claimed: the first claim of a key within `ttlMs` wins, every later one
+ * (from any instance sharing it) loses. The bot's store leases do this atomically (Redis `SET`
+ * under a script, an SQL upsert), so two copies reaching two instances at once cannot both run.
+ */
+export interface ReplayClaims {
+  claim(key: string, ttlMs: number): Promise<boolean>;
+}
+
+/** Claims that live in this process: for a bot given no store. */
+export function memoryReplayClaims(now: () => number = Date.now): ReplayClaims {
+  const until = new Map<string, number>();
   return {
-    async get<T>(key: string) {
-      const entry = entries.get(key);
-      if (entry === undefined || entry.until <= now()) {
-        entries.delete(key);
-        return undefined;
-      }
-      return entry.value as T;
-    },
-    async set(key, value, ttlMs) {
+    async claim(key, ttlMs) {
+      const at = now();
       // Dropping the expired ones here keeps the map to one window's interactions.
-      for (const [k, entry] of entries) if (entry.until <= now()) entries.delete(k);
-      entries.set(key, { value, until: ttlMs === undefined ? Number.POSITIVE_INFINITY : now() + ttlMs });
+      for (const [k, expiry] of until) if (expiry <= at) until.delete(k);
+      if (until.has(key)) return false;
+      until.set(key, at + ttlMs);
       return true;
-    },
-    async delete(key) {
-      return entries.delete(key);
     },
   };
 }
 
 export interface ReplayGuardDeps {
   app: App;
-  store: KeyValueStore;
+  claims: ReplayClaims;
   logger: Logger;
   emit(event: SlackAdapterEvent): void;
 }
@@ -82,34 +82,23 @@ export interface ReplayGuardDeps {
  * Runs every slash command, button click and form submission once. A copy of a signed request
  * re-sent inside the signature window passes Bolt's checks, so without this it would pause,
  * subscribe or remind a second time; the copy is acked with an empty 200 and nothing runs.
- * Keys live in the bot's store, so instances sharing it refuse each other's copies too, once
- * the first is written: the store has no set-if-absent, so two copies reaching two instances in
- * the same few milliseconds could both run (the leases' atomic take would close that, at a row
- * per interaction in the SQL stores' lease table, which nothing sweeps).
+ * Keys are claimed in the bot's store, so instances sharing it refuse each other's copies too,
+ * even two arriving at the same moment.
  */
 export function bindReplayGuard(deps: ReplayGuardDeps): void {
-  const { app, store, logger } = deps;
-  // Two copies arriving together would both miss the store before either is written.
-  const arriving = new Set<string>();
+  const { app, claims, logger } = deps;
   app.use(async ({ body, ack, next }) => {
     const found = replayKey(body);
     if (found === undefined) {
       await next();
       return;
     }
-    const key = storeKey(found.key);
-    let seen = arriving.has(key);
-    if (!seen) {
-      arriving.add(key);
-      try {
-        seen = (await store.get<boolean>(key)) !== undefined;
-        if (!seen) await store.set(key, true, REPLAY_WINDOW_MS);
-      } catch (error) {
-        // The signature still holds; a store that cannot answer should not silence every command.
-        logger.warn({ err: error }, 'could not check a Slack interaction for replay; running it');
-      } finally {
-        arriving.delete(key);
-      }
+    let seen = false;
+    try {
+      seen = !(await claims.claim(storeKey(found.key), REPLAY_WINDOW_MS));
+    } catch (error) {
+      // The signature still holds; a store that cannot answer should not silence every command.
+      logger.warn({ err: error }, 'could not check a Slack interaction for replay; running it');
     }
     if (seen) {
       logger.warn({ kind: found.kind }, 'ignored a replayed Slack request (already handled)');

@@ -25,6 +25,7 @@ import type { Logger } from '../ports/logger.js';
 import type { Message } from '../ports/message.js';
 import type { SecretSealer } from '../ports/secret-sealer.js';
 import type { BotStore } from '../store/create-store.js';
+import { leaseClaims } from '../store/leases.js';
 import { isSandbox, SANDBOX_CHANNEL, wantsConsole } from './sandbox.js';
 
 export type { ConsoleScreen, JobControl };
@@ -111,8 +112,9 @@ export async function createAdapters(
         apiUrl: config.slack.apiUrl,
         workspaceMessagesPerMinute: config.slack.workspaceMessagesPerMinute,
         ...(oauth ? { oauth } : {}),
-        // Instances sharing the store run a re-sent copy of a command or click only once.
-        replayStore: store.keyv,
+        // Instances sharing the store run a re-sent copy of a command or click only once: each
+        // interaction is a lease taken by a one-off owner, which a copy cannot take again.
+        replayClaims: leaseClaims(store.leases),
         ...(countInteraction
           ? { onEvent: (event) => isInteractionEvent(event) && countInteraction(event) }
           : {}),

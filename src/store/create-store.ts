@@ -107,8 +107,11 @@ function wrap(
         });
       }
     },
-    sweepExpired(now = Date.now()) {
-      return sweep(namespace, now);
+    async sweepExpired(now = Date.now()) {
+      const swept = await sweep(namespace, now);
+      // Expired leases too (every namespace's: an expired lease is free to all of them).
+      await leases.forgetExpired?.(now);
+      return swept;
     },
     deleteByPrefix(prefix) {
       // The same `namespace:` prefix keyv puts in front of every key (useKeyPrefix).

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import type { RedisLike } from './create-store.js';
 
 /**
@@ -12,9 +13,23 @@ export interface LeaseBackend {
   release(name: string, owner: string): Promise<void>;
   /** The current holder, or undefined when free or expired. */
   holder(name: string): Promise<string | undefined>;
+  /**
+   * Deletes expired leases where the backend keeps them (SQL rows; Redis expires its own): one
+   * claim per Slack interaction (leaseClaims) would otherwise leave a row each. Resolves with
+   * how many went.
+   */
+  forgetExpired?(now: number): Promise<number>;
 }
 
 type Query = (sql: string, ...params: unknown[]) => Promise<unknown[]>;
+
+/**
+ * "Was this seen before?" answered atomically across instances: each claim takes the lease named
+ * `key` for a one-off owner, which no later claim (another owner) can take until it expires.
+ */
+export function leaseClaims(leases: LeaseBackend): { claim(key: string, ttlMs: number): Promise<boolean> } {
+  return { claim: (key, ttlMs) => leases.acquire(key, randomUUID(), ttlMs) };
+}
 
 const RENEW_OR_TAKE = `
 local current = redis.call('GET', KEYS[1])
@@ -92,6 +107,14 @@ function sqlLeases(query: Query, placeholder: (index: number) => string): LeaseB
       }[];
       const row = rows[0];
       return row && Number(row.expires_at) > Date.now() ? row.owner : undefined;
+    },
+    async forgetExpired(now) {
+      await ensureTable();
+      const [row] = (await run(`SELECT COUNT(*) AS n FROM directory_bot_leases WHERE expires_at < ${p(1)}`, [
+        now,
+      ])) as { n: number | string }[];
+      await run(`DELETE FROM directory_bot_leases WHERE expires_at < ${p(1)}`, [now]);
+      return Number(row?.n ?? 0);
     },
   };
 }

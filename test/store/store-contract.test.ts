@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { isBotError } from '../../src/errors.js';
 import { type BotStore, createStore } from '../../src/store/create-store.js';
+import { leaseClaims } from '../../src/store/leases.js';
 import { storeBackends } from '../support/backends.js';
 import { makeTempDir } from '../support/temp-dir.js';
 
@@ -145,6 +146,22 @@ describe.each(backends)('the $name store', (backend) => {
     await sleep(300);
     expect(await store.leases.acquire(name, 'instance-b', 2000)).toBe(true);
     expect(await store.leases.holder(name)).toBe('instance-b');
+  });
+
+  it('deletes expired leases on the sweep where it keeps them (one per Slack interaction claimed)', async () => {
+    const claims = leaseClaims(store.leases);
+    const name = `slack:replay:contract-${randomUUID()}`;
+    expect(await claims.claim(name, 50)).toBe(true);
+    expect(await claims.claim(name, 50)).toBe(false);
+    await sleep(200);
+    if (backend.name === 'redis') expect(store.leases.forgetExpired).toBeUndefined();
+    else if (backend.name === 'sqlite') {
+      // This file's own database: the hourly sweep took the row, so none is left to forget.
+      await store.sweepExpired();
+      expect(await store.leases.forgetExpired?.(Date.now())).toBe(0);
+    } else expect(await store.leases.forgetExpired?.(Date.now())).toBeGreaterThanOrEqual(1);
+    // Expired, so free: a copy arriving after the window is a new request.
+    expect(await claims.claim(name, 50)).toBe(true);
   });
 
   it('frees a released lease at once', async () => {

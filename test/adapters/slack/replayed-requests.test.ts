@@ -3,6 +3,7 @@ import { createSlackAdapter, type SlackAdapterEvent } from '../../../adapters/sl
 import { withMuteActions } from '../../../src/delivery/mute-actions.js';
 import { composePostMessage } from '../../../src/messages/index.js';
 import type { ChatAdapter } from '../../../src/ports/index.js';
+import { leaseClaims } from '../../../src/store/leases.js';
 import { blockActionsBody, findButton } from '../../fakes/slack/block-actions.js';
 import { FakeSlackApi } from '../../fakes/slack/fake-slack-api.js';
 import { signedHeaders } from '../../fakes/slack/signing.js';
@@ -45,7 +46,7 @@ describe('Slack requests sent twice', () => {
       botToken: TOKEN,
       signingSecret: SECRET,
       apiUrl: slack.apiUrl,
-      replayStore: harness.store.keyv,
+      replayClaims: leaseClaims(harness.store.leases),
       logger: createCapturingLogger(),
       onEvent: (event) => events.push(event),
     });
@@ -152,6 +153,16 @@ describe('Slack requests sent twice', () => {
     await slack.waitForResponse(() => true);
     expect(harness.events.filter((e) => e.command === 'pause')).toHaveLength(1);
     expect(events.filter((e) => e.type === 'replayed')).toEqual([{ type: 'replayed', kind: 'button' }]);
+  });
+
+  it('runs a click once when copies reach two instances at the same moment', async () => {
+    const instances = [await startInstance(), await startInstance()];
+    const { click } = await muteClick();
+    const answers = await Promise.all(Array.from({ length: 6 }, (_, i) => send(instances[i % 2]!, click)));
+    expect(answers.map((answer) => answer.status)).toEqual([200, 200, 200, 200, 200, 200]);
+    await slack.waitForResponse(() => true);
+    expect(harness.events.filter((e) => e.command === 'pause')).toHaveLength(1);
+    expect(events.filter((e) => e.type === 'replayed')).toHaveLength(5);
   });
 
   it('subscribes once when the same signed slash command arrives again', async () => {
