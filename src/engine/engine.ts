@@ -21,6 +21,7 @@ import { type PollSummary, runFeedOnce } from './feed-runner.js';
 import { FeedScheduler, type SchedulerEvent } from './feed-scheduler.js';
 import { LeaderElection, type LeaderEvent } from './leader.js';
 import { createReminderRunner, type ReminderEvent } from './reminder-runner.js';
+import { olderToCheck } from './removal-memory.js';
 import { createScheduling, type SchedulingEvent, type SchedulingOptions } from './scheduling.js';
 import { migrateUnprefixedState } from './unprefixed-state.js';
 
@@ -143,6 +144,7 @@ export function createEngine(options: EngineOptions) {
       clearNotificationsAfterDelivery: settings.clearNotifications,
       // Marking a removed comment is an edit: without edits the check would spend for nothing.
       checkRemovedComments: settings.edits !== undefined,
+      olderCommentToCheck: () => olderToCheck(keyv, directoryId, 'comments'),
     },
   );
 

@@ -59,7 +59,10 @@ export async function runFeedOnce(
   const { store, subscriptions, outbox, ledger, clock } = options;
   const stateKey = directoryKeys(options.directoryId).feedState(feed.name);
   const state = await store.get(stateKey);
-  const { items, nextState, observed, observedThroughNewest } = await feed.poll(state, signal);
+  const { items, nextState, observed, observedThroughNewest, observedIds, rememberFound } = await feed.poll(
+    state,
+    signal,
+  );
   const index = await subscriptions.index();
   const now = clock.now();
 
@@ -135,12 +138,17 @@ export async function runFeedOnce(
     held,
     duplicates: candidates.length - queued - held,
   };
-  if (options.edits === undefined || observed === undefined) return summary;
+  const remember = rememberFound === true && items.length > 0;
+  if (options.edits === undefined || (observed === undefined && !remember)) return summary;
   const { edits } = await refreshShown(
     feed.name,
-    observed,
+    observed ?? [],
     { ...options, index, now: clock.now(), limits: options.edits },
-    observedThroughNewest === true,
+    {
+      throughNewest: observedThroughNewest === true,
+      ...(observedIds ? { ids: observedIds } : {}),
+      ...(rememberFound ? { found: items } : {}),
+    },
   );
   if (edits > 0) options.dispatcher.wake();
   return { ...summary, edits };

@@ -9,7 +9,13 @@ import type { FeedName } from '../feeds/feed-names.js';
 import { makeFeedItem } from '../feeds/make-item.js';
 import { formatMessage, liveStatus, markRemoved } from '../messages/index.js';
 import type { Message } from '../ports/message.js';
-import { directoryKeys } from '../store/directory-keys.js';
+import {
+  accumulate,
+  inIdSpan,
+  type Listing,
+  type Remembered,
+  memoryKey as shownMemoryKey,
+} from './removal-memory.js';
 
 /** At most this many items of one feed are remembered for spotting removals. */
 const MEMORY_LIMIT = 100;
@@ -50,12 +56,6 @@ function positionOf(record: FeedRecord): number {
   }
 }
 
-interface Remembered {
-  key: string;
-  position: number;
-  record: FeedRecord;
-}
-
 export interface RefreshDeps {
   store: Keyv;
   directoryId: string;
@@ -81,15 +81,18 @@ export interface RefreshSummary {
  * when a shown value changed (see requestEdit for the limits). An item listed last time, inside
  * the span this listing covers, and missing now was removed upstream (a live event: cancelled):
  * its message is edited to say so, never deleted. `throughNewest`: the listing holds the feed's
- * newest records, so the span it covers runs on past the newest one it shows.
+ * newest records, so the span it covers runs on past the newest one it shows; or a `Listing`
+ * (a span of ids, items found besides: see removal-memory).
  */
 export async function refreshShown(
   feed: FeedName,
   observed: readonly FeedItem[],
   deps: RefreshDeps,
-  throughNewest = false,
+  coverage: boolean | Listing = false,
 ): Promise<RefreshSummary> {
-  const memoryKey = directoryKeys(deps.directoryId).feedState(`${feed}:shown`);
+  const listing: Listing = typeof coverage === 'boolean' ? { throughNewest: coverage } : coverage;
+  const throughNewest = listing.throughNewest === true;
+  const memoryKey = shownMemoryKey(deps.directoryId, feed);
   const previous = (await deps.store.get<Remembered[]>(memoryKey)) ?? [];
   const listed = new Set(observed.map((item) => item.key));
   const positions = observed.map((item) => positionOf(item.record)).filter(Number.isFinite);
@@ -99,9 +102,9 @@ export async function refreshShown(
   const inSpan = throughNewest
     ? (position: number) => position > oldest
     : (position: number) => position >= oldest && position <= newest;
-  const removed = previous
-    .filter((r) => !listed.has(r.key) && inSpan(r.position))
-    .map((r) => makeFeedItem(feed, 'new', r.record, deps.now));
+  const covers = (r: Remembered) => listed.has(r.key) || (inIdSpan(r, listing) ?? inSpan(r.position));
+  const gone = previous.filter((r) => !listed.has(r.key) && covers(r));
+  const removed = gone.map((r) => makeFeedItem(feed, 'new', r.record, deps.now));
 
   let edits = 0;
   const count = (decision: EditDecision) => {
@@ -119,10 +122,19 @@ export async function refreshShown(
     }
   }
 
-  const remembered: Remembered[] = observed
-    .map((item) => ({ key: item.key, position: positionOf(item.record), record: item.record }))
-    .filter((r) => Number.isFinite(r.position) && deps.now - r.position <= deps.limits.maxAgeMs + 86_400_000)
-    .slice(-MEMORY_LIMIT);
+  const keepMs = deps.limits.maxAgeMs + 86_400_000;
+  const remembered: Remembered[] =
+    listing.found === undefined
+      ? observed
+          .map((item) => ({ key: item.key, position: positionOf(item.record), record: item.record }))
+          .filter((r) => Number.isFinite(r.position) && deps.now - r.position <= keepMs)
+          .slice(-MEMORY_LIMIT)
+      : accumulate(
+          previous,
+          { ...listing, observed },
+          { removed: new Set(gone.map((r) => r.key)), covers },
+          { now: deps.now, keepMs, position: positionOf, delivered: (item) => routes(item, deps).length > 0 },
+        );
   await deps.store.set(memoryKey, remembered);
   return { edits, removed: removed.length };
 }
@@ -134,7 +146,7 @@ async function editEverywhere(
   mark: (message: Message) => Message,
   deps: RefreshDeps,
 ): Promise<EditDecision[]> {
-  const targets = deps.index.route(item, { now: deps.now, defaultRemindMinutes: deps.defaultRemindMinutes });
+  const targets = routes(item, deps);
   if (targets.length === 0) return [];
   const full = mark(deps.compose(item));
   const decisions: EditDecision[] = [];
@@ -158,4 +170,8 @@ async function editEverywhere(
     );
   }
   return decisions;
+}
+
+function routes(item: FeedItem, deps: RefreshDeps) {
+  return deps.index.route(item, { now: deps.now, defaultRemindMinutes: deps.defaultRemindMinutes });
 }

@@ -4,42 +4,69 @@ import type { FeedItem } from './feed-item.js';
 import { makeFeedItem } from './make-item.js';
 
 /**
- * Every this many comments polls, one extra request lists the newest comments so the ones
- * posted lately and since removed upstream can be marked. Each poll costs at least one
- * request, so the check adds at most a tenth to the feed's own spend.
+ * Every this many comments polls, one extra request checks for comments removed upstream. Each
+ * poll costs at least one request, so the check adds at most a tenth to the feed's own spend.
  */
 export const COMMENT_CHECK_EVERY_POLLS = 10;
-/** One V1 page: the newest comments, whose span the removal check covers. */
+/** One V1 page: the span one check covers. */
 const CHECK_PAGE_SIZE = 50;
 
+/** What the comments feed keeps between checks. */
+export interface CommentCheckState {
+  pollsSinceCheck: number;
+  /** The next check looks further back (see checkComments), when there is anything to look at. */
+  olderNext?: boolean;
+}
+
+/** The comments one check listed, and the ids they cover (see FeedPollResult). */
+export interface CommentCheck {
+  observed: FeedItem[];
+  /** Absent: the newest comments (the span runs on past the newest listed). */
+  ids?: { above?: string; through: string };
+}
+
 /**
- * The newest comments as they exist upstream now, or undefined when no check is due, the
- * background budget has no room (the lookup reserve is never touched; the next poll tries
- * again), or the request failed. A failure (5xx, timeout) says nothing about what exists, so
- * it must mark nothing: the check is simply skipped until the next one.
+ * The comments as they exist upstream now, or no check when none is due, the background budget
+ * has no room (the lookup reserve is never touched; the next poll tries again), or the request
+ * failed. A failure (5xx, timeout) says nothing about what exists, so it must mark nothing.
+ *
+ * Checks alternate between the newest comments and, when `olderTarget` names a delivered comment
+ * past them, the page of comments at and below that id: one request either way, so looking back
+ * costs nothing beyond the check's own tenth (the newest are then listed every second check).
  */
-export async function checkRecentComments(
+export async function checkComments(
   client: DirectoryClient,
-  pollsSinceCheck: number,
+  state: CommentCheckState,
+  olderTarget: (() => Promise<string | undefined>) | undefined,
   now: number,
   signal: AbortSignal | undefined,
-): Promise<{ observed?: FeedItem[]; pollsSinceCheck: number }> {
-  const polls = pollsSinceCheck + 1;
+): Promise<{ check?: CommentCheck; state: CommentCheckState }> {
+  const polls = state.pollsSinceCheck + 1;
   if (polls < COMMENT_CHECK_EVERY_POLLS || !canAffordAnotherPage(client, 'v1', 1)) {
-    return { pollsSinceCheck: polls };
+    return { state: { ...state, pollsSinceCheck: polls } };
   }
+  const target = state.olderNext ? await olderTarget?.() : undefined;
+  const next: CommentCheckState = { pollsSinceCheck: 0, olderNext: target === undefined };
+  // V1 ids are integers: the page "older than target + 1" starts at the target itself.
+  const older = target !== undefined && /^\d+$/.test(target) ? (BigInt(target) + 1n).toString() : undefined;
   try {
     const listed = await client.listComments(
-      { perPage: CHECK_PAGE_SIZE, sortBy: 'id', order: 'desc' },
+      { perPage: CHECK_PAGE_SIZE, sortBy: 'id', order: 'desc', ...(older ? { older } : {}) },
       background(signal),
     );
     // Listing order, oldest first, as the other feeds report what they observed.
     const observed = listed.items
       .map((comment) => makeFeedItem('comments', 'new', { type: 'comment', comment }, now))
       .reverse();
-    return { observed, pollsSinceCheck: 0 };
+    if (older === undefined || target === undefined) return { check: { observed }, state: next };
+    // A record left out as invalid could be any id of the page: judge none of it.
+    if (listed.skipped > 0) return { state: next };
+    // A full page covers down to its lowest id; a short one, everything below the target.
+    const full = listed.items.length >= CHECK_PAGE_SIZE;
+    const above = full ? observed[0]?.id : undefined;
+    return { check: { observed, ids: { through: target, ...(above ? { above } : {}) } }, state: next };
   } catch (error) {
     if (signal?.aborted) throw error;
-    return { pollsSinceCheck: 0 };
+    return { state: next };
   }
 }

@@ -1,5 +1,5 @@
 import type { DirectoryComment } from '../directory/index.js';
-import { COMMENT_CHECK_EVERY_POLLS, checkRecentComments } from './comment-check.js';
+import { COMMENT_CHECK_EVERY_POLLS, checkComments } from './comment-check.js';
 import { background, canAffordAnotherPage, compareIds, type Feed, type FeedDependencies } from './feed.js';
 import type { FeedItem } from './feed-item.js';
 import { makeFeedItem } from './make-item.js';
@@ -9,20 +9,26 @@ export interface CommentsFeedState {
   newestId: string;
   /** Polls since the last removal check (absent in state saved before the check existed). */
   pollsSinceCheck?: number;
+  /** The next removal check looks past the newest comments (see comment-check). */
+  olderNext?: boolean;
 }
 
 const PAGE_SIZE = 50;
 /** Bounds one poll's spend after a long outage; the next poll continues from the cursor. */
 const MAX_PAGES_PER_POLL = 10;
 
+export interface CommentsFeedOptions {
+  checkRemovals?: boolean;
+  /** The delivered comment a removal check should look back at next, if any (see comment-check). */
+  olderTarget?: () => Promise<string | undefined>;
+}
+
 /**
  * New comments, walking the V1 `newer` id cursor until caught up; every few polls also one
- * listing of the newest comments, which shows the ones removed upstream (see comment-check).
+ * listing of comments, which shows the ones removed upstream (see comment-check).
  */
-export function createCommentsFeed(
-  deps: FeedDependencies & { checkRemovals?: boolean },
-): Feed<CommentsFeedState> {
-  const { client, clock, checkRemovals = false } = deps;
+export function createCommentsFeed(deps: FeedDependencies & CommentsFeedOptions): Feed<CommentsFeedState> {
+  const { client, clock, checkRemovals = false, olderTarget } = deps;
   return {
     name: 'comments',
     quotaClass: 'v1',
@@ -37,9 +43,16 @@ export function createCommentsFeed(
         return { items: [], nextState: { newestId: latest.items[0]?.id ?? '0' } };
       }
       // Before the walk, so its span ends where the comments this poll reads begin.
-      const check = checkRemovals
-        ? await checkRecentComments(client, state.pollsSinceCheck ?? 0, clock.now(), signal)
+      const checked = checkRemovals
+        ? await checkComments(
+            client,
+            { pollsSinceCheck: state.pollsSinceCheck ?? 0, olderNext: state.olderNext === true },
+            olderTarget,
+            clock.now(),
+            signal,
+          )
         : undefined;
+      const check = checked?.check;
       const items: FeedItem[] = [];
       let cursor = state.newestId;
       for (let page = 0; page < MAX_PAGES_PER_POLL; page += 1) {
@@ -61,8 +74,14 @@ export function createCommentsFeed(
       items.sort((a, b) => compareIds(a.id, b.id));
       return {
         items,
-        nextState: { newestId: cursor, ...(check ? { pollsSinceCheck: check.pollsSinceCheck } : {}) },
-        ...(check?.observed ? { observed: check.observed, observedThroughNewest: true } : {}),
+        nextState: { newestId: cursor, ...checked?.state },
+        // Found comments are remembered, so a check after their removal can judge them.
+        ...(checkRemovals ? { rememberFound: true } : {}),
+        ...(check === undefined
+          ? {}
+          : check.ids
+            ? { observed: check.observed, observedIds: check.ids }
+            : { observed: check.observed, observedThroughNewest: true }),
       };
     },
     async recent(query, call) {

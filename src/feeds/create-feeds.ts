@@ -14,6 +14,8 @@ export interface FeedSettings {
   clearNotificationsAfterDelivery: boolean;
   /** Spend a little quota spotting comments removed upstream (only worth it with edits on). */
   checkRemovedComments: boolean;
+  /** The delivered comment the removal check should look back at next, if any. */
+  olderCommentToCheck?: () => Promise<string | undefined>;
 }
 
 /** For a feed that is only asked what is recent, never polled for delivery: no side effects. */
@@ -25,7 +27,12 @@ export const RECENT_ONLY: FeedSettings = {
 
 const FACTORIES: { readonly [Name in FeedName]: (deps: FeedDependencies, settings: FeedSettings) => Feed } = {
   posts: (deps) => createPostsFeed(deps),
-  comments: (deps, settings) => createCommentsFeed({ ...deps, checkRemovals: settings.checkRemovedComments }),
+  comments: (deps, settings) =>
+    createCommentsFeed({
+      ...deps,
+      checkRemovals: settings.checkRemovedComments,
+      ...(settings.olderCommentToCheck ? { olderTarget: settings.olderCommentToCheck } : {}),
+    }),
   collections: (deps) => createCollectionsFeed(deps),
   live: (deps, settings) =>
     createLiveFeed({ ...deps, reminderHorizonMinutes: settings.reminderHorizonMinutes }),

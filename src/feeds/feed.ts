@@ -29,6 +29,16 @@ export interface FeedPollResult<State> {
    * it, so a remembered record newer than all of them was removed too (not merely unlisted).
    */
   observedThroughNewest?: boolean;
+  /**
+   * `observed` lists every record with an id in this span (above exclusive, through inclusive;
+   * no `above`: every id up to `through`): a remembered record in it and not listed was removed.
+   */
+  observedIds?: { above?: string; through: string };
+  /**
+   * Remember `items` as if listed, so a later listing that leaves one out marks it removed even
+   * when no listing saw it before (comments: found between checks).
+   */
+  rememberFound?: boolean;
 }
 
 /**

@@ -80,4 +80,59 @@ describe('comments removed upstream', () => {
       await bot.close();
     }
   });
+
+  it('marks a comment removed before any check listed it', async () => {
+    const { bot, pollAndSend } = await commentsBot('comment-removed-unchecked');
+    try {
+      const doomed = admin.addComment({ body: 'Gone before the check' });
+      await pollAndSend();
+      expect(bot.adapter.deliveries).toHaveLength(1);
+
+      // Removed while the check is still nine polls away: no check ever listed it.
+      admin.removeComment(doomed.id as number);
+      await pollAndSend(COMMENT_CHECK_EVERY_POLLS);
+      expect(bot.adapter.edits.map((e) => e.message.title)).toEqual([
+        `Removed from the directory: ${bot.adapter.deliveries[0]!.message.title}`,
+      ]);
+    } finally {
+      await bot.close();
+    }
+  });
+
+  it('marks a delivered comment removed after 50 newer ones pushed it past the newest listing', async () => {
+    const { bot, pollAndSend } = await commentsBot('comment-removed-older');
+    try {
+      const post = admin.addPost({ name: 'Followed launch' });
+      await bot.engine.subscriptions.add({
+        platform: 'console',
+        channelId: 'followed',
+        feed: 'comments',
+        filters: { post: String(post.id) },
+        createdBy: 't',
+      });
+      const doomed = admin.addComment({ postId: post.id as number, body: 'Old remark, later removed' });
+      const kept = admin.addComment({ postId: post.id as number, body: 'Old remark, kept' });
+      for (let i = 0; i < 60; i += 1) admin.addComment({ body: `Chatter ${i}` });
+      await pollAndSend(COMMENT_CHECK_EVERY_POLLS);
+      const followed = bot.adapter.delivered('followed');
+      expect(followed).toHaveLength(2);
+
+      admin.removeComment(doomed.id as number);
+      admin.resetStats();
+      // The newest 50 no longer reach it: the checks between take turns looking further back.
+      await pollAndSend(COMMENT_CHECK_EVERY_POLLS * 2);
+      const marked = bot.adapter.edits.filter((e) => e.channelId === 'followed');
+      expect(marked.map((e) => e.message.title)).toEqual([
+        `Removed from the directory: ${followed[0]!.title}`,
+      ]);
+      const ids = bot.adapter.deliveries.flatMap((d, i) => (d.channelId === 'followed' ? [`m${i + 1}`] : []));
+      expect(marked.map((e) => e.messageId)).toEqual([ids[0]]);
+      expect(bot.adapter.current(ids[1]!)?.title).toBe(followed[1]!.title);
+      expect(kept.id).toBeGreaterThan(doomed.id as number);
+      // Still one poll's request each, plus one check every tenth poll.
+      expect(commentRequests()).toBe(COMMENT_CHECK_EVERY_POLLS * 2 + 2);
+    } finally {
+      await bot.close();
+    }
+  });
 });
