@@ -57,13 +57,15 @@ export function createConsoleAdapter(options: ConsoleAdapterOptions): ChatAdapte
   let prompt: ConsolePrompt | undefined;
   let sequence = 0;
 
-  async function print(header: string, message: Message, indent = ''): Promise<DeliveryOutcome> {
+  /** A block: `header`, then the message (none: the header alone, as a deletion prints). */
+  async function print(header: string, message?: Message, indent = ''): Promise<DeliveryOutcome> {
     if (state === 'stopped') {
       return { status: 'failed', code: 'platform_error', reason: 'the console adapter is stopped' };
     }
     try {
-      const body = renderConsoleMessage(message, options.render);
-      screen.write(`\n${header}\n${indent === '' ? body : indentLines(body, indent)}\n`);
+      const body = message === undefined ? '' : renderConsoleMessage(message, options.render);
+      const block = indent === '' ? body : indentLines(body, indent);
+      screen.write(`\n${header}\n${block === '' ? '' : `${block}\n`}`);
     } catch (error) {
       // A closed stdout (EPIPE) may recover only if someone reattaches; treat it as transient.
       return { status: 'failed', code: 'platform_error', reason: messageOf(error) };
@@ -115,6 +117,12 @@ export function createConsoleAdapter(options: ConsoleAdapterOptions): ChatAdapte
     edit(destination, reference, message): Promise<DeliveryOutcome> {
       const where = `#${oneLine(destination.channelId) || 'console'}`;
       return print(`↻ edited: ${where} ${oneLine(reference.messageId)}`, message);
+    },
+
+    /** A message deleted (its item was removed upstream), printed as one line naming it. */
+    delete(destination, reference): Promise<DeliveryOutcome> {
+      const where = `#${oneLine(destination.channelId) || 'console'}`;
+      return print(`✕ removed: ${where} ${oneLine(reference.messageId)}`);
     },
 
     /** A reminder DM, printed under a "DM to" header instead of a channel's. */

@@ -13,7 +13,7 @@ import type {
 import { BotError } from '../../src/ports/index.js';
 import { deliverMessage } from './deliver.js';
 import { createDiscordDirectMessages } from './direct-message.js';
-import { editMessage } from './edit-message.js';
+import { deleteMessage, editMessage } from './edit-message.js';
 import { postInForum } from './forum.js';
 import { discordRemovalCheck, removedGuildOf, watchGuildRemoval } from './guild-removal.js';
 import { createHttpInteractionsHandler } from './http-interactions.js';
@@ -236,6 +236,13 @@ export function createDiscordAdapter(options: DiscordAdapterOptions): ChatAdapte
         return { status: 'failed', code: 'not_configured', reason: 'DISCORD_TOKEN is not set' };
       }
       return rearmAfter401(await editMessage(rest, destination, reference, message));
+    },
+
+    async delete(destination, reference): Promise<DeliveryOutcome> {
+      if (!options.token) {
+        return { status: 'failed', code: 'not_configured', reason: 'DISCORD_TOKEN is not set' };
+      }
+      return rearmAfter401(await deleteMessage(rest, destination, reference));
     },
 
     async deliverDirect(destination, message, delivery): Promise<DeliveryOutcome> {

@@ -1,5 +1,6 @@
 import { DiscordAPIError, parseResponse, type REST, RequestMethod, Routes } from 'discord.js';
 import type { DeliveryOutcome, Destination, Message, MessageReference } from '../../src/ports/index.js';
+import { DELETE_REFUSED } from '../../src/ports/index.js';
 import { bucketOf, outcomeOfError } from './deliver.js';
 import { renderDiscordMessage } from './render-message.js';
 
@@ -27,19 +28,13 @@ export async function editMessage(
   message: Message,
 ): Promise<DeliveryOutcome> {
   try {
-    const response = await rest.queueRequest({
-      // A reply or forum post lives in its thread, not in the destination channel.
-      fullRoute: Routes.channelMessage(reference.channelId ?? destination.channelId, reference.messageId),
-      method: RequestMethod.Patch,
-      body: renderDiscordMessage(message),
-    });
-    await parseResponse(response);
-    const bucket = bucketOf(response.headers);
-    return {
-      status: 'delivered',
-      platformMessageId: reference.messageId,
-      ...(bucket === undefined ? {} : { bucket }),
-    };
+    return await changeMessage(
+      rest,
+      destination,
+      reference,
+      RequestMethod.Patch,
+      renderDiscordMessage(message),
+    );
   } catch (error) {
     if (error instanceof DiscordAPIError) {
       const gone = MESSAGE_GONE[Number(error.code)];
@@ -50,4 +45,50 @@ export async function editMessage(
     }
     return outcomeOfError(error);
   }
+}
+
+/**
+ * Deletes a message the bot posted (`DELETE /channels/{channel}/messages/{message}`; a bot needs
+ * no permission for its own messages), paced like an edit. 10008 Unknown Message means it is
+ * already gone: done. 50013 Missing Permissions is `DELETE_REFUSED`: the core marks it instead.
+ */
+export async function deleteMessage(
+  rest: REST,
+  destination: Destination,
+  reference: MessageReference,
+): Promise<DeliveryOutcome> {
+  try {
+    return await changeMessage(rest, destination, reference, RequestMethod.Delete);
+  } catch (error) {
+    if (error instanceof DiscordAPIError && Number(error.code) === 10008) {
+      return { status: 'delivered', platformMessageId: reference.messageId };
+    }
+    if (error instanceof DiscordAPIError && Number(error.code) === 50013) {
+      const reason = `Discord refused to delete the message: ${error.status} ${error.message} (code 50013)`;
+      return { status: 'rejected', code: DELETE_REFUSED, reason, scope: 'message' };
+    }
+    return outcomeOfError(error);
+  }
+}
+
+/** One request on a posted message, in the channel it lives in (a reply or forum post: its thread). */
+async function changeMessage(
+  rest: REST,
+  destination: Destination,
+  reference: MessageReference,
+  method: RequestMethod.Patch | RequestMethod.Delete,
+  body?: unknown,
+): Promise<DeliveryOutcome> {
+  const response = await rest.queueRequest({
+    fullRoute: Routes.channelMessage(reference.channelId ?? destination.channelId, reference.messageId),
+    method,
+    ...(body === undefined ? {} : { body }),
+  });
+  await parseResponse(response);
+  const bucket = bucketOf(response.headers);
+  return {
+    status: 'delivered',
+    platformMessageId: reference.messageId,
+    ...(bucket === undefined ? {} : { bucket }),
+  };
 }

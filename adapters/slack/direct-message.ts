@@ -1,6 +1,7 @@
 import type { webApi } from '@slack/bolt';
 import type { DeliveryOutcome, Destination, Logger } from '../../src/ports/index.js';
 import { messageOf } from '../../src/ports/index.js';
+import { createSlackDelete, type SlackDelete } from './delete-message.js';
 import { createSlackDelivery, type SlackDeliver, type SlackDeliveryDeps } from './delivery.js';
 import { createSlackEdit, type SlackEdit } from './edit-message.js';
 import { outcomeFromSlackError, rateLimitRetryAfterMs, slackErrorCode } from './error-mapping.js';
@@ -21,6 +22,7 @@ export function createSlackDeliveries(deps: SlackDeliveryDeps): {
   deliver: SlackDeliver;
   deliverDirect: SlackDeliver;
   edit: SlackEdit;
+  delete: SlackDelete;
 } {
   const deliver = createSlackDelivery(deps);
   // Only the one configured token has token health; OAuth tokens speak for one workspace.
@@ -29,6 +31,7 @@ export function createSlackDeliveries(deps: SlackDeliveryDeps): {
     deliver,
     deliverDirect: createSlackDirectDelivery({ ...deps, deliver, multiWorkspace }),
     edit: createSlackEdit(deps),
+    delete: createSlackDelete(deps),
   };
 }
 

@@ -24,20 +24,8 @@ const MESSAGE_GONE = new Set(['message_not_found', 'cant_update_message', 'edit_
 export function createSlackEdit(deps: SlackDeliveryDeps): SlackEdit {
   const context = { multiWorkspace: deps.tokenHealth === undefined };
   return async (destination, reference, message) => {
-    let token: string | undefined;
-    try {
-      token = await deps.tokenFor(destination);
-    } catch (error) {
-      return outcomeFromSlackError(error, context);
-    }
-    if (token === undefined) {
-      return {
-        status: 'rejected',
-        code: 'not_installed',
-        reason: `The app is not installed in workspace ${destination.workspaceId ?? '(none given)'}`,
-        scope: 'destination',
-      };
-    }
+    const token = await slackTokenOrRefusal(deps, destination);
+    if (typeof token !== 'string') return token;
     const { unfurl_links: _links, unfurl_media: _media, ...payload } = renderSlackMessage(message);
     try {
       await deps.client.chat.update({
@@ -62,5 +50,24 @@ export function createSlackEdit(deps: SlackDeliveryDeps): SlackEdit {
       }
       return outcomeFromSlackError(error, context);
     }
+  };
+}
+
+/** The token for a destination's workspace, or the outcome saying why there is none. */
+export async function slackTokenOrRefusal(
+  deps: SlackDeliveryDeps,
+  destination: Destination,
+): Promise<string | DeliveryOutcome> {
+  try {
+    const token = await deps.tokenFor(destination);
+    if (token !== undefined) return token;
+  } catch (error) {
+    return outcomeFromSlackError(error, { multiWorkspace: deps.tokenHealth === undefined });
+  }
+  return {
+    status: 'rejected',
+    code: 'not_installed',
+    reason: `The app is not installed in workspace ${destination.workspaceId ?? '(none given)'}`,
+    scope: 'destination',
   };
 }

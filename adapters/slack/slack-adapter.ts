@@ -34,7 +34,7 @@ export function createSlackAdapter(options: SlackAdapterOptions): ChatAdapter {
 
   // Only the one configured token speaks for the whole bot; OAuth tokens speak for one workspace.
   const tokenHealth = options.botToken === undefined ? undefined : createTokenHealth();
-  const { deliver, deliverDirect, edit } = createSlackDeliveries({
+  const deliveries = createSlackDeliveries({
     client: webClient,
     tokenFor: tokens.tokenFor,
     ...(rotation === undefined ? {} : { refreshExpired: tokens.refreshExpired }),
@@ -103,15 +103,16 @@ export function createSlackAdapter(options: SlackAdapterOptions): ChatAdapter {
       );
     },
 
-    deliver,
-    deliverDirect,
+    deliver: deliveries.deliver,
+    deliverDirect: deliveries.deliverDirect,
     workspaceTimeZone: createWorkspaceZones({
       client: webClient,
       installationStore: tokens.installationStore,
       logger,
       now,
     }),
-    edit,
+    edit: deliveries.edit,
+    delete: deliveries.delete,
 
     health() {
       // A refused token outranks a healthy connection: commands may still arrive, but nothing

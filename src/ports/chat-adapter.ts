@@ -82,6 +82,9 @@ export interface DeliveryOptions {
   idempotencyKey: string;
 }
 
+/** The code of a delete the platform refused (permission): see `ChatAdapter.delete`. */
+export const DELETE_REFUSED = 'delete_refused';
+
 /** A raw Node request handler mounted on the bot's own HTTP server under a path prefix. */
 export type HttpHandler = (req: IncomingMessage, res: ServerResponse) => void | Promise<void>;
 
@@ -229,6 +232,14 @@ export interface ChatAdapter {
    * `rejected` as for `deliver`.
    */
   edit?(destination: Destination, reference: MessageReference, message: Message): Promise<DeliveryOutcome>;
+  /**
+   * Deletes a message the bot posted (only ever its own: the core passes references from its
+   * ledger). Optional: without it a subscription's `--on-removal delete` marks instead. A message
+   * already gone is `delivered` (nothing is left to do); a refusal for permission is `rejected`
+   * with code `DELETE_REFUSED` and scope `message` (the core then marks the message and says why);
+   * a channel the bot lost is `rejected` as for `deliver`.
+   */
+  delete?(destination: Destination, reference: MessageReference): Promise<DeliveryOutcome>;
   health(): AdapterHealth;
   /**
    * The IANA zone a workspace lives in, where the platform says (Slack: the `tz` of the person who

@@ -30,6 +30,7 @@ export type {
   WorkspaceMembership,
   WorkspaceRemovalReason,
 } from './chat-adapter.js';
+export { DELETE_REFUSED } from './chat-adapter.js';
 export type {
   Actor,
   CommandDefinition,

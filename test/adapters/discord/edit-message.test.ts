@@ -1,5 +1,10 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { ChatAdapter, Destination, Message } from '../../../src/ports/index.js';
+import {
+  type ChatAdapter,
+  DELETE_REFUSED,
+  type Destination,
+  type Message,
+} from '../../../src/ports/index.js';
 import { FakeDiscordRest } from '../../fakes/discord/fake-discord-rest.js';
 import { createCapturingLogger } from '../../support/capturing-logger.js';
 import { DELIVERY_TOKEN, deliveryAdapter } from '../../support/discord-delivery.js';
@@ -15,7 +20,7 @@ const posted: Message = {
 };
 const edited: Message = { ...posted, title: 'Widget @everyone', fields: [{ name: 'Votes', value: '9' }] };
 
-describe('Discord edits in place (PATCH message)', () => {
+describe('Discord edits in place (PATCH message) and deletes (DELETE message)', () => {
   let rest: FakeDiscordRest;
   let adapter: ChatAdapter;
 
@@ -125,6 +130,36 @@ describe('Discord edits in place (PATCH message)', () => {
     expect(await adapter.edit?.(to, { messageId: id }, edited)).toMatchObject({
       status: 'rejected',
       code: 'missing_permissions',
+      scope: 'destination',
+    });
+  });
+
+  it('deletes it with no body, and counts one already gone as done', async () => {
+    const id = await post();
+    expect(await adapter.delete?.(to, { messageId: id })).toMatchObject({ status: 'delivered' });
+    expect(rest.edits.deletions).toEqual([{ channelId: CHANNEL_ID, messageId: id }]);
+    expect(rest.messages.get(CHANNEL_ID)).toEqual([]);
+    // Someone deleted it first (10008): nothing is left to do.
+    expect(await adapter.delete?.(to, { messageId: id })).toMatchObject({ status: 'delivered' });
+    expect(rest.problems).toEqual([]);
+  });
+
+  it('reports a refusal for permission (50013) as DELETE_REFUSED for that message only', async () => {
+    const id = await post();
+    rest.edits.refuseDeleting.add(id);
+    expect(await adapter.delete?.(to, { messageId: id })).toMatchObject({
+      status: 'rejected',
+      code: DELETE_REFUSED,
+      scope: 'message',
+    });
+    expect(rest.messages.get(CHANNEL_ID)).toHaveLength(1);
+  });
+
+  it('reports a channel the bot lost as the channel’s', async () => {
+    const id = await post();
+    rest.deleteChannel(CHANNEL_ID);
+    expect(await adapter.delete?.(to, { messageId: id })).toMatchObject({
+      status: 'rejected',
       scope: 'destination',
     });
   });

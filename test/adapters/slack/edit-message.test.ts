@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createSlackAdapter } from '../../../adapters/slack/index.js';
-import type { ChatAdapter, Message } from '../../../src/ports/index.js';
+import { type ChatAdapter, DELETE_REFUSED, type Message } from '../../../src/ports/index.js';
 import { FakeSlackApi } from '../../fakes/slack/fake-slack-api.js';
 import { createCapturingLogger } from '../../support/capturing-logger.js';
 
@@ -14,7 +14,7 @@ const posted: Message = {
 };
 const edited: Message = { ...posted, title: 'Widget <!channel>', fields: [{ name: 'Votes', value: '9' }] };
 
-describe('Slack edits in place (chat.update)', () => {
+describe('Slack edits in place (chat.update) and deletes (chat.delete)', () => {
   let slack: FakeSlackApi;
   let bot: ChatAdapter;
 
@@ -80,5 +80,38 @@ describe('Slack edits in place (chat.update)', () => {
       status: 'failed',
       retryAfterMs: 3000,
     });
+  });
+
+  it('deletes it under its ts within the spec, and counts one already gone as done', async () => {
+    const ts = await post();
+    expect(await bot.delete?.(C1, { messageId: ts })).toEqual({ status: 'delivered', platformMessageId: ts });
+    expect(slack.updates.deleted).toEqual([`C1 ${ts}`]);
+    expect(slack.updates.message('C1', ts)).toBeUndefined();
+    // message_not_found: someone deleted it first, nothing is left to do.
+    expect(await bot.delete?.(C1, { messageId: ts })).toMatchObject({ status: 'delivered' });
+    expect(slack.callsTo('chat.delete')).toHaveLength(2);
+    expect(slack.violations).toEqual([]);
+  });
+
+  it('reports a refusal (cant_delete_message) as DELETE_REFUSED for that message only', async () => {
+    const ts = await post();
+    slack.refuseNext('chat.delete', 'cant_delete_message');
+    expect(await bot.delete?.(C1, { messageId: ts })).toMatchObject({
+      status: 'rejected',
+      code: DELETE_REFUSED,
+      scope: 'message',
+    });
+    expect(slack.updates.message('C1', ts)).toBeDefined();
+  });
+
+  it('reports a channel the bot lost as the channel’s, and a 429 as a wait', async () => {
+    const ts = await post();
+    slack.refuseNext('chat.delete', 'channel_not_found');
+    expect(await bot.delete?.(C1, { messageId: ts })).toMatchObject({
+      status: 'rejected',
+      scope: 'destination',
+    });
+    slack.failNext('chat.delete', 429, 1, 3);
+    expect(await bot.delete?.(C1, { messageId: ts })).toMatchObject({ status: 'failed', retryAfterMs: 3000 });
   });
 });

@@ -109,9 +109,11 @@ export class FakeDiscordRest {
   /** Spec or limit violations, and messages sent without `allowed_mentions: { parse: [] }`. */
   readonly problems: string[] = [];
   readonly messages = new Map<string, { id: string; body: Record<string, unknown> }[]>();
-  /** `PATCH /channels/{id}/messages/{id}`: edits of those messages (message-edits.ts). */
-  readonly edits = new FakeDiscordEdits(this.messages, (body) =>
-    this.#checkBody(REQUEST_SCHEMAS.editMessage, body, 'edit message', true),
+  /** `PATCH` and `DELETE /channels/{id}/messages/{id}`: edits and deletions of those messages. */
+  readonly edits = new FakeDiscordEdits(
+    this.messages,
+    (body) => this.#checkBody(REQUEST_SCHEMAS.editMessage, body, 'edit message', true),
+    this.problems,
   );
   gatewayUrl = 'ws://127.0.0.1:1';
   commands: { global: unknown[]; guilds: Map<string, unknown[]> } = { global: [], guilds: new Map() };
@@ -393,6 +395,13 @@ export class FakeDiscordRest {
         route: '/channels/:id/messages/:id',
         handle: (match, body) =>
           this.#channelAnswer(match[1]!) ?? this.edits.answer(match[1]!, match[2]!, body),
+      },
+      {
+        method: 'DELETE',
+        pattern: new RegExp(`^/channels/${snowflake}/messages/${snowflake}$`),
+        route: '/channels/:id/messages/:id',
+        handle: (match, body) =>
+          this.#channelAnswer(match[1]!) ?? this.edits.delete(match[1]!, match[2]!, body),
       },
       {
         method: 'POST',

@@ -527,6 +527,8 @@ export class FakeSlackApi {
         return this.unfurls.answer(params);
       case 'chat.update':
         return this.updates.answer(params);
+      case 'chat.delete':
+        return this.updates.delete(params);
       case 'conversations.open':
         return this.dms.open(known.teamId, params);
       case 'views.publish':

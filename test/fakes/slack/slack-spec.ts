@@ -19,6 +19,7 @@ export const SLACK_SPEC_OPERATIONS = [
   '/chat.postEphemeral',
   '/views.open',
   '/chat.update',
+  '/chat.delete',
 ] as const;
 
 export interface SpecParameter {
