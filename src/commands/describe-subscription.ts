@@ -27,7 +27,9 @@ export function describeSubscription(
       ? ''
       : `, format ${subscription.format}`;
   const threading = describeThreading(subscription.threading);
-  const threads = threading === '' ? '' : `, ${threading}`;
+  // Shown only when not the default (marked), as `--on-removal` would be typed.
+  const removal = subscription.onRemoval === 'delete' ? ', deleted if removed upstream' : '';
+  const threads = `${removal}${threading === '' ? '' : `, ${threading}`}`;
   const schedule = subscription.schedule === undefined ? '' : describeSchedule(subscription.schedule, clock);
   const when = schedule === '' ? '' : `; ${schedule}`;
   return `${subscription.feed}${details === '' ? ' (everything)' : ` — ${details}`}${format}${threads}${when}`;

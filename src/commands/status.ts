@@ -108,6 +108,8 @@ export function statusReply(
   if (pausedLines.length > 0) messages.push(infoMessage('Paused subscriptions', pausedLines.join('\n')));
   const threadLines = threadProblemLines(channelSubscriptions, now);
   if (threadLines.length > 0) messages.push(infoMessage('Threads unavailable', threadLines.join('\n')));
+  const removalLines = removalProblemLines(channelSubscriptions, now);
+  if (removalLines.length > 0) messages.push(infoMessage('Deleting refused', removalLines.join('\n')));
   const failing = failingFeeds(report);
   const lead =
     failing > 0 || here.length > 0
@@ -132,6 +134,17 @@ function threadProblemLines(subscriptions: readonly Subscription[], now: number)
       ? []
       : [
           `${s.id} (${s.feed}) replies posted top-level since ${formatUtc(s.threadProblem.at, now)}: ${s.threadProblem.reason} (${s.threadProblem.code})`,
+        ],
+  );
+}
+
+/** Subscriptions with `--on-removal delete` whose removed items' messages the platform would not delete. */
+function removalProblemLines(subscriptions: readonly Subscription[], now: number): string[] {
+  return subscriptions.flatMap((s) =>
+    s.removalProblem === undefined
+      ? []
+      : [
+          `${s.id} (${s.feed}) removed items marked instead of deleted since ${formatUtc(s.removalProblem.at, now)}: ${s.removalProblem.reason}`,
         ],
   );
 }

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { type FeedFilters, feedFiltersSchema, filtersNotApplicable } from '../delivery/feed-filters.js';
+import { ON_REMOVAL } from '../delivery/subscription-record.js';
 import { threadCommentsScheduleConflict } from '../delivery/thread-settings.js';
 import { FEED_NAMES, type FeedName, isFeedName } from '../feeds/feed-names.js';
 import { formatMessage } from '../messages/index.js';
@@ -82,7 +83,7 @@ export const subscribe: ActionCommand = {
     kind: 'manage',
     description: 'Follow a feed in this channel, optionally filtered',
     usage:
-      'subscribe <posts|comments|collections|live|notifications> [--post <id|slug>] [--user <username>] [--keyword <words>] [--exclude <words>] [--video] [--min-votes N] [--remind N] [--format full|compact|title] [--threads on|off] [--thread-comments] [--broadcast] ' +
+      'subscribe <posts|comments|collections|live|notifications> [--post <id|slug>] [--user <username>] [--keyword <words>] [--exclude <words>] [--video] [--min-votes N] [--remind N] [--format full|compact|title] [--on-removal mark|delete] [--threads on|off] [--thread-comments] [--broadcast] ' +
       SCHEDULE_USAGE,
     examples: [
       'subscribe posts --min-votes 50',
@@ -90,6 +91,7 @@ export const subscribe: ActionCommand = {
       'subscribe comments --post notion-ai',
       'subscribe live --video --remind 15',
       'subscribe comments --format compact',
+      'subscribe comments --on-removal delete',
       'subscribe posts --thread-comments',
       'subscribe comments --keyword launch --broadcast',
       'subscribe posts --digest daily@09:00 --top 5',
@@ -111,6 +113,11 @@ export const subscribe: ActionCommand = {
         { option: 'min-votes', label: 'Posts: at least this many votes', placeholder: '50' },
         { option: 'remind', label: 'Live: remind minutes before the start', placeholder: '15' },
         { option: 'format', label: 'How items look', placeholder: 'full (default), compact or title' },
+        {
+          option: 'on-removal',
+          label: 'Removed upstream: its message is',
+          placeholder: 'mark (default) or delete',
+        },
         ...SCHEDULE_FORM_INPUTS,
         { option: 'video', label: 'Live: only on-camera events' },
       ],
@@ -209,6 +216,16 @@ export const subscribe: ActionCommand = {
         maxLength: 20,
         schema: z.enum(MESSAGE_FORMATS, { error: 'full, compact or title' }),
       },
+      {
+        name: 'on-removal',
+        description: 'When an item is removed upstream: mark its message (default) or delete it',
+        type: 'string',
+        required: false,
+        positional: false,
+        choices: ON_REMOVAL,
+        maxLength: 10,
+        schema: z.enum(ON_REMOVAL, { error: 'mark or delete' }),
+      },
       ...THREAD_OPTIONS,
       ...SCHEDULE_OPTION_SPECS,
     ],
@@ -235,6 +252,7 @@ export const subscribe: ActionCommand = {
       feed,
       filters: checked.filters,
       format,
+      ...(args['on-removal'] === 'delete' ? { onRemoval: 'delete' as const } : {}),
       threading: threading.settings,
       ...(schedule.schedule === undefined ? {} : { schedule: schedule.schedule }),
       createdBy: invocation.actor.userId,

@@ -1,8 +1,14 @@
-import type { ChatAdapter, DeliveryOutcome, Destination } from '../ports/chat-adapter.js';
+import {
+  type ChatAdapter,
+  DELETE_REFUSED,
+  type DeliveryOutcome,
+  type Destination,
+  type MessageReference,
+} from '../ports/chat-adapter.js';
 import type { Message } from '../ports/message.js';
 import type { DeliveredLedger, ShownState } from './dedupe.js';
 import { withMuteActions } from './mute-actions.js';
-import { EDIT_SUFFIX, type Outbox, type OutboxEntry } from './outbox.js';
+import { EDIT_SUFFIX, type EditTarget, type Outbox, type OutboxEntry } from './outbox.js';
 
 /** Sends an edit through the adapter; a platform without edits drops it (counted, never retried). */
 export function sendEdit(
@@ -10,6 +16,14 @@ export function sendEdit(
   entry: OutboxEntry,
   target: NonNullable<OutboxEntry['edit']>,
 ): Promise<DeliveryOutcome> {
+  if (target.delete === true && entry.destination.direct !== true) {
+    // Refused like a platform's refusal, so the outbox marks the message instead (settle-outcome).
+    if (adapter.delete === undefined) {
+      const reason = `${adapter.platform} cannot delete messages`;
+      return Promise.resolve({ status: 'rejected', code: DELETE_REFUSED, reason, scope: 'message' });
+    }
+    return adapter.delete(entry.destination, referenceOf(target));
+  }
   if (adapter.edit === undefined || entry.destination.direct === true) {
     return Promise.resolve({
       status: 'rejected',
@@ -18,14 +32,24 @@ export function sendEdit(
       scope: 'message',
     });
   }
-  const reference = {
+  // The edited message keeps the buttons the post had.
+  return adapter.edit(
+    entry.destination,
+    referenceOf(target),
+    withMuteActions(entry.message, entry.subscriptionIds),
+  );
+}
+
+function referenceOf(target: EditTarget): MessageReference {
+  return {
     messageId: target.messageId,
     ...(target.threadId !== undefined ? { threadId: target.threadId } : {}),
     ...(target.channelId !== undefined ? { channelId: target.channelId } : {}),
   };
-  // The edited message keeps the buttons the post had.
-  return adapter.edit(entry.destination, reference, withMuteActions(entry.message, entry.subscriptionIds));
 }
+
+/** What the ledger notes as shown once a message's deletion is queued: it is never edited again. */
+export const DELETED_SHOWN = 'deleted';
 
 /** Bounds on edits; see EDIT_MAX_AGE_H and EDIT_MIN_INTERVAL_S. */
 export interface EditLimits {
@@ -54,16 +78,18 @@ export type EditDecision = 'unposted' | 'too_old' | 'unchanged' | 'queued' | 'co
  * ledger records the new look, so a SIGKILL between the two repeats the edit, never loses it.
  */
 export async function requestEdit(
-  request: EditRequest,
+  request: EditRequest & { delete?: true },
   deps: { outbox: Outbox; ledger: DeliveredLedger; limits: EditLimits; now: number },
 ): Promise<EditDecision> {
   const { outbox, ledger, limits, now } = deps;
   const reference = await ledger.reference(request.destinationKey, request.itemKey);
   if (reference === undefined) return 'unposted';
   if (now - reference.postedAt > limits.maxAgeMs) return 'too_old';
-  const { shown } = request;
+  // A deleted message is gone (or, refused, marked removed): nothing shown can change again.
+  if (reference.shown === DELETED_SHOWN) return 'unchanged';
+  const shown = request.delete ? DELETED_SHOWN : request.shown;
   // A message posted before edits existed has no recorded state: this one becomes its baseline.
-  if (reference.shown === undefined || shown === reference.shown) {
+  if (!request.delete && (reference.shown === undefined || shown === reference.shown)) {
     if (reference.shown === undefined)
       await ledger.noteShown(request.destinationKey, request.itemKey, {
         messageId: reference.messageId,
@@ -75,8 +101,11 @@ export async function requestEdit(
   const pending = outbox.pendingEdit(request.destinationKey, request.itemKey);
   // A pending edit keeps its slot (the newer state rides on it); otherwise the interval runs from
   // the last edit, or the post.
-  const notBefore =
-    pending?.notBefore ?? Math.max(now, (reference.editedAt ?? reference.postedAt) + limits.minIntervalMs);
+  // A deletion waits for no interval: the message is not changed, it goes.
+  const notBefore = request.delete
+    ? now
+    : (pending?.notBefore ??
+      Math.max(now, (reference.editedAt ?? reference.postedAt) + limits.minIntervalMs));
   const entry: OutboxEntry = {
     destination: request.destination,
     destinationKey: request.destinationKey,
@@ -91,6 +120,7 @@ export async function requestEdit(
       ...(reference.threadId !== undefined ? { threadId: reference.threadId } : {}),
       ...(reference.channelId !== undefined ? { channelId: reference.channelId } : {}),
       revision: Math.max(now, (pending?.edit?.revision ?? 0) + 1),
+      ...(request.delete ? { delete: true as const } : {}),
     },
   };
   const decision = await outbox.enqueueEdit(entry);

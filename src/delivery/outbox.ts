@@ -44,6 +44,12 @@ export interface EditTarget {
   channelId?: string;
   /** Grows with each newer state queued; only the entry holding the latest one is ever sent. */
   revision: number;
+  /**
+   * Delete the message instead (its item was removed upstream and the subscription says
+   * `--on-removal delete`); the entry's `message` is the marked message, sent as an edit instead
+   * when the platform refuses the delete.
+   */
+  delete?: true;
 }
 
 /** Marks an outbox entry's item key as an edit of the item's message. */

@@ -1,4 +1,4 @@
-import type { ChatAdapter, DeliveryOutcome } from '../ports/chat-adapter.js';
+import { type ChatAdapter, DELETE_REFUSED, type DeliveryOutcome } from '../ports/chat-adapter.js';
 import type { Clock } from '../ports/clock.js';
 import type { DispatchEvent } from './dispatch-events.js';
 import type { Outbox, OutboxEntry } from './outbox.js';
@@ -30,6 +30,10 @@ export async function settleOutcome(
   deps: SettleDeps,
 ): Promise<void> {
   const { outbox, subscriptions, clock, onEvent, maxAttempts } = deps;
+  if (outcome.status === 'rejected' && outcome.code === DELETE_REFUSED && entry.edit?.delete) {
+    await markInstead(entry, outcome.reason, deps);
+    return;
+  }
   if (outcome.status === 'delivered' && entry.edit !== undefined) {
     await outbox.remove(entry);
     onEvent?.({ type: 'edited', entry, ms: clock.now() - startedAt });
@@ -90,4 +94,16 @@ export async function settleOutcome(
   const notBefore = outcome.global === true ? clock.now() : clock.now() + retryInMs;
   await outbox.reschedule(entry, notBefore, !rateLimited);
   onEvent?.({ type: 'failed', entry, code: outcome.code, reason: outcome.reason, retryInMs });
+}
+
+/**
+ * The platform refused to delete the message (no permission, or it cannot delete): the entry
+ * becomes the edit marking it removed, due now, and its subscriptions note why for
+ * `/directory status`.
+ */
+async function markInstead(entry: OutboxEntry, reason: string, deps: SettleDeps): Promise<void> {
+  const { delete: _delete, ...mark } = entry.edit!;
+  await deps.outbox.enqueueEdit({ ...entry, edit: mark, attempts: 0, notBefore: deps.clock.now() });
+  const problem = { code: DELETE_REFUSED, reason, at: deps.clock.now() };
+  await deps.subscriptions.noteProblem('removalProblem', entry.subscriptionIds, problem);
 }

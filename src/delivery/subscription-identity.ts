@@ -3,7 +3,7 @@ import type { MessageFormat } from '../ports/message.js';
 import { sameSchedule } from '../schedule/parse-schedule.js';
 import type { ScheduleOptions } from '../schedule/schedule-options.js';
 import type { FeedFilters } from './feed-filters.js';
-import type { Subscription } from './subscriptions.js';
+import type { OnRemoval, Subscription } from './subscription-record.js';
 import { storedThreading, type ThreadSettings } from './thread-settings.js';
 
 /**
@@ -33,6 +33,14 @@ export function withThreading(
   if (JSON.stringify(subscription.threading) === JSON.stringify(wanted)) return subscription;
   const { threading: _threading, ...rest } = subscription;
   return wanted === undefined ? rest : { ...rest, threading: wanted };
+}
+
+/** The subscription with this `--on-removal` (only `delete` is stored), the same object when nothing changes. */
+export function withOnRemoval(subscription: Subscription, onRemoval: OnRemoval | undefined): Subscription {
+  const wanted = onRemoval === 'delete' ? onRemoval : undefined;
+  if (subscription.onRemoval === wanted) return subscription;
+  const { onRemoval: _onRemoval, ...rest } = subscription;
+  return wanted === undefined ? rest : { ...rest, onRemoval: wanted };
 }
 
 /**
@@ -79,7 +87,7 @@ export interface AddResult {
   created: boolean;
   /** It existed paused and is active again. */
   resumed: boolean;
-  /** It existed with another format or thread settings and now has the ones asked for. */
+  /** It existed with another format, thread settings or `--on-removal` and now has the ones asked for. */
   reformatted: boolean;
   /** It existed with another schedule (or none) and now has the one asked for. */
   rescheduled: boolean;

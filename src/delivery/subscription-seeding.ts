@@ -1,4 +1,12 @@
-import { idsOf, newId, signature, withFormat, withSchedule, withThreading } from './subscription-identity.js';
+import {
+  idsOf,
+  newId,
+  signature,
+  withFormat,
+  withOnRemoval,
+  withSchedule,
+  withThreading,
+} from './subscription-identity.js';
 import type { SubscriptionSeed } from './subscription-spec.js';
 import type { Subscription } from './subscriptions.js';
 
@@ -6,7 +14,7 @@ import type { Subscription } from './subscriptions.js';
  * The stored list made to match the SUBSCRIPTIONS variable (`SubscriptionRepository.seed`):
  * new entries are added, entries no longer listed are removed, and unchanged ones keep
  * their creation time so a restart does not reset what counts as "new" (a changed `format=`,
- * thread option or schedule too; of two entries differing only in those the later wins, as with
+ * thread option, `on-removal=` or schedule too; of two entries differing only in those the later wins, as with
  * `/directory subscribe`).
  */
 export function seedChange(
@@ -17,9 +25,13 @@ export function seedChange(
   const formats = new Map(seeds.map((seed) => [signature(seed), seed.format]));
   const threading = new Map(seeds.map((seed) => [signature(seed), seed.threading]));
   const schedules = new Map(seeds.map((seed) => [signature(seed), seed.schedule]));
+  const onRemoval = new Map(seeds.map((seed) => [signature(seed), seed.onRemoval]));
   const configured = (s: Subscription) =>
     withSchedule(
-      withThreading(withFormat(s, formats.get(signature(s))), threading.get(signature(s))),
+      withOnRemoval(
+        withThreading(withFormat(s, formats.get(signature(s))), threading.get(signature(s))),
+        onRemoval.get(signature(s)),
+      ),
       schedules.get(signature(s)),
     );
   const kept = all

@@ -4,6 +4,7 @@ import { isMessageFormat, type MessageFormat } from '../ports/message.js';
 import { buildSchedule, SCHEDULE_OPTION_NAMES, type ScheduleInput } from '../schedule/parse-schedule.js';
 import type { ScheduleOptions } from '../schedule/schedule-options.js';
 import { type FeedFilters, feedFiltersSchema, filtersNotApplicable } from './feed-filters.js';
+import { isOnRemoval } from './subscription-record.js';
 import { parseThreadParams, type ThreadSettings, threadCommentsScheduleConflict } from './thread-settings.js';
 
 /** One static route from the SUBSCRIPTIONS variable. */
@@ -16,6 +17,8 @@ export interface SubscriptionSeed {
   format?: MessageFormat;
   /** `threads=off`, `thread-comments=true`, `broadcast=true` in the entry; absent: the defaults. */
   threading?: ThreadSettings;
+  /** `on-removal=delete` in the entry; absent (or `mark`): a removed item's message is marked. */
+  onRemoval?: 'delete';
   /** `digest=`, `quiet=`, `max-per-hour=`… in the entry; absent: each item as soon as found. */
   schedule?: ScheduleOptions;
 }
@@ -42,6 +45,7 @@ const FILTER_KEYS: Record<string, keyof FeedFilters> = {
  * Parses `platform:channel=feed?key=value&…` entries separated by `;` or new lines, e.g.
  * `slack:C0123ABCD=comments?keyword=ai,ml&exclude=crypto&format=compact;discord:112233445566778899=live?video=true`.
  * `format` (full, compact or title) sits among the filters but is how items look, not which;
+ * `on-removal` (mark or delete) what happens to the message of an item removed upstream;
  * the schedule options (`digest`, `top`, `digest-empty`, `quiet`, `quiet-strict`, `max-per-hour`,
  * `max-per-day`, `tz`) say when they are posted, as the `/directory subscribe` options do.
  * Returns every malformed entry as an error naming it, so one typo never hides the others.
@@ -83,6 +87,11 @@ function parseEntry(entry: string): SubscriptionSeed | string {
     return `format expects full, compact or title, got "${format}"`;
   }
   params.delete('format');
+  const onRemoval = params.get('on-removal') ?? undefined;
+  if (onRemoval !== undefined && !isOnRemoval(onRemoval)) {
+    return `on-removal expects mark or delete, got "${onRemoval}"`;
+  }
+  params.delete('on-removal');
   const threading = parseThreadParams(params, feed);
   if (typeof threading === 'string') return threading;
   const schedule = takeSchedule(params, feed);
@@ -99,6 +108,7 @@ function parseEntry(entry: string): SubscriptionSeed | string {
     feed,
     filters,
     ...(format === undefined ? {} : { format }),
+    ...(onRemoval === 'delete' ? { onRemoval } : {}),
     ...(threading === undefined ? {} : { threading }),
     ...(schedule === undefined ? {} : { schedule }),
   };
@@ -125,7 +135,7 @@ function parseFilters(params: URLSearchParams): FeedFilters | string {
   for (const [key, value] of params) {
     const name = FILTER_KEYS[key];
     if (!name)
-      return `unknown filter "${key}" (post, user, keyword, exclude, video, min-votes, remind; or format, threads, thread-comments, broadcast, ${SCHEDULE_OPTION_NAMES.join(', ')})`;
+      return `unknown filter "${key}" (post, user, keyword, exclude, video, min-votes, remind; or format, on-removal, threads, thread-comments, broadcast, ${SCHEDULE_OPTION_NAMES.join(', ')})`;
     if (name === 'keywords' || name === 'exclude') {
       const list = (raw[name] as string[] | undefined) ?? [];
       list.push(

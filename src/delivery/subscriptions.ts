@@ -1,13 +1,9 @@
 import { randomBytes } from 'node:crypto';
 import type Keyv from 'keyv';
-import type { FeedName } from '../feeds/feed-names.js';
 import type { Clock } from '../ports/clock.js';
 import { sleep } from '../ports/clock.js';
-import type { MessageFormat } from '../ports/message.js';
 import type { ThreadProblem } from '../ports/threads.js';
-import type { ScheduleOptions } from '../schedule/schedule-options.js';
 import type { LeaseBackend } from '../store/leases.js';
-import type { FeedFilters } from './feed-filters.js';
 import { notifyChange, type SubscriptionChangeListener } from './subscription-changes.js';
 import {
   type AddResult,
@@ -15,42 +11,17 @@ import {
   newId,
   sameFilters,
   withFormat,
+  withOnRemoval,
   withSchedule,
   withThreading,
 } from './subscription-identity.js';
 import { SubscriptionIndex } from './subscription-index.js';
+import type { ProblemField, Subscription } from './subscription-record.js';
 import { seedChange } from './subscription-seeding.js';
 import type { SubscriptionSeed } from './subscription-spec.js';
-import type { ThreadSettings } from './thread-settings.js';
 
 export type { AddResult } from './subscription-identity.js';
-
-export interface Subscription {
-  /** Short id users type in `/directory unsubscribe <id>`. */
-  id: string;
-  platform: string;
-  channelId: string;
-  workspaceId?: string;
-  feed: FeedName;
-  filters: FeedFilters;
-  /** How its items look (`--format`); absent = full, as stored before formats (full is never stored). */
-  format?: MessageFormat;
-  /** When its items are posted (digest, quiet hours, caps); absent = each item as soon as found. */
-  schedule?: ScheduleOptions;
-  /** How its replies thread (`--threads`, `--thread-comments`, `--broadcast`); absent = defaults. */
-  threading?: ThreadSettings;
-  /** Why its last reply went to the channel instead of a thread (shown by `status`). */
-  threadProblem?: ThreadProblem;
-  /** `env` for routes seeded from SUBSCRIPTIONS, otherwise the platform user id. */
-  createdBy: string;
-  /** Epoch ms. Items discovered before this never reach the subscription (no history flood). */
-  createdAt: number;
-  /**
-   * Set when the destination failed permanently, or a channel manager paused it
-   * (`USER_PAUSE_CODE`, with `by`); deliveries stop until resumed.
-   */
-  paused?: { code: string; reason: string; at: number; by?: string };
-}
+export type { Subscription } from './subscription-record.js';
 
 /** The pause code of a subscription a person paused (`/directory pause`), not the platform. */
 export const USER_PAUSE_CODE = 'paused_by_user';
@@ -150,7 +121,10 @@ export class SubscriptionRepository {
       );
       if (existing) {
         const { paused, ...active } = existing;
-        const how = withThreading(withFormat(active, input.format), input.threading);
+        const how = withOnRemoval(
+          withThreading(withFormat(active, input.format), input.threading),
+          input.onRemoval,
+        );
         const subscription = withSchedule(how, input.schedule);
         const [reformatted, rescheduled] = [how !== active, subscription !== how];
         return {
@@ -159,10 +133,11 @@ export class SubscriptionRepository {
         };
       }
       const fresh = { ...input, id: newId(idsOf(all)), createdAt: this.#clock.now() };
-      const created = withSchedule(
+      const how = withOnRemoval(
         withThreading(withFormat(fresh, input.format), input.threading),
-        input.schedule,
+        input.onRemoval,
       );
+      const created = withSchedule(how, input.schedule);
       const unchanged = { resumed: false, reformatted: false, rescheduled: false };
       return { next: [...all, created], result: { subscription: created, created: true, ...unchanged } };
     });
@@ -203,20 +178,30 @@ export class SubscriptionRepository {
     });
   }
 
+  /** `noteProblem('threadProblem', …)`: why replies went to the channel rather than a thread. */
+  noteThreadProblem(ids: readonly string[], problem: ThreadProblem | undefined): Promise<void> {
+    return this.noteProblem('threadProblem', ids, problem);
+  }
+
   /**
-   * Records (or, with `problem` undefined, clears) why replies of these subscriptions went to the
-   * channel rather than a thread. Writes only on a change of code, so a channel whose threads stay
-   * refused costs one write, not one per reply.
+   * Records (or, with `problem` undefined, clears) a problem of these subscriptions that
+   * `/directory status` shows: replies that went to the channel rather than a thread, removed
+   * items' messages marked rather than deleted. Writes only on a change of code, so a channel
+   * whose problem stays costs one write, not one per message.
    */
-  async noteThreadProblem(ids: readonly string[], problem: ThreadProblem | undefined): Promise<void> {
+  async noteProblem(
+    field: ProblemField,
+    ids: readonly string[],
+    problem: ThreadProblem | undefined,
+  ): Promise<void> {
     const index = await this.index();
-    const changes = index.where((s) => ids.includes(s.id) && s.threadProblem?.code !== problem?.code);
+    const changes = index.where((s) => ids.includes(s.id) && s[field]?.code !== problem?.code);
     if (changes.length === 0) return;
     await this.#update((all) => ({
       next: all.map((s) => {
         if (!ids.includes(s.id)) return s;
-        const { threadProblem: _old, ...rest } = s;
-        return problem === undefined ? rest : { ...rest, threadProblem: problem };
+        const { [field]: _old, ...rest } = s;
+        return problem === undefined ? rest : { ...rest, [field]: problem };
       }),
       result: undefined,
     }));

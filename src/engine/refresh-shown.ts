@@ -80,7 +80,7 @@ export interface RefreshSummary {
  * extra directory cost: for each item a destination holds a message for, an edit is requested
  * when a shown value changed (see requestEdit for the limits). An item listed last time, inside
  * the span this listing covers, and missing now was removed upstream (a live event: cancelled):
- * its message is edited to say so, never deleted. `throughNewest`: the listing holds the feed's
+ * its message is edited to say so, or deleted where the subscription says `--on-removal delete`. `throughNewest`: the listing holds the feed's
  * newest records, so the span it covers runs on past the newest one it shows; or a `Listing`
  * (a span of ids, items found besides: see removal-memory).
  */
@@ -117,7 +117,8 @@ export async function refreshShown(
   }
   for (const item of removed) {
     const removal = item.record.type === 'live' ? 'cancelled' : 'removed';
-    for (const decision of await editEverywhere(item, removal, (m) => markRemoved(m, removal), deps)) {
+    const mark = (m: Message) => markRemoved(m, removal);
+    for (const decision of await editEverywhere(item, removal, mark, deps, true)) {
       count(decision);
     }
   }
@@ -145,6 +146,7 @@ async function editEverywhere(
   shown: string,
   mark: (message: Message) => Message,
   deps: RefreshDeps,
+  removed = false,
 ): Promise<EditDecision[]> {
   const targets = routes(item, deps);
   if (targets.length === 0) return [];
@@ -164,6 +166,8 @@ async function editEverywhere(
           subscriptionIds: [subscription.id],
           message: formatMessage(full, subscription.format),
           shown,
+          // `--on-removal delete`: the message goes (marked instead if the platform refuses).
+          ...(removed && subscription.onRemoval === 'delete' ? { delete: true as const } : {}),
         },
         { outbox: deps.outbox, ledger: deps.ledger, limits: deps.limits, now: deps.now },
       ),

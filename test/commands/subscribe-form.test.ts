@@ -64,6 +64,7 @@ describe('the subscribe form', () => {
       'min-votes',
       'remind',
       'format',
+      'on-removal',
       'digest',
       'top',
       'quiet',

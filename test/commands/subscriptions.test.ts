@@ -242,6 +242,29 @@ describe('subscription commands', () => {
     });
   });
 
+  describe('--on-removal', () => {
+    it('stores delete, says it, lists it, and marks again when subscribed with mark', async () => {
+      const reply = await h.run('subscribe comments --on-removal delete', MANAGER);
+      expect(reply.text).toContain(
+        'Subscribed this channel to comments (everything), deleted if removed upstream.',
+      );
+      expect((await h.subscriptions.forChannel('slack', CHANNEL))[0]?.onRemoval).toBe('delete');
+      const list = await h.run('subscriptions');
+      expect(list.messages[0]?.text).toMatch(
+        /^s[0-9a-f]+: comments \(everything\), deleted if removed upstream$/,
+      );
+      await h.run('subscribe comments --on-removal mark', MANAGER);
+      expect((await h.subscriptions.forChannel('slack', CHANNEL))[0]).not.toHaveProperty('onRemoval');
+    });
+
+    it('refuses any other value and stores nothing', async () => {
+      const reply = await h.run('subscribe comments --on-removal hide', MANAGER);
+      expect(reply.error).toMatchObject({ code: 'command_usage' });
+      expect(reply.text).toContain('mark or delete');
+      expect(await h.subscriptions.list()).toEqual([]);
+    });
+  });
+
   describe('unsubscribe and subscriptions', () => {
     it('lists this channel only, removes by id or by feed, and says when nothing matched', async () => {
       await h.run('subscribe posts --min-votes 10', MANAGER);

@@ -87,6 +87,24 @@ describe('subscriptions', () => {
     expect([after?.id, after?.threading]).toEqual([before?.id, undefined]);
   });
 
+  it('reads on-removal in SUBSCRIPTIONS, stores only delete, and applies a change in place', async () => {
+    const parsed = parseSubscriptionSpec(
+      'console:a=comments?on-removal=delete&keyword=ai;console:b=posts?on-removal=mark',
+    );
+    expect(parsed.errors).toEqual([]);
+    expect(parsed.seeds.map((seed) => seed.onRemoval)).toEqual(['delete', undefined]);
+    expect(parseSubscriptionSpec('console:a=posts?on-removal=hide').errors).toEqual([
+      '"console:a=posts?on-removal=hide": on-removal expects mark or delete, got "hide"',
+    ]);
+    const { repo } = repository();
+    await repo.seed(parsed.seeds);
+    const [before] = await repo.list();
+    expect(before?.onRemoval).toBe('delete');
+    await repo.seed(parseSubscriptionSpec('console:a=comments?keyword=ai;console:b=posts').seeds);
+    const [after] = await repo.list();
+    expect([after?.id, after?.onRemoval]).toEqual([before?.id, undefined]);
+  });
+
   it('resumes a paused subscription when someone subscribes to it again', async () => {
     const { repo } = repository();
     const input = {
