@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { COMMAND_SPECS } from '../../src/commands/index.js';
+import { DELETE_REFUSED } from '../../src/ports/index.js';
 import { ADMIN_ID, CHANNEL, type Harness, startHarness } from '../support/command-harness.js';
 
 const SUBSCRIBE_USAGE = COMMAND_SPECS.find((s) => s.name === 'subscribe')?.usage;
@@ -255,6 +256,22 @@ describe('subscription commands', () => {
       );
       await h.run('subscribe comments --on-removal mark', MANAGER);
       expect((await h.subscriptions.forChannel('slack', CHANNEL))[0]).not.toHaveProperty('onRemoval');
+    });
+
+    it('status says when a removed item was marked because the platform refused to delete it', async () => {
+      await h.run('subscribe comments --on-removal delete', MANAGER);
+      const [subscription] = await h.subscriptions.forChannel('slack', CHANNEL);
+      const reason = 'Slack refused to delete the message (cant_delete_message)';
+      await h.subscriptions.noteProblem('removalProblem', [subscription!.id], {
+        code: DELETE_REFUSED,
+        reason,
+        at: h.clock.now(),
+      });
+      const refused = (await h.run('status')).messages.find((m) => m.title === 'Deleting refused');
+      expect(refused?.text).toContain(
+        `${subscription!.id} (comments) removed items marked instead of deleted since`,
+      );
+      expect(refused?.text).toContain(reason);
     });
 
     it('refuses any other value and stores nothing', async () => {
