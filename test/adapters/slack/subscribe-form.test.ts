@@ -107,6 +107,7 @@ describe('the subscribe form on Slack', () => {
       ['min-votes', 'plain_text_input', true],
       ['remind', 'plain_text_input', true],
       ['format', 'static_select', true],
+      ['on-removal', 'static_select', true],
       ['digest', 'plain_text_input', true],
       ['top', 'plain_text_input', true],
       ['quiet', 'plain_text_input', true],
