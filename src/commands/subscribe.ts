@@ -245,26 +245,32 @@ export const subscribe: ActionCommand = {
     if (!schedule.ok) return errorReply('command_usage', schedule.problem, spec.usage, schedule.option);
     const conflict = threadCommentsScheduleConflict(threading.settings, schedule.schedule, '--');
     if (conflict !== undefined) return errorReply('command_usage', conflict, spec.usage, 'thread-comments');
-    const { subscription, created, resumed, reformatted, rescheduled } = await deps.subscriptions.add({
-      platform: invocation.platform,
-      channelId: invocation.channelId,
-      ...(invocation.workspaceId === undefined ? {} : { workspaceId: invocation.workspaceId }),
-      feed,
-      filters: checked.filters,
-      format,
-      ...(args['on-removal'] === 'delete' ? { onRemoval: 'delete' as const } : {}),
-      threading: threading.settings,
-      ...(schedule.schedule === undefined ? {} : { schedule: schedule.schedule }),
-      createdBy: invocation.actor.userId,
-    });
+    const { subscription, created, resumed, reformatted, removalChanged, rescheduled } =
+      await deps.subscriptions.add({
+        platform: invocation.platform,
+        channelId: invocation.channelId,
+        ...(invocation.workspaceId === undefined ? {} : { workspaceId: invocation.workspaceId }),
+        feed,
+        filters: checked.filters,
+        format,
+        ...(args['on-removal'] === 'delete' ? { onRemoval: 'delete' as const } : {}),
+        threading: threading.settings,
+        ...(schedule.schedule === undefined ? {} : { schedule: schedule.schedule }),
+        createdBy: invocation.actor.userId,
+      });
     const clock = await scheduleClock(deps, subscription);
     const what = describeSubscription(subscription, deps.defaultRemindMinutes, clock);
-    const changed = `Changed the ${[reformatted ? 'format' : '', rescheduled ? 'schedule' : ''].filter(Boolean).join(' and ')} of this channel's subscription${reformatted ? ` to ${format}` : ''}`;
+    const parts = [
+      reformatted ? 'format' : '',
+      removalChanged ? 'removal handling' : '',
+      rescheduled ? 'schedule' : '',
+    ];
+    const changed = `Changed the ${parts.filter(Boolean).join(' and ')} of this channel's subscription${reformatted ? ` to ${format}` : ''}`;
     const lead = created
       ? `Subscribed this channel to ${what}. Id: ${subscription.id} (to stop: unsubscribe ${subscription.id}).`
       : resumed
         ? `Resumed this channel's paused subscription: ${what}. Id: ${subscription.id}.`
-        : reformatted || rescheduled
+        : reformatted || removalChanged || rescheduled
           ? `${changed}: ${what}. Id: ${subscription.id}.`
           : `This channel already has that subscription: ${what}. Id: ${subscription.id}.`;
     let preview: string;

@@ -87,8 +87,10 @@ export interface AddResult {
   created: boolean;
   /** It existed paused and is active again. */
   resumed: boolean;
-  /** It existed with another format, thread settings or `--on-removal` and now has the ones asked for. */
+  /** It existed with another format or thread settings and now has the ones asked for. */
   reformatted: boolean;
+  /** It existed with another `--on-removal` and now has the one asked for. */
+  removalChanged: boolean;
   /** It existed with another schedule (or none) and now has the one asked for. */
   rescheduled: boolean;
 }

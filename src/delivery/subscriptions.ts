@@ -121,15 +121,17 @@ export class SubscriptionRepository {
       );
       if (existing) {
         const { paused, ...active } = existing;
-        const how = withOnRemoval(
-          withThreading(withFormat(active, input.format), input.threading),
-          input.onRemoval,
-        );
+        const formatted = withThreading(withFormat(active, input.format), input.threading);
+        const how = withOnRemoval(formatted, input.onRemoval);
         const subscription = withSchedule(how, input.schedule);
-        const [reformatted, rescheduled] = [how !== active, subscription !== how];
+        const changed = {
+          reformatted: formatted !== active,
+          removalChanged: how !== formatted,
+          rescheduled: subscription !== how,
+        };
         return {
           next: all.map((s) => (s === existing ? subscription : s)),
-          result: { subscription, created: false, resumed: paused !== undefined, reformatted, rescheduled },
+          result: { subscription, created: false, resumed: paused !== undefined, ...changed },
         };
       }
       const fresh = { ...input, id: newId(idsOf(all)), createdAt: this.#clock.now() };
@@ -138,7 +140,7 @@ export class SubscriptionRepository {
         input.onRemoval,
       );
       const created = withSchedule(how, input.schedule);
-      const unchanged = { resumed: false, reformatted: false, rescheduled: false };
+      const unchanged = { resumed: false, reformatted: false, removalChanged: false, rescheduled: false };
       return { next: [...all, created], result: { subscription: created, created: true, ...unchanged } };
     });
   }

@@ -254,7 +254,10 @@ describe('subscription commands', () => {
       expect(list.messages[0]?.text).toMatch(
         /^s[0-9a-f]+: comments \(everything\), deleted if removed upstream$/,
       );
-      await h.run('subscribe comments --on-removal mark', MANAGER);
+      const back = await h.run('subscribe comments --on-removal mark', MANAGER);
+      expect(back.text).toContain(
+        "Changed the removal handling of this channel's subscription: comments (everything).",
+      );
       expect((await h.subscriptions.forChannel('slack', CHANNEL))[0]).not.toHaveProperty('onRemoval');
     });
 
