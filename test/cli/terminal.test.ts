@@ -100,6 +100,9 @@ describe('the bot on a real terminal', () => {
     await terminal.waitFor(/^directory> /m, 30_000);
     const pid = childPids(terminal.shellPid())[0] as number;
     terminal.press('h', 'a', 'l');
+    // Half a command on the prompt, read by the bot: under load keys still in the terminal's
+    // buffer when the bot died would reach the shell and make its next line "halecho …".
+    await terminal.waitFor(/^directory> hal/m);
     const sent = Date.now();
     process.kill(pid, 'SIGTERM');
     await eventually(() => !processExists(pid), 10_000, 'the bot exits after SIGTERM', TERMINAL_POLL_MS);
