@@ -13,8 +13,9 @@ import { formatMessage } from '../messages/index.js';
 import type { Clock } from '../ports/clock.js';
 import type { Message } from '../ports/message.js';
 import { directoryKeys } from '../store/directory-keys.js';
-import { refreshShown, shownState } from './refresh-shown.js';
+import { editEverywhere, type RefreshDeps, refreshShown, shownState } from './refresh-shown.js';
 import type { ScheduledCandidate, ScheduleGate } from './schedule-gate.js';
+import type { TodaysRanking } from './todays-ranking.js';
 
 export interface FeedRunnerOptions {
   store: Keyv;
@@ -31,6 +32,8 @@ export interface FeedRunnerOptions {
   edits?: EditLimits;
   /** Holds the messages of subscriptions with a schedule (digest, quiet hours, caps). */
   schedule?: ScheduleGate;
+  /** The posts' rank of the day, shown and kept current with the other values (needs `edits`). */
+  ranking?: TodaysRanking;
 }
 
 export interface PollSummary {
@@ -59,12 +62,22 @@ export async function runFeedOnce(
   const { store, subscriptions, outbox, ledger, clock } = options;
   const stateKey = directoryKeys(options.directoryId).feedState(feed.name);
   const state = await store.get(stateKey);
-  const { items, nextState, observed, observedThroughNewest, observedIds, rememberFound } = await feed.poll(
-    state,
-    signal,
-  );
+  const polled = await feed.poll(state, signal);
+  const { nextState, observedThroughNewest, observedIds, rememberFound } = polled;
   const index = await subscriptions.index();
   const now = clock.now();
+  // Ranks ride on the records, so a new post's first message shows its rank when it is known.
+  const ranked =
+    feed.name === 'posts' && options.ranking && polled.observed
+      ? await options.ranking.rank(polled.items, polled.observed, {
+          index,
+          now,
+          defaultRemindMinutes: options.defaultRemindMinutes,
+          signal,
+        })
+      : undefined;
+  const items = ranked?.items ?? polled.items;
+  const observed = ranked?.observed ?? polled.observed;
 
   const candidates: OutboxEntry[] = [];
   const composed = new Map<string, Message>();
@@ -140,16 +153,16 @@ export async function runFeedOnce(
   };
   const remember = rememberFound === true && items.length > 0;
   if (options.edits === undefined || (observed === undefined && !remember)) return summary;
-  const { edits } = await refreshShown(
-    feed.name,
-    observed ?? [],
-    { ...options, index, now: clock.now(), limits: options.edits },
-    {
-      throughNewest: observedThroughNewest === true,
-      ...(observedIds ? { ids: observedIds } : {}),
-      ...(rememberFound ? { found: items } : {}),
-    },
-  );
+  const refresh: RefreshDeps = { ...options, index, now: clock.now(), limits: options.edits };
+  let { edits } = await refreshShown(feed.name, observed ?? [], refresh, {
+    throughNewest: observedThroughNewest === true,
+    ...(observedIds ? { ids: observedIds } : {}),
+    ...(rememberFound ? { found: items } : {}),
+  });
+  for (const item of ranked?.unlisted ?? []) {
+    const decisions = await editEverywhere(item, shownState(item.record, refresh.now), (m) => m, refresh);
+    edits += decisions.filter((d) => d === 'queued' || d === 'coalesced').length;
+  }
   if (edits > 0) options.dispatcher.wake();
   return { ...summary, edits };
 }

@@ -29,7 +29,9 @@ export function shownState(record: FeedRecord, now: number): string {
   switch (record.type) {
     case 'post': {
       const { votesCount, commentsCount, featuredAt } = record.post;
-      return `votes=${votesCount ?? '-'} comments=${commentsCount ?? '-'} featured=${featuredAt ? 1 : 0}`;
+      // The rank only when there is one, so messages posted before ranks existed owe no edit.
+      const rank = record.rankToday === undefined ? '' : ` rank=${record.rankToday}`;
+      return `votes=${votesCount ?? '-'} comments=${commentsCount ?? '-'} featured=${featuredAt ? 1 : 0}${rank}`;
     }
     case 'live':
       return `status=${liveStatus(record.event, now) ?? '-'}`;
@@ -141,7 +143,7 @@ export async function refreshShown(
 }
 
 /** Requests the edit in every destination the item routes to (only those holding it edit). */
-async function editEverywhere(
+export async function editEverywhere(
   item: FeedItem,
   shown: string,
   mark: (message: Message) => Message,
