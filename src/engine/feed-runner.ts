@@ -15,7 +15,7 @@ import type { Message } from '../ports/message.js';
 import { directoryKeys } from '../store/directory-keys.js';
 import { editEverywhere, type RefreshDeps, refreshShown, shownState } from './refresh-shown.js';
 import type { ScheduledCandidate, ScheduleGate } from './schedule-gate.js';
-import type { TodaysRanking } from './todays-ranking.js';
+import { type TodaysRanking, withoutRank } from './todays-ranking.js';
 
 export interface FeedRunnerOptions {
   store: Keyv;
@@ -84,14 +84,17 @@ export async function runFeedOnce(
   // Only subscriptions with a schedule land here: without any, routing costs what it did before.
   const scheduled = new Map<OutboxEntry, ScheduledCandidate>();
   const routed = new Set<string>();
-  const queue = (item: FeedItem, subscription: Subscription) => {
+  const queue = (routedItem: FeedItem, subscription: Subscription) => {
     const key = destinationKey(subscription.platform, subscription.channelId);
-    routed.add(`${key}|${item.key}`);
-    if (outbox.has(key, item.key)) return;
-    let full = composed.get(item.key);
+    routed.add(`${key}|${routedItem.key}`);
+    if (outbox.has(key, routedItem.key)) return;
+    // A held message may go out on another day, so it never claims a rank "today".
+    const item = subscription.schedule ? withoutRank(routedItem) : routedItem;
+    const composedKey = item === routedItem ? item.key : `${item.key}:unranked`;
+    let full = composed.get(composedKey);
     if (!full) {
       full = options.compose(item);
-      composed.set(item.key, full);
+      composed.set(composedKey, full);
     }
     // Composed once per item; each destination gets it in its own subscription's format.
     const message = formatMessage(full, subscription.format);

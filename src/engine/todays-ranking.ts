@@ -129,6 +129,13 @@ export function createTodaysRanking(deps: RankingDeps) {
 
 export type TodaysRanking = ReturnType<typeof createTodaysRanking>;
 
+/** The item without its rank of the day (the same item when it has none). */
+export function withoutRank(item: FeedItem): FeedItem {
+  if (item.record.type !== 'post' || item.record.rankToday === undefined) return item;
+  const { rankToday: _rank, ...record } = item.record;
+  return { ...item, record };
+}
+
 function postItem(post: DirectoryPost, rankToday: number | undefined, discoveredAt: number): FeedItem {
   return makeFeedItem(
     'posts',
