@@ -73,6 +73,7 @@ export async function runFeedOnce(
           index,
           now,
           defaultRemindMinutes: options.defaultRemindMinutes,
+          pollCost: feed.costPerPoll,
           signal,
         })
       : undefined;

@@ -44,6 +44,8 @@ export interface RankingContext {
   index: SubscriptionIndex;
   now: number;
   defaultRemindMinutes: number;
+  /** What the posts feed's next poll needs: an ask never takes it (the poll comes first). */
+  pollCost: number;
   signal?: AbortSignal | undefined;
 }
 
@@ -59,7 +61,9 @@ export interface RankedPoll {
  * The rank of the day for the posts feed's items. The directory ranks posts (`order: RANKING`);
  * the bot asks for today's first page, ids only, at most once per EDIT_MIN_INTERVAL_S, only
  * while a message of one of today's posts is still editable, and only from the background
- * budget (never the lookup reserve). A failed ask keeps the last ranking until the next one.
+ * budget (never the lookup reserve) when it leaves room for the next poll: the cadence plans
+ * polls, not asks, so an ask must never make a poll wait. A failed ask keeps the last ranking
+ * until the next one.
  */
 export function createTodaysRanking(deps: RankingDeps) {
   const key = directoryKeys(deps.directoryId).feedState('posts:ranking');
@@ -81,7 +85,8 @@ export function createTodaysRanking(deps: RankingDeps) {
 
   async function ask(memory: RankingMemory, dayStart: number, context: RankingContext): Promise<boolean> {
     const due = memory.askedAt === undefined || context.now - memory.askedAt >= deps.limits.minIntervalMs;
-    if (!due || !deps.client.ledger.check('v2-complexity', RANKING_COST, 'background').ok) return false;
+    const budget = deps.client.ledger.check('v2-complexity', RANKING_COST + context.pollCost, 'background');
+    if (!due || !budget.ok) return false;
     if (!(await anyEditable(memory.posts, context))) return false;
     memory.askedAt = context.now;
     try {
