@@ -158,12 +158,16 @@ export async function runFeedOnce(
   const remember = rememberFound === true && items.length > 0;
   if (options.edits === undefined || (observed === undefined && !remember)) return summary;
   const refresh: RefreshDeps = { ...options, index, now: clock.now(), limits: options.edits };
-  let { edits } = await refreshShown(feed.name, observed ?? [], refresh, {
+  const shown = await refreshShown(feed.name, observed ?? [], refresh, {
     throughNewest: observedThroughNewest === true,
     ...(observedIds ? { ids: observedIds } : {}),
     ...(rememberFound ? { found: items } : {}),
   });
-  for (const item of ranked?.unlisted ?? []) {
+  let { edits } = shown;
+  // A post marked removed is left so: its rank is no longer anyone's business.
+  if (shown.removedIds.length > 0) await options.ranking?.forget(shown.removedIds);
+  const unlisted = (ranked?.unlisted ?? []).filter((item) => !shown.removedIds.includes(item.id));
+  for (const item of unlisted) {
     const decisions = await editEverywhere(item, shownState(item.record, refresh.now), (m) => m, refresh);
     edits += decisions.filter((d) => d === 'queued' || d === 'coalesced').length;
   }

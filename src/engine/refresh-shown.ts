@@ -75,6 +75,8 @@ export interface RefreshSummary {
   edits: number;
   /** Items found removed upstream since the last poll. */
   removed: number;
+  /** Their upstream ids: nothing else may edit their messages back. */
+  removedIds: string[];
 }
 
 /**
@@ -139,7 +141,7 @@ export async function refreshShown(
           { now: deps.now, keepMs, position: positionOf, delivered: (item) => routes(item, deps).length > 0 },
         );
   await deps.store.set(memoryKey, remembered);
-  return { edits, removed: removed.length };
+  return { edits, removed: removed.length, removedIds: removed.map((item) => item.id) };
 }
 
 /** Requests the edit in every destination the item routes to (only those holding it edit). */

@@ -129,6 +129,13 @@ export function createTodaysRanking(deps: RankingDeps) {
         .map((post) => postItem(post, fallen.includes(post) ? undefined : rankOf.get(post.id), context.now));
       return { items: items.map(withRank), observed: observed.map(withRank), unlisted };
     },
+    /** Forgets posts removed upstream, so no later rank change edits their marked message back. */
+    async forget(ids: readonly string[]): Promise<void> {
+      const saved = await deps.store.get<RankingMemory>(key);
+      if (saved === undefined) return;
+      const posts = saved.posts.filter((post) => !ids.includes(post.id));
+      if (posts.length < saved.posts.length) await deps.store.set(key, { ...saved, posts });
+    },
   };
 }
 
