@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { createManualClock, type ManualClock } from '../../src/emulator/index.js';
 import { RANKING_COST } from '../../src/engine/todays-ranking.js';
+import { createPostsFeed } from '../../src/feeds/posts-feed.js';
 import { editsBot, EDIT_MIN_INTERVAL_MS as INTERVAL_MS } from '../support/edits-bot.js';
 import { startWorld } from '../support/engine-harness.js';
 
@@ -11,9 +12,9 @@ afterEach(async () => {
 });
 
 /** A fresh emulator (seeded, six of its posts made earlier the same UTC day) and a bot with edits on. */
-async function rankingBot(at: string) {
+async function rankingBot(at: string, quotaComplexity?: number) {
   const clock: ManualClock = createManualClock(Date.parse(at));
-  const world = await startWorld({ clock });
+  const world = await startWorld({ clock, ...(quotaComplexity === undefined ? {} : { quotaComplexity }) });
   worlds.push(world);
   const { bot, pollAndSend } = await editsBot(world, clock, 'posts', 'rank');
   /** What the message of the post named `name` says now in its Rank field. */
@@ -147,6 +148,28 @@ describe("a post's rank of the day", () => {
       await pollFor(2);
       expect(rankingQueries()).toBe(2);
       expect(rankShown('Late Widget')).toBeUndefined();
+    } finally {
+      await bot.close();
+    }
+  });
+
+  it('is not asked for when the background budget would not hold the next posts poll after it', async () => {
+    const poll = createPostsFeed({} as Parameters<typeof createPostsFeed>[0]).costPerPoll;
+    // Three polls made (seeding, posting, this one) leave room for one more poll, not for an ask
+    // as well: the rest of the window is the lookup reserve (20 %).
+    const limit = Math.round((4 * poll + RANKING_COST / 2) / 0.8);
+    const { clock, admin, bot, pollAndSend, rankShown, rankingQueries } = await rankingBot(
+      '2026-11-23T12:00:00Z',
+      limit,
+    );
+    try {
+      admin.addPost({ name: 'Thrifty Widget', votesCount: 900_000 });
+      clock.advance(1000);
+      await pollAndSend();
+      clock.advance(INTERVAL_MS);
+      await pollAndSend();
+      expect(rankingQueries()).toBe(0);
+      expect(rankShown('Thrifty Widget')).toBeUndefined();
     } finally {
       await bot.close();
     }
