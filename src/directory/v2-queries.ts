@@ -36,7 +36,8 @@ export const POSTS_QUERY = `query Posts($first: Int!, $after: String, $order: Po
 
 /**
  * A day's ranking as ids only: where each post stands costs 61 points for the top 20, a fifth
- * of one posts-feed page. `postedAfter` is exclusive.
+ * of one posts-feed page. No `pageInfo`: the first page is all it reads. `postedAfter` is
+ * exclusive.
  */
 export const RANKED_POST_IDS_QUERY = `query RankedPostIds($first: Int!, $postedAfter: DateTime!) {
   posts(first: $first, order: RANKING, postedAfter: $postedAfter) { edges { node { id } } }
