@@ -103,9 +103,11 @@ export async function refreshShown(
   const [oldest, newest] = [Math.min(...positions), Math.max(...positions)];
   // Newest-first pages are cut by id, not time: one sharing the oldest listed time may sit just
   // past the page, so only strictly newer ones are judged (conservative: never a false removal).
+  // Posts launched together share their second (V2 times have no finer one): a page of ten of
+  // them must not make the rest look removed.
   const inSpan = throughNewest
     ? (position: number) => position > oldest
-    : (position: number) => position >= oldest && position <= newest;
+    : (position: number) => position > oldest && position <= newest;
   const covers = (r: Remembered) => listed.has(r.key) || (inIdSpan(r, listing) ?? inSpan(r.position));
   const gone = previous.filter((r) => !listed.has(r.key) && covers(r));
   const removed = gone.map((r) => makeFeedItem(feed, 'new', r.record, deps.now));
