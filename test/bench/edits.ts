@@ -270,7 +270,7 @@ export function editsRows(e: EditsResult): Row[] {
       figure: 'edits: extra directory quota ÷ feeds’ own',
       value: e.extraQuotaRatio,
       goal: '≤ 0.1',
-      detail: `the larger of V1 ${e.quota.withEdits.v1} vs ${e.quota.withoutEdits.v1} requests (the comments feed lists its newest comments every tenth poll) and V2 ${e.quota.withEdits.complexity} vs ${e.quota.withoutEdits.complexity} complexity points (${e.rankingQueries} asks for the rank of the day, ${RANKING_COST} points each; the rest of the refresh reads the feeds' own polls); ${e.requests.withEdits} requests with edits vs ${e.requests.withoutEdits} without`,
+      detail: `the larger of V1 ${e.quota.withEdits.v1} vs ${e.quota.withoutEdits.v1} requests (the comments feed makes one removal check every tenth poll) and V2 ${e.quota.withEdits.complexity} vs ${e.quota.withoutEdits.complexity} complexity points (${e.rankingQueries} asks for the rank of the day, ${RANKING_COST} points each; the rest of the refresh reads the feeds' own polls); ${e.requests.withEdits} requests with edits vs ${e.requests.withoutEdits} without`,
     },
     {
       figure: 'edits: removed comments marked ÷ removed',
