@@ -254,7 +254,7 @@ export const VARIABLES: readonly VariableSpec[] = [
     name: 'EDIT_MAX_AGE_H',
     group: 'Feeds',
     description:
-      'Hours after posting that a message is kept current in place (votes, comment count, live status, product count, removed upstream); 0 never edits.',
+      'Hours after posting that a message is kept current in place (votes, comment count, rank of the day, live status, product count, removed upstream); 0 never edits.',
     defaultText: '24',
     schema: integer(24, 0, 168),
   },

@@ -34,6 +34,15 @@ export const POSTS_QUERY = `query Posts($first: Int!, $after: String, $order: Po
   }
 }`;
 
+/**
+ * A day's ranking as ids only: where each post stands costs 61 points for the top 20, a fifth
+ * of one posts-feed page. No `pageInfo`: the first page is all it reads. `postedAfter` is
+ * exclusive.
+ */
+export const RANKED_POST_IDS_QUERY = `query RankedPostIds($first: Int!, $postedAfter: DateTime!) {
+  posts(first: $first, order: RANKING, postedAfter: $postedAfter) { edges { node { id } } }
+}`;
+
 export const POST_QUERY = `query Post($id: ID, $slug: String) {
   post(id: $id, slug: $slug) { ${POST_DETAIL_FIELDS} }
 }`;

@@ -1,4 +1,4 @@
-import type { z } from 'zod';
+import { z } from 'zod';
 import { BotError, messageOf } from '../errors.js';
 import type { DirectoryEventSink } from './events.js';
 import type { Transport } from './http-transport.js';
@@ -20,6 +20,7 @@ import {
   COMMENT_QUERY,
   POST_QUERY,
   POSTS_QUERY,
+  RANKED_POST_IDS_QUERY,
   TOPICS_QUERY,
   USER_QUERY,
 } from './v2-queries.js';
@@ -35,6 +36,8 @@ import {
 /** V2: the GraphQL endpoint (spec 4.1) and `GET /v2/oauth/token` (4.2). */
 
 const GRAPHQL_PATH = '/v2/api/graphql';
+
+const rankedIdsSchema = z.object({ edges: z.array(z.object({ node: z.object({ id: z.string() }) })) });
 
 export type PostsOrder = 'FEATURED_AT' | 'NEWEST' | 'RANKING' | 'VOTES';
 export type CollectionsOrder = 'FEATURED_AT' | 'FOLLOWERS_COUNT' | 'NEWEST';
@@ -75,6 +78,8 @@ export type UserRef = { id: string } | { username: string };
 
 export interface V2Resources {
   listPosts(params: ListPostsParams, options?: CallOptions): Promise<Connection<DirectoryPost>>;
+  /** The ids of the `first` posts made after `postedAfter`, in the directory's ranking order. */
+  rankedPostIds(params: { first: number; postedAfter: string }, options?: CallOptions): Promise<string[]>;
   /** Null when there is no such post. Interactive by default (a person asked). */
   getPost(ref: IdOrSlug, options?: CallOptions): Promise<DirectoryPost | null>;
   listCollectionsV2(
@@ -204,6 +209,12 @@ export function createV2Resources(deps: { transport: Transport; onEvent: Directo
     async listPosts(params, options) {
       const data = await graphql(POSTS_QUERY, { ...params }, options);
       return connection(data, 'posts', v2PostSchema, 'post');
+    },
+    async rankedPostIds(params, options) {
+      const data = await graphql(RANKED_POST_IDS_QUERY, { ...params }, options);
+      const parsed = rankedIdsSchema.safeParse(data['posts']);
+      if (!parsed.success) throw badShape('posts', parsed.error.issues);
+      return parsed.data.edges.map((edge) => edge.node.id);
     },
     async getPost(ref, options) {
       const data = await graphql(POST_QUERY, refVariables(ref), options, 'interactive');

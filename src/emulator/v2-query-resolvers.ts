@@ -21,7 +21,8 @@ function byIdOrSlug<R extends { slug: string }>(records: ReadonlyMap<number, R>,
 /** `ctx` is read for the clock only when ranking: an answer that never read it can be reused. */
 function postsOrdered(posts: PostRecord[], order: string, ctx: V2Context): PostRecord[] {
   const featured = (p: PostRecord) => p.featuredAt ?? Number.NEGATIVE_INFINITY;
-  // Ranking: votes decayed by age, a stand-in for the live service's undisclosed formula.
+  // Ranking: votes decayed by age, a stand-in for the live service's undisclosed formula (the
+  // rule is in docs/emulator.md; the bot's rank of the day reads it).
   const rank = (p: PostRecord) => p.votesCount / (Math.max(0, ctx.now - p.createdAt) / HOUR + 2) ** 1.5;
   const key: (p: PostRecord) => number =
     order === 'NEWEST'

@@ -13,7 +13,10 @@ import type { Message } from '../ports/message.js';
 export function composeFeedRecord(record: FeedRecord, options: { now: number; reminder?: boolean }): Message {
   switch (record.type) {
     case 'post':
-      return composePostMessage(record.post);
+      return composePostMessage(
+        record.post,
+        record.rankToday === undefined ? {} : { rankToday: record.rankToday },
+      );
     case 'comment':
       return composeCommentMessage(record.comment);
     case 'collection':

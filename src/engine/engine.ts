@@ -23,6 +23,7 @@ import { LeaderElection, type LeaderEvent } from './leader.js';
 import { createReminderRunner, type ReminderEvent } from './reminder-runner.js';
 import { olderToCheck } from './removal-memory.js';
 import { createScheduling, type SchedulingEvent, type SchedulingOptions } from './scheduling.js';
+import { createTodaysRanking } from './todays-ranking.js';
 import { migrateUnprefixedState } from './unprefixed-state.js';
 
 export interface EngineSettings {
@@ -148,6 +149,10 @@ export function createEngine(options: EngineOptions) {
     },
   );
 
+  const ranking =
+    settings.edits === undefined
+      ? undefined
+      : createTodaysRanking({ client, store: keyv, directoryId, ledger, limits: settings.edits });
   const runFeed = (feed: Feed, signal?: AbortSignal): Promise<PollSummary> =>
     runFeedOnce(
       feed,
@@ -162,6 +167,7 @@ export function createEngine(options: EngineOptions) {
         clock,
         defaultRemindMinutes: settings.defaultRemindMinutes,
         ...(settings.edits === undefined ? {} : { edits: settings.edits }),
+        ...(ranking === undefined ? {} : { ranking }),
         schedule: scheduling.gate,
       },
       signal,

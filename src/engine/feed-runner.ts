@@ -13,8 +13,9 @@ import { formatMessage } from '../messages/index.js';
 import type { Clock } from '../ports/clock.js';
 import type { Message } from '../ports/message.js';
 import { directoryKeys } from '../store/directory-keys.js';
-import { refreshShown, shownState } from './refresh-shown.js';
+import { editEverywhere, type RefreshDeps, refreshShown, shownState } from './refresh-shown.js';
 import type { ScheduledCandidate, ScheduleGate } from './schedule-gate.js';
+import { type TodaysRanking, withoutRank } from './todays-ranking.js';
 
 export interface FeedRunnerOptions {
   store: Keyv;
@@ -31,6 +32,8 @@ export interface FeedRunnerOptions {
   edits?: EditLimits;
   /** Holds the messages of subscriptions with a schedule (digest, quiet hours, caps). */
   schedule?: ScheduleGate;
+  /** The posts' rank of the day, shown and kept current with the other values (needs `edits`). */
+  ranking?: TodaysRanking;
 }
 
 export interface PollSummary {
@@ -59,26 +62,40 @@ export async function runFeedOnce(
   const { store, subscriptions, outbox, ledger, clock } = options;
   const stateKey = directoryKeys(options.directoryId).feedState(feed.name);
   const state = await store.get(stateKey);
-  const { items, nextState, observed, observedThroughNewest, observedIds, rememberFound } = await feed.poll(
-    state,
-    signal,
-  );
+  const polled = await feed.poll(state, signal);
+  const { nextState, observedThroughNewest, observedIds, rememberFound } = polled;
   const index = await subscriptions.index();
   const now = clock.now();
+  // Ranks ride on the records, so a new post's first message shows its rank when it is known.
+  const ranked =
+    feed.name === 'posts' && options.ranking && polled.observed
+      ? await options.ranking.rank(polled.items, polled.observed, {
+          index,
+          now,
+          defaultRemindMinutes: options.defaultRemindMinutes,
+          pollCost: feed.costPerPoll,
+          signal,
+        })
+      : undefined;
+  const items = ranked?.items ?? polled.items;
+  const observed = ranked?.observed ?? polled.observed;
 
   const candidates: OutboxEntry[] = [];
   const composed = new Map<string, Message>();
   // Only subscriptions with a schedule land here: without any, routing costs what it did before.
   const scheduled = new Map<OutboxEntry, ScheduledCandidate>();
   const routed = new Set<string>();
-  const queue = (item: FeedItem, subscription: Subscription) => {
+  const queue = (routedItem: FeedItem, subscription: Subscription) => {
     const key = destinationKey(subscription.platform, subscription.channelId);
-    routed.add(`${key}|${item.key}`);
-    if (outbox.has(key, item.key)) return;
-    let full = composed.get(item.key);
+    routed.add(`${key}|${routedItem.key}`);
+    if (outbox.has(key, routedItem.key)) return;
+    // A held message may go out on another day, so it never claims a rank "today".
+    const item = subscription.schedule ? withoutRank(routedItem) : routedItem;
+    const composedKey = item === routedItem ? item.key : `${item.key}:unranked`;
+    let full = composed.get(composedKey);
     if (!full) {
       full = options.compose(item);
-      composed.set(item.key, full);
+      composed.set(composedKey, full);
     }
     // Composed once per item; each destination gets it in its own subscription's format.
     const message = formatMessage(full, subscription.format);
@@ -140,16 +157,20 @@ export async function runFeedOnce(
   };
   const remember = rememberFound === true && items.length > 0;
   if (options.edits === undefined || (observed === undefined && !remember)) return summary;
-  const { edits } = await refreshShown(
-    feed.name,
-    observed ?? [],
-    { ...options, index, now: clock.now(), limits: options.edits },
-    {
-      throughNewest: observedThroughNewest === true,
-      ...(observedIds ? { ids: observedIds } : {}),
-      ...(rememberFound ? { found: items } : {}),
-    },
-  );
+  const refresh: RefreshDeps = { ...options, index, now: clock.now(), limits: options.edits };
+  const shown = await refreshShown(feed.name, observed ?? [], refresh, {
+    throughNewest: observedThroughNewest === true,
+    ...(observedIds ? { ids: observedIds } : {}),
+    ...(rememberFound ? { found: items } : {}),
+  });
+  let { edits } = shown;
+  // A post marked removed is left so: its rank is no longer anyone's business.
+  if (shown.removedIds.length > 0) await options.ranking?.forget(shown.removedIds);
+  const unlisted = (ranked?.unlisted ?? []).filter((item) => !shown.removedIds.includes(item.id));
+  for (const item of unlisted) {
+    const decisions = await editEverywhere(item, shownState(item.record, refresh.now), (m) => m, refresh);
+    edits += decisions.filter((d) => d === 'queued' || d === 'coalesced').length;
+  }
   if (edits > 0) options.dispatcher.wake();
   return { ...summary, edits };
 }

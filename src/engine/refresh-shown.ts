@@ -29,7 +29,9 @@ export function shownState(record: FeedRecord, now: number): string {
   switch (record.type) {
     case 'post': {
       const { votesCount, commentsCount, featuredAt } = record.post;
-      return `votes=${votesCount ?? '-'} comments=${commentsCount ?? '-'} featured=${featuredAt ? 1 : 0}`;
+      // The rank only when there is one, so messages posted before ranks existed owe no edit.
+      const rank = record.rankToday === undefined ? '' : ` rank=${record.rankToday}`;
+      return `votes=${votesCount ?? '-'} comments=${commentsCount ?? '-'} featured=${featuredAt ? 1 : 0}${rank}`;
     }
     case 'live':
       return `status=${liveStatus(record.event, now) ?? '-'}`;
@@ -73,6 +75,8 @@ export interface RefreshSummary {
   edits: number;
   /** Items found removed upstream since the last poll. */
   removed: number;
+  /** Their upstream ids: nothing else may edit their messages back. */
+  removedIds: string[];
 }
 
 /**
@@ -99,9 +103,11 @@ export async function refreshShown(
   const [oldest, newest] = [Math.min(...positions), Math.max(...positions)];
   // Newest-first pages are cut by id, not time: one sharing the oldest listed time may sit just
   // past the page, so only strictly newer ones are judged (conservative: never a false removal).
+  // Posts launched together share their second (V2 times have no finer one): a page of ten of
+  // them must not make the rest look removed.
   const inSpan = throughNewest
     ? (position: number) => position > oldest
-    : (position: number) => position >= oldest && position <= newest;
+    : (position: number) => position > oldest && position <= newest;
   const covers = (r: Remembered) => listed.has(r.key) || (inIdSpan(r, listing) ?? inSpan(r.position));
   const gone = previous.filter((r) => !listed.has(r.key) && covers(r));
   const removed = gone.map((r) => makeFeedItem(feed, 'new', r.record, deps.now));
@@ -137,11 +143,11 @@ export async function refreshShown(
           { now: deps.now, keepMs, position: positionOf, delivered: (item) => routes(item, deps).length > 0 },
         );
   await deps.store.set(memoryKey, remembered);
-  return { edits, removed: removed.length };
+  return { edits, removed: removed.length, removedIds: removed.map((item) => item.id) };
 }
 
 /** Requests the edit in every destination the item routes to (only those holding it edit). */
-async function editEverywhere(
+export async function editEverywhere(
   item: FeedItem,
   shown: string,
   mark: (message: Message) => Message,

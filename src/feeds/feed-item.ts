@@ -8,7 +8,8 @@ import type {
 import type { FeedName } from './feed-names.js';
 
 export type FeedRecord =
-  | { type: 'post'; post: DirectoryPost }
+  /** `rankToday`: the post's place in today's ranking (top 20), when the engine has learnt it. */
+  | { type: 'post'; post: DirectoryPost; rankToday?: number }
   | { type: 'comment'; comment: DirectoryComment }
   | { type: 'collection'; collection: DirectoryCollection }
   | { type: 'live'; event: DirectoryLiveEvent }

@@ -10,12 +10,18 @@ import { excerpt, singleLine, summaryLine } from './plain-text.js';
 
 const MAX_TOPICS = 5;
 
+/** A post's own options: its place in the day's ranking when the bot knows it (feed messages only). */
+export interface PostComposeOptions extends ComposeOptions {
+  /** 1-based place among today's posts in the directory's ranking; only the top 20 are shown. */
+  rankToday?: number;
+}
+
 /**
- * A new or featured post: name as title, tagline as text, votes, comments, makers and
- * topics as fields, the hunter as author. Plain text throughout; renderers escape. Announced
+ * A new or featured post: name as title, tagline as text, votes, comments, rank of the day,
+ * makers and topics as fields, the hunter as author. Plain text throughout; renderers escape. Announced
  * as new in a feed, described plainly in a lookup.
  */
-export function composePostMessage(post: DirectoryPost, options: ComposeOptions = {}): Message {
+export function composePostMessage(post: DirectoryPost, options: PostComposeOptions = {}): Message {
   const news = options.occasion !== 'lookup';
   const name = singleLine(post.name) || `Post ${post.id}`;
   const tagline = post.tagline === undefined ? undefined : singleLine(post.tagline);
@@ -23,6 +29,7 @@ export function composePostMessage(post: DirectoryPost, options: ComposeOptions 
   const fields = new FieldList()
     .count('Votes', post.votesCount)
     .count('Comments', post.commentsCount)
+    .text('Rank', options.rankToday === undefined ? undefined : `#${options.rankToday} today`)
     .text('Makers', listPeople(post.makers), false)
     .text(
       'Topics',
