@@ -1,5 +1,12 @@
 import type { OutboxEntry } from './outbox.js';
 
+/** When a destination's turn started; `order` breaks same-ms ties, then `enqueuedAt`. */
+export interface Turn {
+  at: number;
+  order: number;
+  enqueuedAt: number;
+}
+
 /**
  * Which destination the outbox serves next: the one that has waited longest for its turn. A
  * destination's turn starts when its entry may go (`notBefore`) or, once it has had one, when its
@@ -13,18 +20,17 @@ export class DeliveryTurns {
   readonly #since = new Map<string, { at: number; order: number }>();
   #finished = 0;
 
-  /** `heads` (one per destination), sorted in the order they should go. */
-  order(heads: OutboxEntry[]): OutboxEntry[] {
-    const turn = (entry: OutboxEntry) => {
-      const since = this.#since.get(entry.destinationKey);
-      return since !== undefined && since.at >= entry.notBefore ? since : { at: entry.notBefore, order: 0 };
-    };
-    const keyed = heads.map((entry) => ({ entry, turn: turn(entry) }));
-    keyed.sort(
-      (a, b) =>
-        a.turn.at - b.turn.at || a.turn.order - b.turn.order || a.entry.enqueuedAt - b.entry.enqueuedAt,
-    );
-    return keyed.map((k) => k.entry);
+  /** The turn of a destination whose next entry is `head`; it only changes with `head` or `finished`. */
+  turn(head: OutboxEntry): Turn {
+    const since = this.#since.get(head.destinationKey);
+    const { at, order } =
+      since !== undefined && since.at >= head.notBefore ? since : { at: head.notBefore, order: 0 };
+    return { at, order, enqueuedAt: head.enqueuedAt };
+  }
+
+  /** < 0 when the turn `a` comes before `b`. */
+  compare(a: Turn, b: Turn): number {
+    return a.at - b.at || a.order - b.order || a.enqueuedAt - b.enqueuedAt;
   }
 
   /** A delivery to `destinationKey` finished at `now`; `more`: the destination has entries left. */

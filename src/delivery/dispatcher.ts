@@ -2,10 +2,10 @@ import type { ChatAdapter } from '../ports/chat-adapter.js';
 import type { Clock } from '../ports/clock.js';
 import type { DeliveredLedger } from './dedupe.js';
 import { DeliveryAttempts } from './delivery-attempt.js';
-import { DeliveryTurns } from './delivery-turns.js';
 import type { DispatchEvent } from './dispatch-events.js';
 import type { Outbox, OutboxEntry } from './outbox.js';
 import { Pacer } from './pacer.js';
+import { ReadyDestinations } from './ready-destinations.js';
 import type { SubscriptionRepository } from './subscriptions.js';
 import { ThreadDelivery } from './thread-delivery.js';
 
@@ -41,7 +41,9 @@ export class Dispatcher {
   readonly #inFlightPerPlatform = new Map<string, number>();
   readonly #pacer = new Pacer();
   readonly #attempts: DeliveryAttempts;
-  readonly #turns = new DeliveryTurns();
+  readonly #ready = new ReadyDestinations();
+  /** Destinations whose queue changed since the dispatcher last looked. */
+  readonly #changes: { take(): string[] };
   #running = false;
   #timer: NodeJS.Timeout | undefined;
   #idle: (() => void)[] = [];
@@ -53,6 +55,7 @@ export class Dispatcher {
       pacer: this.#pacer,
       threads: new ThreadDelivery(options),
     });
+    this.#changes = options.outbox.watch();
   }
 
   start(): void {
@@ -82,38 +85,60 @@ export class Dispatcher {
     }
   }
 
+  /**
+   * Starts what may go now, in turn order, up to each platform's slots. Only destinations whose
+   * queue changed are looked at again, so each delivery costs O(log n) in the n queued
+   * destinations (see ReadyDestinations), never a pass over all of them.
+   */
   #pump(): void {
     if (!this.#running) return;
-    const { outbox, clock, concurrency } = this.#options;
+    const { outbox, clock, concurrency, adapters } = this.#options;
     const now = clock.now();
+    for (const key of this.#changes.take())
+      if (!this.#inFlight.has(key)) this.#ready.update(key, outbox.head(key), now);
+    this.#ready.advance(now);
     let nextWake = Number.POSITIVE_INFINITY;
-    for (const entry of this.#turns.order(outbox.heads())) {
-      const { platform } = entry.destination;
-      if (this.#inFlight.has(entry.destinationKey)) continue;
-      const adapter = this.#options.adapters.get(platform);
-      if (!adapter || (this.#inFlightPerPlatform.get(platform) ?? 0) >= concurrency) continue;
-      const wait = Math.max(entry.notBefore - now, this.#pacer.waitMs(entry, adapter, now));
-      if (wait > 0) {
-        nextWake = Math.min(nextWake, wait);
-        continue;
+    for (const platform of this.#ready.platforms()) {
+      const adapter = adapters.get(platform);
+      if (!adapter) continue;
+      while ((this.#inFlightPerPlatform.get(platform) ?? 0) < concurrency) {
+        const entry = this.#ready.next(platform);
+        if (!entry) break;
+        const waits = this.#pacer.waits(entry, adapter, now);
+        if (waits.platform > 0) {
+          // Every destination of the platform waits as long: none needs a look before then.
+          nextWake = Math.min(nextWake, waits.platform);
+          break;
+        }
+        if (waits.destination > 0 || waits.workspace > 0) this.#ready.hold(entry, waits, now);
+        else this.#start(adapter, entry, now);
       }
-      const answered = this.#pacer.take(entry, adapter, now);
-      this.#inFlight.add(entry.destinationKey);
-      this.#inFlightPerPlatform.set(platform, (this.#inFlightPerPlatform.get(platform) ?? 0) + 1);
-      void this.#deliver(adapter, entry, answered).finally(() => {
-        this.#inFlight.delete(entry.destinationKey);
-        this.#inFlightPerPlatform.set(platform, (this.#inFlightPerPlatform.get(platform) ?? 1) - 1);
-        this.#turns.finished(entry.destinationKey, outbox.depth(entry.destinationKey) > 0, clock.now());
-        if (this.#inFlight.size === 0) for (const resolve of this.#idle.splice(0)) resolve();
-        this.wake();
-      });
     }
-    if (Number.isFinite(nextWake) && this.#timer === undefined) {
+    nextWake = Math.min(nextWake, this.#ready.nextDue() - now);
+    clearTimeout(this.#timer);
+    this.#timer = undefined;
+    if (Number.isFinite(nextWake)) {
       this.#timer = setTimeout(() => {
         this.#timer = undefined;
         this.#pump();
       }, nextWake);
     }
+  }
+
+  #start(adapter: ChatAdapter, entry: OutboxEntry, now: number): void {
+    const { outbox, clock } = this.#options;
+    const { platform } = entry.destination;
+    const answered = this.#pacer.take(entry, adapter, now);
+    this.#ready.started(entry.destinationKey);
+    this.#inFlight.add(entry.destinationKey);
+    this.#inFlightPerPlatform.set(platform, (this.#inFlightPerPlatform.get(platform) ?? 0) + 1);
+    void this.#deliver(adapter, entry, answered).finally(() => {
+      this.#inFlight.delete(entry.destinationKey);
+      this.#inFlightPerPlatform.set(platform, (this.#inFlightPerPlatform.get(platform) ?? 1) - 1);
+      this.#ready.finished(entry.destinationKey, outbox.head(entry.destinationKey), clock.now());
+      if (this.#inFlight.size === 0) for (const resolve of this.#idle.splice(0)) resolve();
+      this.wake();
+    });
   }
 
   /** `answered` is told when the platform answered, or that no request was made. */

@@ -80,6 +80,8 @@ export class Outbox {
   #indexed = new Set<string>();
   /** How many of `#indexed` have no queue any more (see #forget). */
   #stale = 0;
+  /** Per watcher, the destinations whose queue changed since it last looked (see `watch`). */
+  readonly #watchers: Set<string>[] = [];
 
   /** `directoryId`: the directory whose items this outbox holds (see directory-keys.ts). */
   constructor(options: { keyv: Keyv; directoryId: string }) {
@@ -89,6 +91,7 @@ export class Outbox {
 
   /** Loads every pending entry from the store (on becoming the poller). */
   async load(): Promise<number> {
+    this.#changed(this.#queues.keys());
     this.#queues.clear();
     const destinations = (await this.#keyv.get<string[]>(this.#keys.outboxIndex)) ?? [];
     const queues = await this.#keyv.getMany<OutboxEntry[]>(destinations.map(this.#keys.outboxQueue));
@@ -104,6 +107,7 @@ export class Outbox {
     });
     this.#indexed = new Set(destinations);
     this.#stale = destinations.length - this.#queues.size;
+    this.#changed(this.#queues.keys());
     return count;
   }
 
@@ -132,6 +136,8 @@ export class Outbox {
       }
       added += list.length;
     }
+    // The dispatcher sees them at once, as it always has: a failed index write leaves them queued in memory.
+    this.#changed(byDestination.keys());
     // The index first: a queue document the index does not name would never be reloaded.
     if (newDestinations.length > 0) await this.#persistIndex();
     await this.#persistQueues([...byDestination.keys()]);
@@ -166,11 +172,38 @@ export class Outbox {
    */
   heads(): OutboxEntry[] {
     const heads: OutboxEntry[] = [];
-    for (const queue of this.#queues.values()) {
-      const head = queue.find((e) => e.edit === undefined) ?? queue[0];
+    for (const destination of this.#queues.keys()) {
+      const head = this.head(destination);
       if (head) heads.push(head);
     }
     return heads;
+  }
+
+  /** The entry a destination sends next (as in `heads`); none when its queue is empty. */
+  head(destinationKey: string): OutboxEntry | undefined {
+    const queue = this.#queues.get(destinationKey);
+    return queue?.find((e) => e.edit === undefined) ?? queue?.[0];
+  }
+
+  /**
+   * Follows which destinations' queues change, so that the dispatcher re-reads only those heads
+   * instead of every destination's after each delivery. `take` returns the destinations changed
+   * since the last `take` (at first, every destination with a queue) and forgets them.
+   */
+  watch(): { take(): string[] } {
+    const changed = new Set(this.#queues.keys());
+    this.#watchers.push(changed);
+    return {
+      take: () => {
+        const destinations = [...changed];
+        changed.clear();
+        return destinations;
+      },
+    };
+  }
+
+  #changed(destinations: Iterable<string>): void {
+    for (const destination of destinations) for (const changed of this.#watchers) changed.add(destination);
   }
 
   size(): number {
@@ -227,6 +260,8 @@ export class Outbox {
    * half-way leaves some queues written and the enqueue unacknowledged, as one call at a time.
    */
   #persistQueues(destinations: readonly string[]): Promise<void> {
+    // Every change to a queue is written through here, right after it is made.
+    this.#changed(destinations);
     const previous = destinations.map((d) => (this.#writes.get(d) ?? Promise.resolve()).catch(() => {}));
     const next = Promise.all(previous).then(async () => {
       const documents: { key: string; value: OutboxEntry[] }[] = [];

@@ -19,6 +19,13 @@ export interface PacedSend {
   destination: Pick<Destination, 'platform' | 'workspaceId'>;
 }
 
+/** Milliseconds a send must wait for each of the limits it counts against; 0 = free now. */
+export interface PaceWaits {
+  destination: number;
+  workspace: number;
+  platform: number;
+}
+
 /**
  * When the outbox may send: per destination, either the adapter's fixed pace or, when the
  * platform states its buckets, what it stated with the last answer (nothing until the reset once
@@ -35,13 +42,29 @@ export class Pacer {
 
   /** Milliseconds until `send` may go; 0 = now. */
   waitMs(send: PacedSend, adapter: ChatAdapter, now: number): number {
+    const { destination, workspace, platform } = this.waits(send, adapter, now);
+    return Math.max(destination, workspace, platform);
+  }
+
+  /**
+   * The same wait by whom it holds: the destination alone, every destination of its workspace,
+   * or the whole platform; the dispatcher sets a held destination aside accordingly.
+   */
+  waits(send: PacedSend, adapter: ChatAdapter, now: number): PaceWaits {
     let destinationWait = 0;
     const resetAt = this.#resetAt.get(send.destinationKey);
     if (resetAt !== undefined) {
       if (resetAt <= now) this.#resetAt.delete(send.destinationKey);
       else destinationWait = Math.ceil(resetAt - now);
     }
-    return Math.max(destinationWait, ...this.#limiters(send, adapter, now).map((l) => l.waitMs(now)));
+    return {
+      destination: Math.max(
+        destinationWait,
+        this.#destination(send.destinationKey, adapter, now)?.waitMs(now) ?? 0,
+      ),
+      workspace: this.#workspace(send, adapter, now)?.waitMs(now) ?? 0,
+      platform: this.#platform(adapter, now)?.waitMs(now) ?? 0,
+    };
   }
 
   /**
@@ -86,14 +109,18 @@ export class Pacer {
   }
 
   #workspace(send: PacedSend, adapter: ChatAdapter, now: number): Limiter | undefined {
-    // A destination without a workspace id is a single-workspace install: one workspace for all.
-    const key = `${send.destination.platform}:${send.destination.workspaceId ?? ''}`;
-    return cached(this.#perWorkspace, key, adapter.pacing.perWorkspace, now);
+    return cached(this.#perWorkspace, workspaceKey(send), adapter.pacing.perWorkspace, now);
   }
 
   #platform(adapter: ChatAdapter, now: number): Limiter | undefined {
     return cached(this.#perPlatform, adapter.platform, adapter.pacing.global, now);
   }
+}
+
+/** The workspace whose limit a send counts against. */
+export function workspaceKey(send: PacedSend): string {
+  // A destination without a workspace id is a single-workspace install: one workspace for all.
+  return `${send.destination.platform}:${send.destination.workspaceId ?? ''}`;
 }
 
 /** The limiter under `key`, made on first use; none when the adapter declares no such limit. */
