@@ -3,6 +3,7 @@ import type { Destination } from '../ports/chat-adapter.js';
 import type { Message } from '../ports/message.js';
 import { type DirectoryKeys, directoryKeys } from '../store/directory-keys.js';
 import type { PostedReference } from './dedupe.js';
+import { QueueChanges } from './queue-changes.js';
 import type { EntryThread } from './thread-settings.js';
 
 export interface OutboxEntry {
@@ -80,8 +81,7 @@ export class Outbox {
   #indexed = new Set<string>();
   /** How many of `#indexed` have no queue any more (see #forget). */
   #stale = 0;
-  /** Per watcher, the destinations whose queue changed since it last looked (see `watch`). */
-  readonly #watchers: Set<string>[] = [];
+  readonly #changes = new QueueChanges();
 
   /** `directoryId`: the directory whose items this outbox holds (see directory-keys.ts). */
   constructor(options: { keyv: Keyv; directoryId: string }) {
@@ -91,7 +91,7 @@ export class Outbox {
 
   /** Loads every pending entry from the store (on becoming the poller). */
   async load(): Promise<number> {
-    this.#changed(this.#queues.keys());
+    this.#changes.changed(this.#queues.keys());
     this.#queues.clear();
     const destinations = (await this.#keyv.get<string[]>(this.#keys.outboxIndex)) ?? [];
     const queues = await this.#keyv.getMany<OutboxEntry[]>(destinations.map(this.#keys.outboxQueue));
@@ -107,7 +107,7 @@ export class Outbox {
     });
     this.#indexed = new Set(destinations);
     this.#stale = destinations.length - this.#queues.size;
-    this.#changed(this.#queues.keys());
+    this.#changes.changed(this.#queues.keys());
     return count;
   }
 
@@ -137,7 +137,7 @@ export class Outbox {
       added += list.length;
     }
     // The dispatcher sees them at once, as it always has: a failed index write leaves them queued in memory.
-    this.#changed(byDestination.keys());
+    this.#changes.changed(byDestination.keys());
     // The index first: a queue document the index does not name would never be reloaded.
     if (newDestinations.length > 0) await this.#persistIndex();
     await this.#persistQueues([...byDestination.keys()]);
@@ -171,12 +171,7 @@ export class Outbox {
    * oldest edit when no new message waits, so under a 429 storm edits never starve new items.
    */
   heads(): OutboxEntry[] {
-    const heads: OutboxEntry[] = [];
-    for (const destination of this.#queues.keys()) {
-      const head = this.head(destination);
-      if (head) heads.push(head);
-    }
-    return heads;
+    return [...this.#queues.keys()].map((d) => this.head(d)).filter((head) => head !== undefined);
   }
 
   /** The entry a destination sends next (as in `heads`); none when its queue is empty. */
@@ -185,26 +180,8 @@ export class Outbox {
     return queue?.find((e) => e.edit === undefined) ?? queue?.[0];
   }
 
-  /**
-   * Follows which destinations' queues change, so that the dispatcher re-reads only those heads
-   * instead of every destination's after each delivery. `take` returns the destinations changed
-   * since the last `take` (at first, every destination with a queue) and forgets them.
-   */
-  watch(): { take(): string[] } {
-    const changed = new Set(this.#queues.keys());
-    this.#watchers.push(changed);
-    return {
-      take: () => {
-        const destinations = [...changed];
-        changed.clear();
-        return destinations;
-      },
-    };
-  }
-
-  #changed(destinations: Iterable<string>): void {
-    for (const destination of destinations) for (const changed of this.#watchers) changed.add(destination);
-  }
+  /** `take` returns the destinations whose queue changed since the last `take` (see QueueChanges). */
+  readonly watch = (): { take(): string[] } => this.#changes.watch(this.#queues.keys());
 
   size(): number {
     let total = 0;
@@ -260,8 +237,7 @@ export class Outbox {
    * half-way leaves some queues written and the enqueue unacknowledged, as one call at a time.
    */
   #persistQueues(destinations: readonly string[]): Promise<void> {
-    // Every change to a queue is written through here, right after it is made.
-    this.#changed(destinations);
+    this.#changes.changed(destinations);
     const previous = destinations.map((d) => (this.#writes.get(d) ?? Promise.resolve()).catch(() => {}));
     const next = Promise.all(previous).then(async () => {
       const documents: { key: string; value: OutboxEntry[] }[] = [];
