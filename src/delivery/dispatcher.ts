@@ -55,7 +55,8 @@ export class Dispatcher {
       pacer: this.#pacer,
       threads: new ThreadDelivery(options),
     });
-    this.#changes = options.outbox.watch();
+    const queued = options.outbox.heads().map((head) => head.destinationKey);
+    this.#changes = options.outbox.changes.watch(queued);
   }
 
   start(): void {

@@ -81,7 +81,8 @@ export class Outbox {
   #indexed = new Set<string>();
   /** How many of `#indexed` have no queue any more (see #forget). */
   #stale = 0;
-  readonly #changes = new QueueChanges();
+  /** Which destinations' queues changed, for the dispatcher (see QueueChanges). */
+  readonly changes = new QueueChanges();
 
   /** `directoryId`: the directory whose items this outbox holds (see directory-keys.ts). */
   constructor(options: { keyv: Keyv; directoryId: string }) {
@@ -91,7 +92,7 @@ export class Outbox {
 
   /** Loads every pending entry from the store (on becoming the poller). */
   async load(): Promise<number> {
-    this.#changes.changed(this.#queues.keys());
+    this.changes.changed(this.#queues.keys());
     this.#queues.clear();
     const destinations = (await this.#keyv.get<string[]>(this.#keys.outboxIndex)) ?? [];
     const queues = await this.#keyv.getMany<OutboxEntry[]>(destinations.map(this.#keys.outboxQueue));
@@ -107,7 +108,7 @@ export class Outbox {
     });
     this.#indexed = new Set(destinations);
     this.#stale = destinations.length - this.#queues.size;
-    this.#changes.changed(this.#queues.keys());
+    this.changes.changed(this.#queues.keys());
     return count;
   }
 
@@ -137,7 +138,7 @@ export class Outbox {
       added += list.length;
     }
     // The dispatcher sees them at once, as it always has: a failed index write leaves them queued in memory.
-    this.#changes.changed(byDestination.keys());
+    this.changes.changed(byDestination.keys());
     // The index first: a queue document the index does not name would never be reloaded.
     if (newDestinations.length > 0) await this.#persistIndex();
     await this.#persistQueues([...byDestination.keys()]);
@@ -167,21 +168,17 @@ export class Outbox {
   }
 
   /**
-   * Destinations with entries, each with the entry to send next: its oldest new message, or its
+   * Destinations with entries, each with the entry to send next (`head`): its oldest new message, or its
    * oldest edit when no new message waits, so under a 429 storm edits never starve new items.
    */
   heads(): OutboxEntry[] {
     return [...this.#queues.keys()].map((d) => this.head(d)).filter((head) => head !== undefined);
   }
 
-  /** The entry a destination sends next (as in `heads`); none when its queue is empty. */
   head(destinationKey: string): OutboxEntry | undefined {
     const queue = this.#queues.get(destinationKey);
     return queue?.find((e) => e.edit === undefined) ?? queue?.[0];
   }
-
-  /** `take` returns the destinations whose queue changed since the last `take` (see QueueChanges). */
-  readonly watch = (): { take(): string[] } => this.#changes.watch(this.#queues.keys());
 
   size(): number {
     let total = 0;
@@ -237,7 +234,7 @@ export class Outbox {
    * half-way leaves some queues written and the enqueue unacknowledged, as one call at a time.
    */
   #persistQueues(destinations: readonly string[]): Promise<void> {
-    this.#changes.changed(destinations);
+    this.changes.changed(destinations);
     const previous = destinations.map((d) => (this.#writes.get(d) ?? Promise.resolve()).catch(() => {}));
     const next = Promise.all(previous).then(async () => {
       const documents: { key: string; value: OutboxEntry[] }[] = [];

@@ -5,7 +5,7 @@
 export class QueueChanges {
   readonly #watchers: Set<string>[] = [];
 
-  /** A new watcher; its first `take` returns `current` (the destinations queued now) too. */
+  /** A new watcher: `take` returns the destinations changed since the last `take` (at first, `current`). */
   watch(current: Iterable<string>): { take(): string[] } {
     const changed = new Set(current);
     this.#watchers.push(changed);
