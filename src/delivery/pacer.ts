@@ -40,15 +40,10 @@ export class Pacer {
   readonly #perWorkspace = new Map<string, Limiter>();
   readonly #perPlatform = new Map<string, Limiter>();
 
-  /** Milliseconds until `send` may go; 0 = now. */
-  waitMs(send: PacedSend, adapter: ChatAdapter, now: number): number {
-    const { destination, workspace, platform } = this.waits(send, adapter, now);
-    return Math.max(destination, workspace, platform);
-  }
-
   /**
-   * The same wait by whom it holds: the destination alone, every destination of its workspace,
-   * or the whole platform; the dispatcher sets a held destination aside accordingly.
+   * How long until `send` may go (0 = now), by whom the wait holds: the destination alone, every
+   * destination of its workspace, or the whole platform; the dispatcher sets a held destination
+   * aside accordingly.
    */
   waits(send: PacedSend, adapter: ChatAdapter, now: number): PaceWaits {
     let destinationWait = 0;
