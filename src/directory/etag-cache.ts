@@ -12,6 +12,8 @@ export interface EtagCache {
 export interface CachedList {
   etag: string;
   items: readonly unknown[];
+  /** Records of that answer left out as invalid. */
+  skipped: number;
 }
 
 export function createEtagCache(maxEntries = 256): EtagCache {

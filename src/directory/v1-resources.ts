@@ -120,7 +120,8 @@ export function createV1Resources(deps: {
     if (response.notModified) {
       // Nothing changed since the request that produced `cached`: hand back what was parsed
       // then, so a caller that failed to act on it the first time still can.
-      return { items: (cached?.items ?? []) as T[], skipped: 0, notModified: true };
+      // Its skipped count too: a removal check must not judge a page it could not read whole.
+      return { items: (cached?.items ?? []) as T[], skipped: cached?.skipped ?? 0, notModified: true };
     }
     const envelope = v1Envelopes[key].safeParse(response.json);
     if (!envelope.success) {
@@ -137,7 +138,7 @@ export function createV1Resources(deps: {
     }
     const records = (envelope.data as Record<K, unknown[]>)[key];
     const parsed = parseRecords(records, schema, resource, onEvent);
-    if (response.etag) etags.set(url, { etag: response.etag, items: parsed.items });
+    if (response.etag) etags.set(url, { etag: response.etag, items: parsed.items, skipped: parsed.skipped });
     return { items: parsed.items, skipped: parsed.skipped, notModified: false };
   }
 

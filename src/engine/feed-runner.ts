@@ -63,7 +63,7 @@ export async function runFeedOnce(
   const stateKey = directoryKeys(options.directoryId).feedState(feed.name);
   const state = await store.get(stateKey);
   const polled = await feed.poll(state, signal);
-  const { nextState, observedThroughNewest, observedIds, rememberFound } = polled;
+  const { nextState, observedThroughNewest, observedIds, observedPartial, rememberFound } = polled;
   const index = await subscriptions.index();
   const now = clock.now();
   // Ranks ride on the records, so a new post's first message shows its rank when it is known.
@@ -161,6 +161,7 @@ export async function runFeedOnce(
   const shown = await refreshShown(feed.name, observed ?? [], refresh, {
     throughNewest: observedThroughNewest === true,
     ...(observedIds ? { ids: observedIds } : {}),
+    ...(observedPartial ? { partial: true } : {}),
     ...(rememberFound ? { found: items } : {}),
   });
   let { edits } = shown;

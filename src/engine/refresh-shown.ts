@@ -109,7 +109,7 @@ export async function refreshShown(
     ? (position: number) => position > oldest
     : (position: number) => position > oldest && position <= newest;
   const covers = (r: Remembered) => listed.has(r.key) || (inIdSpan(r, listing) ?? inSpan(r.position));
-  const gone = previous.filter((r) => !listed.has(r.key) && covers(r));
+  const gone = listing.partial ? [] : previous.filter((r) => !listed.has(r.key) && covers(r));
   const removed = gone.map((r) => makeFeedItem(feed, 'new', r.record, deps.now));
 
   let edits = 0;

@@ -21,6 +21,8 @@ export interface Remembered {
 export interface Listing {
   throughNewest?: boolean;
   ids?: { above?: string; through: string };
+  /** A record left out as invalid: judge nothing removed (see FeedPollResult.observedPartial). */
+  partial?: boolean;
   /**
    * Items found by this poll, remembered alongside the listing; given (even empty), memory
    * accumulates: what a listing does not reach is kept until one does (or it ages out).

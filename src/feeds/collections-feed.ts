@@ -59,6 +59,7 @@ export function createCollectionsFeed(deps: FeedDependencies): Feed<CollectionsF
       return {
         items,
         observed: featured.map((collection) => toItem(collection, now)),
+        ...(result.skipped > 0 ? { observedPartial: true } : {}),
         nextState: {
           seen: rememberIds(
             state.seen,

@@ -23,6 +23,8 @@ export interface CommentCheck {
   observed: FeedItem[];
   /** Absent: the newest comments (the span runs on past the newest listed). */
   ids?: { above?: string; through: string };
+  /** A record of the page failed validation: values refresh, nothing is judged removed. */
+  partial?: true;
 }
 
 /**
@@ -58,13 +60,15 @@ export async function checkComments(
     const observed = listed.items
       .map((comment) => makeFeedItem('comments', 'new', { type: 'comment', comment }, now))
       .reverse();
-    if (older === undefined || target === undefined) return { check: { observed }, state: next };
-    // A record left out as invalid could be any id of the page: judge none of it.
-    if (listed.skipped > 0) return { state: next };
+    // A record left out as invalid could be any id of the page: values refresh, but none of it
+    // is judged removed (the look back still counts as done, so it moves on to the next).
+    const partial = listed.skipped > 0 ? { partial: true as const } : {};
+    if (older === undefined || target === undefined) return { check: { observed, ...partial }, state: next };
     // A full page covers down to its lowest id; a short one, everything below the target.
-    const full = listed.items.length >= CHECK_PAGE_SIZE;
+    const full = listed.items.length + listed.skipped >= CHECK_PAGE_SIZE;
     const above = full ? observed[0]?.id : undefined;
-    return { check: { observed, ids: { through: target, ...(above ? { above } : {}) } }, state: next };
+    const ids = { through: target, ...(above ? { above } : {}) };
+    return { check: { observed, ids, ...partial }, state: next };
   } catch (error) {
     if (signal?.aborted) throw error;
     return { state: next };

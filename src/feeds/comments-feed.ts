@@ -82,6 +82,7 @@ export function createCommentsFeed(deps: FeedDependencies & CommentsFeedOptions)
           : check.ids
             ? { observed: check.observed, observedIds: check.ids }
             : { observed: check.observed, observedThroughNewest: true }),
+        ...(check?.partial ? { observedPartial: true } : {}),
       };
     },
     async recent(query, call) {

@@ -35,6 +35,11 @@ export interface FeedPollResult<State> {
    */
   observedIds?: { above?: string; through: string };
   /**
+   * A record of the listing failed validation and was left out: it could be any of the
+   * remembered ones, so nothing is judged removed from this listing (values are still refreshed).
+   */
+  observedPartial?: boolean;
+  /**
    * Remember `items` as if listed, so a later listing that leaves one out marks it removed even
    * when no listing saw it before (comments: found between checks).
    */

@@ -39,6 +39,7 @@ export function createLiveFeed(options: LiveFeedOptions): Feed<LiveFeedState> {
     costPerPoll: 1,
     async poll(state, signal) {
       const listed: DirectoryLiveEvent[] = [];
+      let skipped = 0;
       // A day early enough for any service offset: the listing may start days before now.
       const newer = liveNewerDay(clock.now());
       let upcomingPages = 0;
@@ -49,6 +50,7 @@ export function createLiveFeed(options: LiveFeedOptions): Feed<LiveFeedState> {
           background(signal),
         );
         listed.push(...result.items);
+        skipped += result.skipped;
         if (result.items.length + result.skipped < PAGE_SIZE) break;
         if (whollyBefore(result.items, clock.now())) pastPages += 1;
         else upcomingPages += 1;
@@ -88,6 +90,7 @@ export function createLiveFeed(options: LiveFeedOptions): Feed<LiveFeedState> {
         items,
         // Started and ended events too: their messages say "live now" and "ended".
         observed: listed.map((event) => toItem(event, 'new', now)),
+        ...(skipped > 0 ? { observedPartial: true } : {}),
         nextState: {
           seen: rememberIds(
             state.seen,

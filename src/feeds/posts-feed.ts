@@ -30,6 +30,7 @@ export function createPostsFeed(deps: FeedDependencies): Feed<PostsFeedState> {
     costPerPoll: costPerPage,
     async poll(state, signal) {
       const collected: DirectoryPost[] = [];
+      let skipped = 0;
       let after: string | undefined;
       for (let page = 0; page < (state ? MAX_PAGES_PER_POLL : 1); page += 1) {
         const connection = await client.listPosts(
@@ -37,6 +38,7 @@ export function createPostsFeed(deps: FeedDependencies): Feed<PostsFeedState> {
           background(signal),
         );
         collected.push(...connection.nodes);
+        skipped += connection.skipped;
         const goOn = state !== undefined && mayHoldMoreNew(connection.nodes, (p) => isNew(p, state));
         if (!goOn || !connection.pageInfo.hasNextPage || !connection.pageInfo.endCursor) break;
         if (!canAffordAnotherPage(client, 'v2-complexity', costPerPage)) break;
@@ -62,6 +64,7 @@ export function createPostsFeed(deps: FeedDependencies): Feed<PostsFeedState> {
       return {
         items,
         observed: collected.map((post) => toItem(post, now)),
+        ...(skipped > 0 ? { observedPartial: true } : {}),
         nextState: {
           seen: rememberIds(
             state.seen,

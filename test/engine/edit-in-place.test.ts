@@ -99,6 +99,28 @@ describe('messages kept current in place', () => {
     }
   });
 
+  it('does not take a post the poll could not read for a removed one', async () => {
+    const { bot, pollAndSend } = await botFor('posts', 'unreadable');
+    try {
+      admin.addPost({ name: 'Older Widget' });
+      admin.addPost({ name: 'Garbled Widget' });
+      clock.advance(1000);
+      await pollAndSend();
+      expect(bot.adapter.deliveries).toHaveLength(2);
+      // The newest record (the garbled one) fails validation in the next listing: left out, and
+      // so missing from it, but not removed. Nothing may say it is gone, or delete it.
+      world.emulator.admin.injectFault({ route: '/v2/api/graphql', count: 1, kind: 'bad-record' });
+      clock.advance(MIN_INTERVAL_MS);
+      await pollAndSend();
+      const removed = bot.adapter.edits.filter((e) =>
+        e.message.title.startsWith('Removed from the directory'),
+      );
+      expect(removed).toEqual([]);
+    } finally {
+      await bot.close();
+    }
+  });
+
   it('marks a live event cancelled when it leaves the listing before it starts', async () => {
     const { bot, pollAndSend } = await botFor('live', 'cancelled');
     try {
