@@ -147,14 +147,14 @@ export class Outbox {
 
   /**
    * Queues an edit durably, coalesced: a pending edit of the same message is replaced by this
-   * newer state (never sent earlier than the pending one was due), so only the latest is sent.
+   * newer state (not sent before the pending one was due, but a deletion waits for nothing).
    */
   async enqueueEdit(entry: OutboxEntry): Promise<'queued' | 'coalesced'> {
     const queue = this.#queues.get(entry.destinationKey);
     const index = queue?.findIndex((e) => e.itemKey === entry.itemKey) ?? -1;
     if (queue && index >= 0) {
-      const pending = queue[index]!;
-      queue[index] = { ...entry, notBefore: Math.max(entry.notBefore, pending.notBefore) };
+      const due = entry.edit?.delete ? entry.notBefore : Math.max(entry.notBefore, queue[index]!.notBefore);
+      queue[index] = { ...entry, notBefore: due };
       await this.#persistQueue(entry.destinationKey);
       return 'coalesced';
     }

@@ -121,6 +121,23 @@ describe('edits in the outbox', () => {
     expect(await edit('A', 'votes=4')).toBe('too_old');
   });
 
+  it('does not hold a deletion behind the interval of a pending edit it replaces', async () => {
+    const { ledger, clock, edit, outbox } = setup();
+    await ledger.markDelivered(KEY, 'posts:new:A', { messageId: 'm-A', postedAt: clock.now(), shown: 'v=1' });
+    expect(await edit('A', 'v=2')).toBe('queued');
+    const waiting = outbox.pendingEdit(KEY, 'posts:new:A');
+    expect(waiting?.notBefore).toBe(clock.now() + LIMITS.minIntervalMs);
+    const removal = { destination: DESTINATION, destinationKey: KEY, itemKey: 'posts:new:A' };
+    const message = { kind: 'post' as const, title: 'A', fallback: 'A' };
+    const request = { ...removal, subscriptionIds: ['s1'], message, shown: 'removed', delete: true as const };
+    expect(await requestEdit(request, { outbox, ledger, limits: LIMITS, now: clock.now() })).toBe(
+      'coalesced',
+    );
+    const deletion = outbox.pendingEdit(KEY, 'posts:new:A');
+    expect(deletion?.edit?.delete).toBe(true);
+    expect(deletion?.notBefore).toBe(clock.now());
+  });
+
   it('keeps only the latest state of a message, durably: a new poller after a SIGKILL sends that one', async () => {
     const { keyv, ledger, clock, edit, platform } = setup();
     await ledger.markDelivered(KEY, 'posts:new:A', {
