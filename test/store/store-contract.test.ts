@@ -164,6 +164,14 @@ describe.each(backends)('the $name store', (backend) => {
     expect(await claims.claim(name, 50)).toBe(true);
   });
 
+  it('keeps a live lease through a sweep run on a clock ahead of the wall clock (a test clock)', async () => {
+    const name = `poller:contract-${randomUUID()}`;
+    expect(await store.leases.acquire(name, 'instance-a', 60_000)).toBe(true);
+    await store.sweepExpired(Date.now() + 24 * 3_600_000);
+    expect(await store.leases.acquire(name, 'instance-b', 60_000)).toBe(false);
+    expect(await store.leases.holder(name)).toBe('instance-a');
+  });
+
   it('frees a released lease at once', async () => {
     const name = `poller-${randomUUID()}`;
     await store.leases.acquire(name, 'instance-a', 60_000);
