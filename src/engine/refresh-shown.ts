@@ -124,7 +124,9 @@ export async function refreshShown(
   for (const item of removed) {
     const removal = item.record.type === 'live' ? 'cancelled' : 'removed';
     const mark = (m: Message) => markRemoved(m, removal);
-    for (const decision of await editEverywhere(item, removal, mark, deps, true)) {
+    // A live event missing from the pages read may only have moved past them (a busy listing
+    // stops after a few pages): it is marked cancelled, never deleted, so a mistake can heal.
+    for (const decision of await editEverywhere(item, removal, mark, deps, removal === 'removed')) {
       count(decision);
     }
   }
