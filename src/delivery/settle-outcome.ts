@@ -53,6 +53,12 @@ export async function settleOutcome(
     await deps.recordDelivered(entry, startedAt);
     return;
   }
+  // A deletion that cannot go is marked instead: the ledger already says "deleted", so nothing
+  // else would ever mark it.
+  if (outcome.status === 'rejected' && outcome.scope === 'message' && entry.edit?.delete) {
+    await markInstead(entry, outcome.reason, deps);
+    return;
+  }
   // A person who refuses DMs holds no channel and no subscription: drop that one message.
   if (outcome.status === 'rejected' && (outcome.scope === 'message' || entry.destination.direct)) {
     await outbox.remove(entry);
@@ -78,6 +84,7 @@ export async function settleOutcome(
   }
   const rateLimited = outcome.retryAfterMs !== undefined;
   if (!rateLimited && entry.attempts + 1 >= maxAttempts) {
+    if (entry.edit?.delete) return markInstead(entry, `gave up deleting: ${outcome.reason}`, deps);
     await outbox.remove(entry);
     onEvent?.({
       type: 'abandoned',

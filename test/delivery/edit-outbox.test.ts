@@ -48,6 +48,13 @@ class EditingPlatform implements ChatAdapter {
     this.calls.push(`post ${message.title}`);
     return { status: 'delivered', platformMessageId: `m-${message.title}` };
   }
+  /** How deletes answer: refused for this message (e.g. a 400), or done. */
+  deleteAnswer: DeliveryOutcome | undefined;
+  async delete(_d: Destination, reference: MessageReference): Promise<DeliveryOutcome> {
+    if (this.deleteAnswer) return this.deleteAnswer;
+    this.calls.push(`delete ${reference.messageId}`);
+    return { status: 'delivered', platformMessageId: reference.messageId };
+  }
   async edit(_d: Destination, reference: MessageReference, message: Message): Promise<DeliveryOutcome> {
     const limited = this.#limited();
     if (limited) return limited;
@@ -136,6 +143,20 @@ describe('edits in the outbox', () => {
     const deletion = outbox.pendingEdit(KEY, 'posts:new:A');
     expect(deletion?.edit?.delete).toBe(true);
     expect(deletion?.notBefore).toBe(clock.now());
+  });
+
+  it('marks a message it could not delete instead of leaving it as it was', async () => {
+    const { ledger, clock, outbox, platform, dispatcher } = setup();
+    await ledger.markDelivered(KEY, 'posts:new:A', { messageId: 'm-A', postedAt: clock.now(), shown: 'v=1' });
+    platform.deleteAnswer = { status: 'rejected', code: 'invalid_body', reason: 'refused', scope: 'message' };
+    const message = { kind: 'post' as const, title: 'Removed: A', fallback: 'A' };
+    const removal = { destination: DESTINATION, destinationKey: KEY, itemKey: 'posts:new:A', message };
+    const request = { ...removal, subscriptionIds: ['s1'], shown: 'removed', delete: true as const };
+    expect(await requestEdit(request, { outbox, ledger, limits: LIMITS, now: clock.now() })).toBe('queued');
+    dispatcher.start();
+    await dispatcher.drained(2);
+    await dispatcher.stop();
+    expect(platform.calls).toEqual(['edit m-A → Removed: A']);
   });
 
   it('keeps only the latest state of a message, durably: a new poller after a SIGKILL sends that one', async () => {
