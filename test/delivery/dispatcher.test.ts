@@ -6,13 +6,7 @@ import { Outbox, type OutboxEntry } from '../../src/delivery/outbox.js';
 import { SubscriptionRepository } from '../../src/delivery/subscriptions.js';
 import { systemClock } from '../../src/ports/clock.js';
 import type { ChatAdapter, DeliveryOutcome, Destination, Message } from '../../src/ports/index.js';
-import type { LeaseBackend } from '../../src/store/leases.js';
-
-const freeLeases: LeaseBackend = {
-  acquire: async () => true,
-  release: async () => {},
-  holder: async () => undefined,
-};
+import { freeLeases } from '../support/free-leases.js';
 
 /** A ledger whose writes can be made to fail, as a store outage would. */
 class FlakyLedger extends DeliveredLedger {

@@ -13,13 +13,8 @@ import type {
   Message,
   MessageReference,
 } from '../../src/ports/index.js';
-import type { LeaseBackend } from '../../src/store/leases.js';
+import { freeLeases } from '../support/free-leases.js';
 
-const freeLeases: LeaseBackend = {
-  acquire: async () => true,
-  release: async () => {},
-  holder: async () => undefined,
-};
 const DESTINATION = { platform: 'console', channelId: 'C1' };
 const KEY = 'console:C1';
 const LIMITS = { maxAgeMs: 24 * 3_600_000, minIntervalMs: 300_000 };

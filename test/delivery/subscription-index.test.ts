@@ -5,13 +5,8 @@ import { SubscriptionIndex } from '../../src/delivery/subscription-index.js';
 import { type NewSubscription, SubscriptionRepository } from '../../src/delivery/subscriptions.js';
 import type { FeedItem } from '../../src/feeds/feed-item.js';
 import { makeFeedItem } from '../../src/feeds/make-item.js';
-import type { LeaseBackend } from '../../src/store/leases.js';
+import { freeLeases } from '../support/free-leases.js';
 
-const freeLeases: LeaseBackend = {
-  acquire: async () => true,
-  release: async () => {},
-  holder: async () => undefined,
-};
 const ROUTING = { now: 0, defaultRemindMinutes: 15 };
 
 function comment(body: string, post: { id: string; slug: string }, username: string): FeedItem {

@@ -2,13 +2,7 @@ import Keyv from 'keyv';
 import { describe, expect, it } from 'vitest';
 import { parseSubscriptionSpec } from '../../src/delivery/subscription-spec.js';
 import { SubscriptionRepository } from '../../src/delivery/subscriptions.js';
-import type { LeaseBackend } from '../../src/store/leases.js';
-
-const freeLeases: LeaseBackend = {
-  acquire: async () => true,
-  release: async () => {},
-  holder: async () => undefined,
-};
+import { freeLeases } from '../support/free-leases.js';
 
 function repository(now = { value: 1000 }) {
   return {

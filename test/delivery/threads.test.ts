@@ -7,23 +7,17 @@ import { Outbox, type OutboxEntry } from '../../src/delivery/outbox.js';
 import { SubscriptionRepository } from '../../src/delivery/subscriptions.js';
 import { systemClock } from '../../src/ports/clock.js';
 import type { ChatAdapter } from '../../src/ports/index.js';
-import type { LeaseBackend } from '../../src/store/leases.js';
 import { FakeDiscordRest } from '../fakes/discord/fake-discord-rest.js';
 import { FakeSlackApi } from '../fakes/slack/fake-slack-api.js';
 import { createCapturingLogger } from '../support/capturing-logger.js';
 import { deliveryAdapter } from '../support/discord-delivery.js';
+import { freeLeases } from '../support/free-leases.js';
 import { eventually } from '../support/polling.js';
 
 /**
  * Comments threaded under their post's message, through the real dispatcher and the real Slack
  * and Discord adapters against the fake platforms: what a channel ends up showing.
  */
-
-const freeLeases: LeaseBackend = {
-  acquire: async () => true,
-  release: async () => {},
-  holder: async () => undefined,
-};
 
 const SLACK_CHANNEL = 'C0THREADS';
 const DISCORD_CHANNEL = '300000000000000001';

@@ -11,14 +11,8 @@ import type { FeedItem } from '../../src/feeds/feed-item.js';
 import type { Clock } from '../../src/ports/clock.js';
 import type { ScheduleOptions } from '../../src/schedule/schedule-options.js';
 import { formatLocal } from '../../src/schedule/zoned-time.js';
-import type { LeaseBackend } from '../../src/store/leases.js';
+import { freeLeases } from './free-leases.js';
 import { RecordingAdapter } from './recording-adapter.js';
-
-const freeLeases: LeaseBackend = {
-  acquire: async () => true,
-  release: async () => {},
-  holder: async () => undefined,
-};
 
 /**
  * A stand-in for src/messages' composeDigest, for these tests only: one message per 10 items,

@@ -7,16 +7,11 @@ import { Outbox, type OutboxEntry } from '../../../src/delivery/outbox.js';
 import { SubscriptionRepository } from '../../../src/delivery/subscriptions.js';
 import { systemClock } from '../../../src/ports/clock.js';
 import type { ChatAdapter } from '../../../src/ports/index.js';
-import type { LeaseBackend } from '../../../src/store/leases.js';
 import { FakeDiscordRest } from '../../fakes/discord/fake-discord-rest.js';
 import { DELIVERY_TOKEN, deliveryAdapter } from '../../support/discord-delivery.js';
 import { sampleMessage } from '../../support/discord-interactions.js';
+import { freeLeases } from '../../support/free-leases.js';
 
-const freeLeases: LeaseBackend = {
-  acquire: async () => true,
-  release: async () => {},
-  holder: async () => undefined,
-};
 const channelId = (i: number) => String(400_000_000_000_000_000n + BigInt(i));
 
 function entry(channel: string, n: number): OutboxEntry {

@@ -8,17 +8,11 @@ import { destinationKey } from '../../../src/delivery/router.js';
 import { SubscriptionRepository } from '../../../src/delivery/subscriptions.js';
 import { createManualClock } from '../../../src/emulator/index.js';
 import type { ChatAdapter, Destination } from '../../../src/ports/index.js';
-import type { LeaseBackend } from '../../../src/store/leases.js';
 import { FakeSlackApi } from '../../fakes/slack/fake-slack-api.js';
 import { createCapturingLogger } from '../../support/capturing-logger.js';
+import { freeLeases } from '../../support/free-leases.js';
 import { createMemoryStore } from '../../support/memory-store.js';
 import { createOAuthSlackAdapter, createTestSealer, storeInstallations } from '../../support/slack-oauth.js';
-
-const freeLeases: LeaseBackend = {
-  acquire: async () => true,
-  release: async () => {},
-  holder: async () => undefined,
-};
 
 /** More channels than two bursts of a workspace (20 each at 240 a minute), one message each. */
 const CHANNELS = 45;
