@@ -9,7 +9,12 @@ import { describe, expect, it } from 'vitest';
 
 const ROOT = join(import.meta.dirname, '..');
 const DOC = readFileSync(join(ROOT, 'docs/architecture.md'), 'utf8');
-const LINE_LIMIT = 300;
+/**
+ * A guide, not a cliff: a file past this many lines of code (comments and blank lines not
+ * counted) is reported with the reason docs/architecture.md gives for it; one without a reason
+ * there fails, so the reason is written down rather than the file cut to fit.
+ */
+const SOFT_LINE_LIMIT = 400;
 /** The one core file that may import adapters/ (and through them the platform libraries). */
 const WIRING_FILE = 'src/app/platforms.ts';
 const PLATFORM_LIBRARIES = /^(@slack\/|discord\.js|@discordjs\/|discord-api-types)/;
@@ -55,6 +60,53 @@ const EDGES: Edge[] = FILES.flatMap((file) =>
     .filter((edge) => edge.from !== edge.to),
 );
 
+/** Imports between our own files, resolved to the file they name. */
+const FILE_EDGES: { from: string; to: string }[] = FILES.flatMap((file) =>
+  importSpecifiers(file)
+    .filter((spec) => spec.startsWith('.'))
+    .map((spec) => ({
+      from: file,
+      to: relative(ROOT, join(ROOT, dirname(file), spec)).replace(/\.js$/, '.ts'),
+    })),
+);
+
+/** Every strongly connected group of more than one file (Tarjan), each as its sorted file list. */
+function fileCycles(edges: readonly { from: string; to: string }[]): string[][] {
+  const next = new Map<string, string[]>();
+  for (const { from, to } of edges) next.set(from, [...(next.get(from) ?? []), to]);
+  const index = new Map<string, number>();
+  const low = new Map<string, number>();
+  const stack: string[] = [];
+  const onStack = new Set<string>();
+  const found: string[][] = [];
+  let counter = 0;
+  const visit = (file: string): void => {
+    index.set(file, counter);
+    low.set(file, counter);
+    counter += 1;
+    stack.push(file);
+    onStack.add(file);
+    for (const target of next.get(file) ?? []) {
+      if (!index.has(target)) {
+        visit(target);
+        low.set(file, Math.min(low.get(file)!, low.get(target)!));
+      } else if (onStack.has(target)) low.set(file, Math.min(low.get(file)!, index.get(target)!));
+    }
+    if (low.get(file) !== index.get(file)) return;
+    const group: string[] = [];
+    let member: string;
+    do {
+      member = stack.pop()!;
+      onStack.delete(member);
+      group.push(member);
+    } while (member !== file);
+    const selfLoop = (next.get(file) ?? []).includes(file);
+    if (group.length > 1 || selfLoop) found.push(group.sort());
+  };
+  for (const file of next.keys()) if (!index.has(file)) visit(file);
+  return found;
+}
+
 /** Rows of the doc's folder table: | `src/engine/` | owns … | `src/feeds/`, `src/delivery/` | */
 function allowedImports(): Map<string, Set<string>> {
   const table = new Map<string, Set<string>>();
@@ -74,9 +126,30 @@ function sharedLeaves(): string[] {
   return [...paragraph.matchAll(/`(src\/[^`]+\.ts)`/g)].map((m) => m[1]!);
 }
 
-function longFileExceptions(): string[] {
+/** The "Long files" list: `- \`path\` — why it is long`. */
+function longFileReasons(): Map<string, string> {
   const section = DOC.split(/\n## /).find((part) => part.startsWith('Long files')) ?? '';
-  return [...section.matchAll(/^- `([^`]+\.ts)`/gm)].map((m) => m[1]!);
+  return new Map([...section.matchAll(/^- `([^`]+\.ts)` — (.+)$/gm)].map((m) => [m[1]!, m[2]!]));
+}
+
+/** Lines that are neither blank nor only a comment (`//`, or inside or around a block comment). */
+function codeLines(file: string): number {
+  let inBlock = false;
+  let count = 0;
+  for (const raw of readFileSync(join(ROOT, file), 'utf8').split('\n')) {
+    const line = raw.trim();
+    if (inBlock) {
+      if (line.includes('*/')) inBlock = false;
+      continue;
+    }
+    if (line === '' || line.startsWith('//')) continue;
+    if (line.startsWith('/*')) {
+      inBlock = !line.includes('*/');
+      continue;
+    }
+    count += 1;
+  }
+  return count;
 }
 
 function cycles(edges: readonly Edge[]): string[][] {
@@ -109,6 +182,10 @@ describe('docs/architecture.md, enforced', () => {
     ];
     expect(cycles(loop)).not.toEqual([]);
     expect(cycles(loop.slice(0, 2))).toEqual([]);
+    const fileLoop = loop.map(({ from, to }) => ({ from: `${from}.ts`, to: `${to}.ts` }));
+    expect(fileCycles(fileLoop)).toEqual([['a.ts', 'b.ts', 'c.ts']]);
+    expect(fileCycles(fileLoop.slice(0, 2))).toEqual([]);
+    expect(FILE_EDGES.length).toBeGreaterThan(1000);
   });
 
   it('documents every folder of src/ and adapters/', () => {
@@ -157,12 +234,29 @@ describe('docs/architecture.md, enforced', () => {
     expect(offenders).toEqual([]);
   });
 
-  it(`no source file is over ${LINE_LIMIT} lines, except the declarative tables the doc names`, () => {
-    const exceptions = longFileExceptions();
-    const lineCount = (file: string) => readFileSync(join(ROOT, file), 'utf8').trimEnd().split('\n').length;
-    const long = FILES.filter((file) => lineCount(file) > LINE_LIMIT);
-    expect(long.filter((file) => !exceptions.includes(file))).toEqual([]);
-    // An exception that shrank below the limit (or moved) is stale: the doc must say so.
-    expect(exceptions.filter((file) => !long.includes(file))).toEqual([]);
+  it('no file imports, directly or around a loop, a file that imports it (types included)', () => {
+    expect(fileCycles(FILE_EDGES)).toEqual([]);
+  });
+
+  it('code outside a folder with an index.ts imports the folder only through it', () => {
+    const surfaces = new Set(FILES.filter((file) => /^src\/[^/]+\/index\.ts$/.test(file)).map(unitOf));
+    const offenders = FILE_EDGES.filter(
+      (edge) => unitOf(edge.from) !== unitOf(edge.to) && surfaces.has(unitOf(edge.to)),
+    )
+      .filter((edge) => edge.to !== `${unitOf(edge.to)}/index.ts`)
+      .map((edge) => `${edge.from} imports ${edge.to}`);
+    expect(offenders).toEqual([]);
+  });
+
+  it(`reports files over about ${SOFT_LINE_LIMIT} lines of code, each with its reason in the doc`, () => {
+    const reasons = longFileReasons();
+    const long = FILES.map((file) => ({ file, lines: codeLines(file) })).filter(
+      ({ lines }) => lines > SOFT_LINE_LIMIT,
+    );
+    for (const { file, lines } of long)
+      console.info(`${file}: ${lines} lines of code — ${reasons.get(file) ?? 'NO REASON GIVEN'}`);
+    expect(long.filter(({ file }) => !reasons.has(file)).map(({ file }) => file)).toEqual([]);
+    // A reason for a file back under the limit (or gone) is stale: the doc must say so.
+    expect([...reasons.keys()].filter((file) => !long.some((l) => l.file === file))).toEqual([]);
   });
 });

@@ -1,8 +1,8 @@
 import type { DeliveryOutcome, Destination, MessageReference } from '../../src/ports/index.js';
 import { DELETE_REFUSED } from '../../src/ports/index.js';
-import type { SlackDeliveryDeps } from './delivery.js';
 import { slackTokenOrRefusal } from './edit-message.js';
 import { outcomeFromSlackError, rateLimitRetryAfterMs, slackErrorCode } from './error-mapping.js';
+import type { SlackDeliveryDeps } from './post-message.js';
 
 export type SlackDelete = (destination: Destination, reference: MessageReference) => Promise<DeliveryOutcome>;
 

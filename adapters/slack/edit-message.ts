@@ -1,6 +1,6 @@
 import type { DeliveryOutcome, Destination, Message, MessageReference } from '../../src/ports/index.js';
-import type { SlackDeliveryDeps } from './delivery.js';
 import { outcomeFromSlackError, rateLimitRetryAfterMs, slackErrorCode } from './error-mapping.js';
+import type { SlackDeliveryDeps } from './post-message.js';
 import { renderSlackMessage } from './render-message.js';
 
 export type SlackEdit = (

@@ -4,7 +4,7 @@ import type { SlackAdapterOptions } from './adapter-options.js';
 import { type BoltApp, createBoltApp } from './bolt-app.js';
 import { createBoltLogger } from './bolt-logger.js';
 import { type SlackBotIdentity, verifySlackBotToken } from './bot-identity.js';
-import { createSlackDeliveries } from './direct-message.js';
+import { createSlackDeliveries } from './deliveries.js';
 import type { SlackAdapterEvent } from './events.js';
 import { slackPacing } from './pacing.js';
 import { createSlackTokens } from './slack-tokens.js';

@@ -1,11 +1,9 @@
 import { loadConfig } from '../config/load-config.js';
-import { createItemComposer } from '../engine/compose-item.js';
-import { createEngine } from '../engine/engine.js';
+import { createEngine, createItemComposer } from '../engine/index.js';
 import { createMetrics } from '../observability/metrics.js';
-import { systemClock } from '../ports/clock.js';
-import type { CommandHandler, CommandReply } from '../ports/commands.js';
-import type { Logger } from '../ports/logger.js';
-import { createStore } from '../store/create-store.js';
+import type { CommandHandler, CommandReply, Logger } from '../ports/index.js';
+import { systemClock } from '../ports/index.js';
+import { createStore } from '../store/index.js';
 import { replyRenderer } from './platforms.js';
 import { storeNamespace } from './sandbox.js';
 import { buildCommandHandler, engineSettings, openDirectory } from './wiring.js';

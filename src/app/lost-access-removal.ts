@@ -1,7 +1,6 @@
-import type { SubscriptionRepository } from '../delivery/subscriptions.js';
-import type { EngineEvent } from '../engine/engine.js';
-import type { AdapterContext, ChatAdapter, RemovalCheck } from '../ports/chat-adapter.js';
-import type { Logger } from '../ports/logger.js';
+import type { EngineEvent } from '../engine/index.js';
+import type { AdapterContext, ChatAdapter, Logger, RemovalCheck } from '../ports/index.js';
+import type { SubscriptionRepository } from '../subscriptions/index.js';
 import { lostWorkspaces } from '../workspaces/index.js';
 
 export interface LostAccessDeps {

@@ -18,14 +18,10 @@ import type { Config } from '../config/config.js';
 import { ConfigError } from '../errors.js';
 import { interactionEventSink } from '../observability/interaction-metrics.js';
 import type { Metrics } from '../observability/metrics.js';
-import type { ChatAdapter } from '../ports/chat-adapter.js';
-import type { CommandReply } from '../ports/commands.js';
-import { isInteractionEvent } from '../ports/interaction-events.js';
-import type { Logger } from '../ports/logger.js';
-import type { Message } from '../ports/message.js';
-import type { SecretSealer } from '../ports/secret-sealer.js';
-import type { BotStore } from '../store/create-store.js';
-import { leaseClaims } from '../store/leases.js';
+import type { ChatAdapter, CommandReply, Logger, Message, SecretSealer } from '../ports/index.js';
+import { isInteractionEvent } from '../ports/index.js';
+import type { BotStore } from '../store/index.js';
+import { leaseClaims } from '../store/index.js';
 import { isSandbox, SANDBOX_CHANNEL, wantsConsole } from './sandbox.js';
 
 export type { ConsoleScreen, JobControl };

@@ -1,6 +1,6 @@
 import type { Config } from '../config/config.js';
-import type { SubscriptionSeed } from '../delivery/subscription-spec.js';
 import { FEED_NAMES } from '../feeds/feed-names.js';
+import type { SubscriptionSeed } from '../subscriptions/index.js';
 
 /** The sandbox's own token for its embedded emulator. */
 export const SANDBOX_TOKEN = 'sandbox-token';

@@ -7,21 +7,18 @@ import {
   type StatusReport,
 } from '../commands/index.js';
 import type { Config } from '../config/config.js';
-import { ChannelZoneRepository } from '../delivery/channel-zones.js';
-import { createZoneResolver, type ZoneResolver } from '../delivery/zone-of.js';
 import { createDirectoryClient, type DirectoryClient, SPEC_WINDOW_MS } from '../directory/index.js';
 import { EMULATOR_WEB_URL, type RunningEmulator, startEmulator } from '../emulator/index.js';
-import type { Engine, EngineSettings } from '../engine/engine.js';
-import { FeedScheduler } from '../engine/feed-scheduler.js';
+import type { Engine, EngineSettings } from '../engine/index.js';
+import { PollScheduler } from '../engine/index.js';
 import { BotError } from '../errors.js';
 import { directoryEventSink } from '../observability/event-log.js';
 import type { Metrics } from '../observability/metrics.js';
-import type { ChatAdapter } from '../ports/chat-adapter.js';
-import { systemClock } from '../ports/clock.js';
-import type { CommandHandler } from '../ports/commands.js';
-import type { Logger } from '../ports/logger.js';
-import type { BotStore } from '../store/create-store.js';
-import { directoryIdFor, SANDBOX_DIRECTORY_ID } from '../store/directory-keys.js';
+import type { ChatAdapter, CommandHandler, Logger } from '../ports/index.js';
+import { systemClock } from '../ports/index.js';
+import type { BotStore } from '../store/index.js';
+import { directoryIdFor, SANDBOX_DIRECTORY_ID } from '../store/index.js';
+import { ChannelZoneRepository, createZoneResolver, type ZoneResolver } from '../subscriptions/index.js';
 import { USER_AGENT } from '../version.js';
 import { isSandbox, SANDBOX_TOKEN } from './sandbox.js';
 
@@ -146,8 +143,8 @@ function commandDependencies(
       quotas: client.ledger.snapshot(),
       // Only the poller's health is live; another instance reads what the poller last saved.
       feeds: engine.leader.isLeader
-        ? engine.scheduler.health()
-        : await FeedScheduler.savedHealth(store.keyv, directoryId),
+        ? engine.polling.health()
+        : await PollScheduler.savedHealth(store.keyv, directoryId),
       pausedSubscriptions: index.paused(),
       subscribedFeeds: await engine.wantedFeeds(),
       isPoller: engine.leader.isLeader,

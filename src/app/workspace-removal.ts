@@ -1,8 +1,7 @@
-import type { Outbox } from '../delivery/outbox.js';
+import type { Outbox } from '../delivery/index.js';
 import type { Metrics } from '../observability/metrics.js';
-import type { AdapterContext, RemovedWorkspace, WorkspaceRemovalReason } from '../ports/chat-adapter.js';
-import type { Logger } from '../ports/logger.js';
-import type { BotStore } from '../store/create-store.js';
+import type { AdapterContext, Logger, RemovedWorkspace, WorkspaceRemovalReason } from '../ports/index.js';
+import type { BotStore } from '../store/index.js';
 import { forgetWorkspace } from '../workspaces/index.js';
 
 export interface WorkspaceRemovalDeps {

@@ -1,7 +1,7 @@
 import { parseArgs } from 'node:util';
 import { CONFIG_ERROR_EXIT_CODE } from '../config/load-config.js';
 import { messageOf } from '../errors.js';
-import type { CommandDefinition } from '../ports/commands.js';
+import type { CommandDefinition } from '../ports/index.js';
 import { loadConfigOrReport } from './cli-config.js';
 import { type CliIo, USAGE_EXIT_CODE } from './io.js';
 import type { Subcommand } from './subcommand.js';

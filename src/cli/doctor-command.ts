@@ -2,7 +2,7 @@ import type { Config } from '../config/config.js';
 import { CONFIG_ERROR_EXIT_CODE, configProblems, loadConfig } from '../config/load-config.js';
 import { createDirectoryClient } from '../directory/index.js';
 import { messageOf } from '../errors.js';
-import { createStore } from '../store/create-store.js';
+import { createStore } from '../store/index.js';
 import { USER_AGENT } from '../version.js';
 import { checkStoreKey } from './doctor-store-key.js';
 import { type CliIo, handleHelpOnly } from './io.js';

@@ -1,9 +1,7 @@
 import { storeNamespace } from '../app/sandbox.js';
 import type { Config } from '../config/config.js';
 import { messageOf } from '../errors.js';
-import { createStore } from '../store/create-store.js';
-import { createSecretSealer } from '../store/sealed-values.js';
-import { surveyStoredSecrets } from '../store/secret-survey.js';
+import { createSecretSealer, createStore, surveyStoredSecrets } from '../store/index.js';
 
 export interface KeyCheck {
   status: 'ok' | 'warning' | 'failed';

@@ -1,4 +1,4 @@
-import { EMULATOR_USAGE, runEmulatorCli } from '../emulator/cli.js';
+import { EMULATOR_USAGE, runEmulatorCli } from '../emulator/index.js';
 import type { Subcommand } from './subcommand.js';
 
 export const emulatorCommand: Subcommand = {

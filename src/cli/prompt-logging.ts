@@ -2,7 +2,7 @@ import { isAbsolute, join, relative, resolve } from 'node:path';
 import { Writable } from 'node:stream';
 import type { Config } from '../config/config.js';
 import { createLogger } from '../observability/create-logger.js';
-import type { Logger } from '../ports/logger.js';
+import type { Logger } from '../ports/index.js';
 
 /** Where the full logs go while a prompt keeps the terminal for itself; relative to the working folder. */
 export const PROMPT_LOG_FILE = join('data', 'directory-bot.log');

@@ -8,15 +8,17 @@ import {
   v2CollectionSchema,
   v2CommentSchema,
   v2PostSchema,
+  v2UserProfileSchema,
 } from '../directory/index.js';
-import { v2UserProfileSchema } from '../directory/v2-records.js';
-import { composeCollectionMessage } from '../messages/collection-message.js';
-import { composeCommentMessage } from '../messages/comment-message.js';
-import { composeLiveEventMessage } from '../messages/live-event-message.js';
-import { composeNotificationMessage } from '../messages/notification-message.js';
-import { composePostMessage } from '../messages/post-message.js';
-import { composeUserMessage } from '../messages/user-message.js';
-import type { Message } from '../ports/message.js';
+import {
+  composeCollectionMessage,
+  composeCommentMessage,
+  composeLiveEventMessage,
+  composeNotificationMessage,
+  composePostMessage,
+  composeUserMessage,
+} from '../messages/index.js';
+import type { Message } from '../ports/index.js';
 
 /**
  * Composing a message straight from one raw record as the directory serves it (for the

@@ -2,7 +2,7 @@ import { readFile } from 'node:fs/promises';
 import { parseArgs } from 'node:util';
 import { messageOf, UsageError } from '../errors.js';
 import { formatMessage } from '../messages/index.js';
-import { isMessageFormat, MESSAGE_FORMATS, type Message, type MessageFormat } from '../ports/message.js';
+import { isMessageFormat, MESSAGE_FORMATS, type Message, type MessageFormat } from '../ports/index.js';
 import { type CliIo, USAGE_EXIT_CODE } from './io.js';
 import {
   composeRawRecord,

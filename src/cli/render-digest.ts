@@ -1,12 +1,11 @@
-import { emptyHeldState, holdItems } from '../delivery/held-items.js';
 import type { DirectoryPost } from '../directory/index.js';
 import { UsageError } from '../errors.js';
+import { emptyHeldState, holdItems } from '../held-items/index.js';
+import type { DigestInput, HeldItem } from '../messages/index.js';
 import { composeDigest } from '../messages/index.js';
-import type { Message } from '../ports/message.js';
-import type { DigestInput, HeldItem } from '../schedule/held-item.js';
-import { buildSchedule, type ScheduleInput } from '../schedule/parse-schedule.js';
-import type { DigestCadence } from '../schedule/schedule-options.js';
-import { latestDigestAt, nextDigestAt } from '../schedule/zoned-time.js';
+import type { Message } from '../ports/index.js';
+import type { DigestRecurrence } from '../schedule/index.js';
+import { buildSchedule, latestDigestAt, nextDigestAt, type ScheduleInput } from '../schedule/index.js';
 import type { RecordKind } from './raw-record.js';
 
 /** `render --digest SPEC [--top N] [--tz ZONE]` as typed. */
@@ -18,7 +17,7 @@ export interface DigestFlags {
 
 /** What `render` previews a digest with: a subscription's digest options, checked. */
 export interface DigestPlan {
-  cadence: DigestCadence;
+  recurrence: DigestRecurrence;
   top?: number;
   zone: string;
 }
@@ -58,7 +57,7 @@ export function checkDigestFlags(flags: DigestFlags, feed: string): DigestPlan |
   if (digest === undefined) return undefined;
   const { top, timeZone } = checked.schedule ?? {};
   // Without --tz the bot reads a schedule in UTC unless the channel or workspace names a zone.
-  return { cadence: digest, ...(top === undefined ? {} : { top }), zone: timeZone ?? 'UTC' };
+  return { recurrence: digest, ...(top === undefined ? {} : { top }), zone: timeZone ?? 'UTC' };
 }
 
 /** The feed `--kind` names, to check `--top` before reading anything; posts when it names none. */
@@ -120,8 +119,8 @@ export function previewDigest(
   const state = emptyHeldState();
   holdItems(state, items, plan.top !== undefined);
   const times = items.map((item) => item.discoveredAt);
-  const to = nextDigestAt(plan.cadence, plan.zone, Math.max(...times));
-  const from = Math.min(latestDigestAt(plan.cadence, plan.zone, to - 1), ...times);
+  const to = nextDigestAt(plan.recurrence, plan.zone, Math.max(...times));
+  const from = Math.min(latestDigestAt(plan.recurrence, plan.zone, to - 1), ...times);
   const omitted = state.omitted.digest ?? 0;
   const input: DigestInput = {
     kind: 'digest',
@@ -129,7 +128,7 @@ export function previewDigest(
     items: state.items,
     period: { from, to },
     zone: plan.zone,
-    cadence: plan.cadence,
+    recurrence: plan.recurrence,
     ...(plan.top === undefined ? {} : { top: plan.top }),
     ...(omitted > 0 ? { omitted } : {}),
   };

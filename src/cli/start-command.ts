@@ -4,7 +4,7 @@ import { wantsConsole } from '../app/sandbox.js';
 import { CONFIG_ERROR_EXIT_CODE, configProblems, loadConfig } from '../config/load-config.js';
 import { isBotError } from '../errors.js';
 import { createLogger } from '../observability/create-logger.js';
-import type { Logger } from '../ports/logger.js';
+import type { Logger } from '../ports/index.js';
 import { reportConfigProblems } from './cli-config.js';
 import { handleHelpOnly } from './io.js';
 import { createPromptLogging } from './prompt-logging.js';

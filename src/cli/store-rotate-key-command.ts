@@ -1,9 +1,7 @@
 import { storeNamespace } from '../app/sandbox.js';
 import { CONFIG_ERROR_EXIT_CODE } from '../config/load-config.js';
 import { isBotError, messageOf } from '../errors.js';
-import { createStore } from '../store/create-store.js';
-import { createSecretSealer } from '../store/sealed-values.js';
-import { resealStoredSecrets, verifyStoreKey } from '../store/secret-keys.js';
+import { createSecretSealer, createStore, resealStoredSecrets, verifyStoreKey } from '../store/index.js';
 import { loadConfigOrReport } from './cli-config.js';
 import { type CliIo, handleHelpOnly } from './io.js';
 import type { Subcommand } from './subcommand.js';

@@ -1,8 +1,8 @@
 import { parseArgs } from 'node:util';
 import { storeNamespace } from '../app/sandbox.js';
 import { messageOf, UsageError } from '../errors.js';
-import { type BotStore, createStore } from '../store/create-store.js';
-import { ACTIVE_DIRECTORY_KEY, directoryKeys } from '../store/directory-keys.js';
+import type { BotStore } from '../store/index.js';
+import { ACTIVE_DIRECTORY_KEY, createStore, directoryKeys } from '../store/index.js';
 import {
   exportWorkspace,
   type ForgetReport,

@@ -1,4 +1,4 @@
-import type { CommandInvocation } from '../ports/commands.js';
+import type { CommandInvocation } from '../ports/index.js';
 
 /** Who may change a channel's subscriptions, in the platform's own words. */
 export function whoMayManage(platform: string): string {

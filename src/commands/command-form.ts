@@ -1,5 +1,5 @@
 import { BotError } from '../errors.js';
-import type { CommandForm, FormField, FormSubmission } from '../ports/commands.js';
+import type { CommandForm, FormField, FormSubmission } from '../ports/index.js';
 import type { CommandSpec } from './command-spec.js';
 
 /**

@@ -1,4 +1,4 @@
-import type { CommandInvocation, CommandReply } from '../ports/commands.js';
+import type { CommandInvocation, CommandReply } from '../ports/index.js';
 import type { CommandKind, CommandSpec, ParsedArgs } from './command-spec.js';
 import type { CommandDependencies } from './types.js';
 

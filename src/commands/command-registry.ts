@@ -1,5 +1,5 @@
 import { BotError } from '../errors.js';
-import type { CommandDefinition, CommandReply } from '../ports/commands.js';
+import type { CommandDefinition, CommandReply } from '../ports/index.js';
 import type { CommandModule } from './command-module.js';
 import { type CommandSpec, publicDefinition } from './command-spec.js';
 import { helpReply } from './help.js';

@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import type { CommandDefinition, CommandOptionDefinition } from '../ports/commands.js';
+import type { CommandDefinition, CommandOptionDefinition } from '../ports/index.js';
 
 /** A parsed, validated argument value. Repeatable options collect a list. */
 export type ArgValue = string | number | boolean | readonly string[];

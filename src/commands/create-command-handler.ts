@@ -1,4 +1,4 @@
-import type { CommandHandler, CommandInvocation, CommandReply } from '../ports/commands.js';
+import type { CommandHandler, CommandInvocation, CommandReply } from '../ports/index.js';
 import { COMMANDS } from './all-commands.js';
 import { mayManage, whoMayManage } from './channel-permission.js';
 import { commandForm, formTokens, tokensAsText } from './command-form.js';

@@ -1,7 +1,6 @@
-import type { Subscription } from '../delivery/subscriptions.js';
-import { formatLocalTime } from '../schedule/parse-schedule.js';
-import type { DigestCadence, ScheduleOptions, Weekday } from '../schedule/schedule-options.js';
-import { formatLocal, nextDigestAt } from '../schedule/zoned-time.js';
+import type { DigestRecurrence, ScheduleOptions, Weekday } from '../schedule/index.js';
+import { formatLocal, formatLocalTime, nextDigestAt } from '../schedule/index.js';
+import type { Subscription } from '../subscriptions/index.js';
 import type { CommandDependencies } from './types.js';
 
 /** The zone a schedule is shown in, and the instant "next" is counted from. */
@@ -20,10 +19,10 @@ const DAY_NAMES: Readonly<Record<Weekday, string>> = {
   sun: 'Sun',
 };
 
-function cadenceText(cadence: DigestCadence): string {
-  if (cadence.every === 'hourly') return 'hourly';
-  if (cadence.every === 'daily') return `daily at ${formatLocalTime(cadence.at)}`;
-  return `weekly on ${DAY_NAMES[cadence.day]} at ${formatLocalTime(cadence.at)}`;
+function recurrenceText(recurrence: DigestRecurrence): string {
+  if (recurrence.every === 'hourly') return 'hourly';
+  if (recurrence.every === 'daily') return `daily at ${formatLocalTime(recurrence.at)}`;
+  return `weekly on ${DAY_NAMES[recurrence.day]} at ${formatLocalTime(recurrence.at)}`;
 }
 
 /**
@@ -45,8 +44,8 @@ export function describeSchedule(schedule: ScheduleOptions, clock?: ScheduleCloc
       clock === undefined
         ? ''
         : ` (next: ${formatLocal(nextDigestAt(schedule.digest, clock.zone, clock.now), clock.zone, 'day-time')})`;
-    const cadence = cadenceText(schedule.digest);
-    parts.push(`digest ${schedule.digest.every === 'hourly' ? cadence : inZone(cadence)}${next}`);
+    const recurrence = recurrenceText(schedule.digest);
+    parts.push(`digest ${schedule.digest.every === 'hourly' ? recurrence : inZone(recurrence)}${next}`);
     if (schedule.top !== undefined) parts.push(`top ${schedule.top} by votes`);
     if (schedule.digestEmpty) parts.push('empty digests too');
   }

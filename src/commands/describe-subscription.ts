@@ -1,6 +1,5 @@
-import { describeFilters } from '../delivery/feed-filters.js';
-import { type Subscription, USER_PAUSE_CODE } from '../delivery/subscriptions.js';
-import { describeThreading } from '../delivery/thread-settings.js';
+import type { Subscription } from '../subscriptions/index.js';
+import { describeFilters, describeThreading, USER_PAUSE_CODE } from '../subscriptions/index.js';
 import { describeSchedule, type ScheduleClock } from './describe-schedule.js';
 import { formatUtc } from './time-text.js';
 

@@ -1,5 +1,5 @@
 import { isIP } from 'node:net';
-import type { CommandReply } from '../ports/commands.js';
+import type { CommandReply } from '../ports/index.js';
 import { postLink } from './arg-formats.js';
 import type { ParsedArgs } from './command-spec.js';
 import { errorReply } from './replies.js';

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { CommandReply } from '../ports/commands.js';
+import type { CommandReply } from '../ports/index.js';
 import type { ActionCommand } from './command-module.js';
 import type { CommandSpec } from './command-spec.js';
 import { errorReply, infoMessage, infoReply } from './replies.js';

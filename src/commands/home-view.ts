@@ -1,5 +1,5 @@
-import type { Subscription } from '../delivery/subscriptions.js';
-import type { HomeChannel, HomeSubscription, HomeView, HomeViewer } from '../ports/home.js';
+import type { HomeChannel, HomeSubscription, HomeView, HomeViewer } from '../ports/index.js';
+import type { Subscription } from '../subscriptions/index.js';
 import { whoMayManage } from './channel-permission.js';
 import type { ScheduleClock } from './describe-schedule.js';
 import { describePause, describeSubscription } from './describe-subscription.js';

@@ -1,15 +1,16 @@
-import type { Subscription } from '../delivery/subscriptions.js';
-import type { CommandHandler, CommandInvocation } from '../ports/commands.js';
 import type {
+  CommandHandler,
+  CommandInvocation,
   HomeAction,
   HomeActionResult,
   HomeService,
   HomeView,
   HomeViewer,
+  KeyValueStore,
+  Logger,
   StaleHomes,
-} from '../ports/home.js';
-import type { KeyValueStore } from '../ports/key-value-store.js';
-import type { Logger } from '../ports/logger.js';
+} from '../ports/index.js';
+import type { Subscription } from '../subscriptions/index.js';
 import { mayManage } from './channel-permission.js';
 import { type ScheduleClock, scheduleClock } from './describe-schedule.js';
 import { buildHomeView, inViewersWorkspace } from './home-view.js';

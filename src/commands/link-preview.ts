@@ -1,7 +1,6 @@
 import type { DirectoryClient, IdOrSlug } from '../directory/index.js';
 import { composeLiveEventMessage, composeUserMessage } from '../messages/index.js';
-import type { Clock } from '../ports/clock.js';
-import type { CommandReply, LinkPreview, LinkPreviewRequest } from '../ports/commands.js';
+import type { Clock, CommandReply, LinkPreview, LinkPreviewRequest } from '../ports/index.js';
 import { parsePostRef, postLink, SLUG_PATTERN, USERNAME_PATTERN } from './arg-formats.js';
 import { collectionLookup } from './collection.js';
 import type { Lookup } from './command-module.js';

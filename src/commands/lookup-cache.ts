@@ -1,5 +1,4 @@
-import type { Clock } from '../ports/clock.js';
-import type { CommandReply } from '../ports/commands.js';
+import type { Clock, CommandReply } from '../ports/index.js';
 
 export interface LookupCache {
   get(key: string): CommandReply | undefined;

@@ -1,8 +1,7 @@
 import { z } from 'zod';
-import { type Reminder, reminderDueAt } from '../delivery/reminders.js';
 import type { DirectoryLiveEvent } from '../directory/index.js';
-import type { CommandReply } from '../ports/commands.js';
-import type { Message } from '../ports/message.js';
+import type { CommandReply, Message } from '../ports/index.js';
+import { type Reminder, reminderDueAt } from '../subscriptions/index.js';
 import type { ActionCommand, CommandRequest } from './command-module.js';
 import { findLiveEvent, matches, parseLiveEventRef } from './reminder-event.js';
 import { errorReply, infoMessage, infoReply, rateLimitedReply } from './replies.js';

@@ -1,5 +1,4 @@
-import type { CommandReply } from '../ports/commands.js';
-import type { Message } from '../ports/message.js';
+import type { CommandReply, Message } from '../ports/index.js';
 import { formatDuration } from './time-text.js';
 
 /** A private answer with results the asker may share in the channel. */

@@ -1,6 +1,5 @@
-import type { ScheduleInput } from '../schedule/parse-schedule.js';
-import { SCHEDULE_OPTION_NAMES } from '../schedule/parse-schedule.js';
-import { SCHEDULE_LIMITS } from '../schedule/schedule-options.js';
+import type { ScheduleInput } from '../schedule/index.js';
+import { SCHEDULE_LIMITS, SCHEDULE_OPTION_NAMES } from '../schedule/index.js';
 import type { FormInput, OptionSpec, ParsedArgs } from './command-spec.js';
 
 /**

@@ -1,7 +1,6 @@
-import type { Subscription } from '../delivery/subscriptions.js';
-import type { FeedHealth } from '../engine/feed-scheduler.js';
-import type { CommandInvocation, CommandReply } from '../ports/commands.js';
-import type { MessageField } from '../ports/message.js';
+import type { FeedHealth } from '../engine/index.js';
+import type { CommandInvocation, CommandReply, MessageField } from '../ports/index.js';
+import type { Subscription } from '../subscriptions/index.js';
 import type { ActionCommand } from './command-module.js';
 import { describePause } from './describe-subscription.js';
 import { infoMessage, infoReply } from './replies.js';

@@ -1,11 +1,15 @@
 import { z } from 'zod';
-import { type FeedFilters, feedFiltersSchema, filtersNotApplicable } from '../delivery/feed-filters.js';
-import { ON_REMOVAL } from '../delivery/subscription-record.js';
-import { threadCommentsScheduleConflict } from '../delivery/thread-settings.js';
 import { FEED_NAMES, type FeedName, isFeedName } from '../feeds/feed-names.js';
 import { formatMessage } from '../messages/index.js';
-import { isMessageFormat, MESSAGE_FORMATS } from '../ports/message.js';
-import { buildSchedule } from '../schedule/parse-schedule.js';
+import { isMessageFormat, MESSAGE_FORMATS } from '../ports/index.js';
+import { buildSchedule } from '../schedule/index.js';
+import {
+  type FeedFilters,
+  feedFiltersSchema,
+  filtersNotApplicable,
+  ON_REMOVAL,
+  threadCommentsScheduleConflict,
+} from '../subscriptions/index.js';
 import { splitList } from './arg-formats.js';
 import type { ActionCommand } from './command-module.js';
 import type { ParsedArgs } from './command-spec.js';

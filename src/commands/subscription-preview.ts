@@ -1,10 +1,10 @@
-import type { FeedFilters } from '../delivery/feed-filters.js';
-import { matchesFilters } from '../delivery/router.js';
 import type { DirectoryClient } from '../directory/index.js';
-import { composeFeedRecord } from '../engine/compose-item.js';
+import { composeFeedRecord } from '../engine/index.js';
 import { createFeed, RECENT_ONLY } from '../feeds/create-feeds.js';
 import type { FeedName } from '../feeds/feed-names.js';
-import type { Message } from '../ports/message.js';
+import type { Message } from '../ports/index.js';
+import type { FeedFilters } from '../subscriptions/index.js';
+import { matchesFilters } from '../subscriptions/index.js';
 import { INTERACTIVE } from './interactive.js';
 
 /** How many recent records the preview looks through for one that matches. */

@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import type { ThreadSettings } from '../delivery/thread-settings.js';
 import type { FeedName } from '../feeds/feed-names.js';
+import type { ThreadSettings } from '../subscriptions/index.js';
 import type { OptionSpec, ParsedArgs } from './command-spec.js';
 
 /** `subscribe`'s thread options (issue 13): where a post's comments go in the channel. */

@@ -1,7 +1,6 @@
-import type { ResolvedZone } from '../delivery/zone-of.js';
-import type { CommandInvocation } from '../ports/commands.js';
-import { checkTimeZone } from '../schedule/time-zones.js';
-import { formatLocal } from '../schedule/zoned-time.js';
+import type { CommandInvocation } from '../ports/index.js';
+import { checkTimeZone, formatLocal } from '../schedule/index.js';
+import type { ResolvedZone } from '../subscriptions/index.js';
 import type { ActionCommand } from './command-module.js';
 import { errorReply, infoReply } from './replies.js';
 import type { CommandDependencies } from './types.js';

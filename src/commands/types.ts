@@ -1,12 +1,14 @@
-import type { ChannelZoneRepository } from '../delivery/channel-zones.js';
-import type { ReminderRepository } from '../delivery/reminders.js';
-import type { Subscription, SubscriptionRepository } from '../delivery/subscriptions.js';
-import type { ZoneResolver } from '../delivery/zone-of.js';
 import type { DirectoryClient, DirectoryLiveEvent, QuotaClass } from '../directory/index.js';
-import type { FeedHealth } from '../engine/feed-scheduler.js';
+import type { FeedHealth } from '../engine/index.js';
 import type { FeedName } from '../feeds/feed-names.js';
-import type { Clock } from '../ports/clock.js';
-import type { LinkPreview } from '../ports/commands.js';
+import type { Clock, LinkPreview } from '../ports/index.js';
+import type {
+  ChannelZoneRepository,
+  ReminderRepository,
+  Subscription,
+  SubscriptionRepository,
+  ZoneResolver,
+} from '../subscriptions/index.js';
 import type { DirectoryLinks } from './directory-links.js';
 
 /** One directory quota class as `status` shows it. */

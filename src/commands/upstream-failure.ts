@@ -1,6 +1,6 @@
 import type { QuotaClass, QuotaLedger } from '../directory/index.js';
 import { isBotError } from '../errors.js';
-import type { CommandReply } from '../ports/commands.js';
+import type { CommandReply } from '../ports/index.js';
 import { errorReply } from './replies.js';
 import { formatDuration, formatUtc } from './time-text.js';
 import type { CommandResult } from './types.js';

@@ -1,5 +1,5 @@
-import { TokenBucket } from '../delivery/token-bucket.js';
-import type { Clock } from '../ports/clock.js';
+import { TokenBucket } from '../delivery/index.js';
+import type { Clock } from '../ports/index.js';
 
 export interface UserRateLimiter {
   /** Takes one lookup for this person; 0 when allowed, else ms until the next one is. */

@@ -1,4 +1,4 @@
-import type { SubscriptionSeed } from '../delivery/subscription-spec.js';
+import type { SubscriptionSeed } from '../subscriptions/index.js';
 
 /** The validated configuration, grouped by concern. Built once at start-up by `loadConfig`. */
 export interface Config {

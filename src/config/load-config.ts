@@ -1,6 +1,6 @@
 import { resolve } from 'node:path';
-import { parseSubscriptionSpec } from '../delivery/subscription-spec.js';
 import { ConfigError } from '../errors.js';
+import { parseSubscriptionSpec } from '../subscriptions/index.js';
 import { type Config, DEFAULT_SANDBOX_STORE_URL, DEFAULT_STORE_URL } from './config.js';
 import { decodeEncryptionKey } from './encryption-key.js';
 import { mergeEnvFile } from './env-file.js';

@@ -1,12 +1,12 @@
+import type { Message } from '../ports/index.js';
 import {
   type ChatAdapter,
   DELETE_REFUSED,
   type DeliveryOutcome,
   type Destination,
   type MessageReference,
-} from '../ports/chat-adapter.js';
-import type { Message } from '../ports/message.js';
-import type { DeliveredLedger, ShownState } from './dedupe.js';
+} from '../ports/index.js';
+import type { DeliveredLedger, ShownState } from './delivered-ledger.js';
 import { withMuteActions } from './mute-actions.js';
 import { EDIT_SUFFIX, type EditTarget, type Outbox, type OutboxEntry } from './outbox.js';
 
@@ -17,7 +17,7 @@ export function sendEdit(
   target: NonNullable<OutboxEntry['edit']>,
 ): Promise<DeliveryOutcome> {
   if (target.delete === true && entry.destination.direct !== true) {
-    // Refused like a platform's refusal, so the outbox marks the message instead (settle-outcome).
+    // Refused like a platform's refusal, so the outbox marks the message instead (dispatch/delivery-attempt.ts).
     if (adapter.delete === undefined) {
       const reason = `${adapter.platform} cannot delete messages`;
       return Promise.resolve({ status: 'rejected', code: DELETE_REFUSED, reason, scope: 'message' });

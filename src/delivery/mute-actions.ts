@@ -1,5 +1,5 @@
-import type { Message } from '../ports/message.js';
-import { type CommandAction, commandAction } from '../ports/message-actions.js';
+import type { Message } from '../ports/index.js';
+import { type CommandAction, commandAction } from '../ports/index.js';
 
 /** More than this many subscriptions behind one post would crowd the buttons out. */
 const MAX_MUTE_BUTTONS = 3;

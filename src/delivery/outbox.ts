@@ -1,10 +1,7 @@
 import type Keyv from 'keyv';
-import type { Destination } from '../ports/chat-adapter.js';
-import type { Message } from '../ports/message.js';
-import { type DirectoryKeys, directoryKeys } from '../store/directory-keys.js';
-import type { PostedReference } from './dedupe.js';
-import { QueueChanges } from './queue-changes.js';
-import type { EntryThread } from './thread-settings.js';
+import type { Destination, Message } from '../ports/index.js';
+import { type DirectoryKeys, directoryKeys } from '../store/index.js';
+import type { PostedReference } from './delivered-ledger.js';
 
 export interface OutboxEntry {
   destination: Destination;
@@ -26,7 +23,7 @@ export interface OutboxEntry {
   shown?: string;
   /** Where the platform put it, once `posted`; recorded with the delivery (see DeliveredLedger). */
   reference?: PostedReference;
-  /** A reply: the parent it goes under, looked up when it is delivered (see thread-delivery.ts). */
+  /** A reply: the parent it goes under, looked up when it is delivered (see threads.ts). */
   thread?: EntryThread;
   /** Loaded from the store by a new poller: check the delivered ledger before posting. */
   recovered?: boolean;
@@ -51,6 +48,16 @@ export interface EditTarget {
    * when the platform refuses the delete.
    */
   delete?: true;
+}
+
+/** What an outbox entry carries about its thread: the parent to look up when it is delivered. */
+export interface EntryThread {
+  /** The parent's item key in the same destination (a post's `posts:new:<id>`). */
+  parentKey: string;
+  /** Slack reply_broadcast for this reply. */
+  broadcast?: true;
+  /** What the thread is about (the post's name), for platforms whose threads have names. */
+  title?: string;
 }
 
 /** Marks an outbox entry's item key as an edit of the item's message. */
@@ -296,5 +303,30 @@ export class Outbox {
     this.#indexWaiting = write;
     this.#indexWrite = write;
     return write;
+  }
+}
+
+/**
+ * Who follows which destinations' queues changed (the dispatcher), so that after a delivery it
+ * re-reads only those heads instead of every destination's. Each watcher has its own set.
+ */
+export class QueueChanges {
+  readonly #watchers: Set<string>[] = [];
+
+  /** A new watcher: `take` returns the destinations changed since the last `take` (at first, `current`). */
+  watch(current: Iterable<string>): { take(): string[] } {
+    const changed = new Set(current);
+    this.#watchers.push(changed);
+    return {
+      take: () => {
+        const destinations = [...changed];
+        changed.clear();
+        return destinations;
+      },
+    };
+  }
+
+  changed(destinations: Iterable<string>): void {
+    for (const destination of destinations) for (const changed of this.#watchers) changed.add(destination);
   }
 }

@@ -54,11 +54,13 @@ export type {
   ListNotificationsParams,
   SortBy,
 } from './v1-resources.js';
+export { POSTS_QUERY, RANKED_POST_IDS_QUERY } from './v2-queries.js';
 export {
   v2CollectionSchema,
   v2CommentSchema,
   v2PostSchema,
   v2TopicSchema,
+  v2UserProfileSchema,
   v2UserSchema,
 } from './v2-records.js';
 export type {

@@ -1,6 +1,6 @@
 import { parseArgs } from 'node:util';
 import { messageOf, UsageError } from '../errors.js';
-import { DEFAULT_TOKEN, type EmulatorOptions, startEmulator } from './index.js';
+import { DEFAULT_TOKEN, type EmulatorOptions, startEmulator } from './start-emulator.js';
 import { parseUtcOffset } from './time-format.js';
 
 export interface CliIo {

@@ -1,5 +1,5 @@
 import { execute } from 'graphql';
-import { estimateQueryComplexity } from '../directory/query-complexity.js';
+import { estimateQueryComplexity } from '../directory/index.js';
 import type { V2Context } from './v2-context.js';
 import type { QueryPreparer } from './v2-documents.js';
 

@@ -1,6 +1,6 @@
-import { Outbox } from '../delivery/outbox.js';
-import type { BotStore } from '../store/create-store.js';
-import { ACTIVE_DIRECTORY_KEY, directoryKeys } from '../store/directory-keys.js';
+import { Outbox } from '../delivery/index.js';
+import type { BotStore } from '../store/index.js';
+import { ACTIVE_DIRECTORY_KEY, directoryKeys } from '../store/index.js';
 
 /** A return to a directory this store's bot had left: what was dropped to start from "now". */
 export interface DirectoryReturn {

@@ -6,8 +6,7 @@ import {
   composeNotificationMessage,
   composePostMessage,
 } from '../messages/index.js';
-import type { Clock } from '../ports/clock.js';
-import type { Message } from '../ports/message.js';
+import type { Clock, Message } from '../ports/index.js';
 
 /** The message for one feed record; `reminder` turns a live event into its "starting soon" form. */
 export function composeFeedRecord(record: FeedRecord, options: { now: number; reminder?: boolean }): Message {

@@ -1,28 +1,23 @@
-import { DeliveredLedger } from '../delivery/dedupe.js';
-import { type DispatchEvent, Dispatcher } from '../delivery/dispatcher.js';
-import type { EditLimits } from '../delivery/edits.js';
-import { Outbox } from '../delivery/outbox.js';
-import { ReminderRepository } from '../delivery/reminders.js';
-import type { SubscriptionSeed } from '../delivery/subscription-spec.js';
-import { SubscriptionRepository } from '../delivery/subscriptions.js';
+import type { DispatchEvent, EditLimits } from '../delivery/index.js';
+import { DeliveredLedger, Dispatcher, Outbox } from '../delivery/index.js';
 import type { DirectoryClient, DirectoryLiveEvent } from '../directory/index.js';
 import { createFeeds } from '../feeds/create-feeds.js';
 import type { Feed } from '../feeds/feed.js';
 import type { FeedItem } from '../feeds/feed-item.js';
 import type { FeedName } from '../feeds/feed-names.js';
 import type { LiveFeedState } from '../feeds/live-feed.js';
-import type { ChatAdapter } from '../ports/chat-adapter.js';
-import type { Clock } from '../ports/clock.js';
-import type { Message } from '../ports/message.js';
-import type { BotStore } from '../store/create-store.js';
-import { directoryKeys, LEGACY_POLLER_LEASE } from '../store/directory-keys.js';
+import { createScheduling, type SchedulingEvent, type SchedulingOptions } from '../held-items/index.js';
+import type { ChatAdapter, Clock, Message } from '../ports/index.js';
+import type { BotStore } from '../store/index.js';
+import { directoryKeys, LEGACY_POLLER_LEASE } from '../store/index.js';
+import type { SubscriptionSeed } from '../subscriptions/index.js';
+import { ReminderRepository, SubscriptionRepository } from '../subscriptions/index.js';
 import { type DirectoryReturn, startFromNowAfterDirectoryChange } from './active-directory.js';
 import { type PollSummary, runFeedOnce } from './feed-runner.js';
-import { FeedScheduler, type SchedulerEvent } from './feed-scheduler.js';
-import { LeaderElection, type LeaderEvent } from './leader.js';
+import { type PollEvent, PollScheduler } from './poll-scheduler.js';
+import { LeaderElection, type LeaderEvent } from './poller-lease.js';
 import { createReminderRunner, type ReminderEvent } from './reminder-runner.js';
 import { olderToCheck } from './removal-memory.js';
-import { createScheduling, type SchedulingEvent, type SchedulingOptions } from './scheduling.js';
 import { createTodaysRanking } from './todays-ranking.js';
 import { migrateUnprefixedState } from './unprefixed-state.js';
 
@@ -46,7 +41,7 @@ export type EngineEvent =
   | { source: 'store'; type: 'swept'; removed: number }
   | { source: 'store'; type: 'sweep-failed'; error: unknown }
   | ({ source: 'store'; type: 'directory-changed'; directoryId: string } & DirectoryReturn)
-  | ({ source: 'scheduler' } & SchedulerEvent)
+  | ({ source: 'polling' } & PollEvent)
   | ({ source: 'dispatcher' } & DispatchEvent)
   | ({ source: 'reminders' } & ReminderEvent)
   | ({ source: 'schedule' } & SchedulingEvent)
@@ -186,7 +181,7 @@ export function createEngine(options: EngineOptions) {
     return wanted;
   };
 
-  const scheduler = new FeedScheduler({
+  const polling = new PollScheduler({
     feeds,
     runFeed,
     wantedFeeds,
@@ -197,7 +192,7 @@ export function createEngine(options: EngineOptions) {
     windowMs: settings.windowMs,
     reserveFraction: settings.reserveFraction,
     minIntervalMs: settings.pollMinIntervalMs,
-    onEvent: (event) => onEvent?.({ source: 'scheduler', ...event }),
+    onEvent: (event) => onEvent?.({ source: 'polling', ...event }),
   });
 
   // Delivered-ledger keys are never read again, so SQL stores only shrink if swept.
@@ -232,7 +227,7 @@ export function createEngine(options: EngineOptions) {
       }
       await outbox.load();
       dispatcher.start();
-      scheduler.start();
+      polling.start();
       reminderRunner.start();
       scheduling.start();
       sweep();
@@ -243,7 +238,7 @@ export function createEngine(options: EngineOptions) {
       clearInterval(sweepTimer);
       await reminderRunner.stop();
       await scheduling.stop();
-      await scheduler.stop();
+      await polling.stop();
       await dispatcher.stop();
     },
     onEvent: (event) => onEvent?.({ source: 'leader', ...event }),
@@ -257,7 +252,7 @@ export function createEngine(options: EngineOptions) {
     scheduling,
     outbox,
     dispatcher,
-    scheduler,
+    polling,
     leader,
     feeds,
     /** Feeds at least one active subscription on a running platform wants: the ones polled. */

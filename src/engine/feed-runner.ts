@@ -1,20 +1,15 @@
 import type Keyv from 'keyv';
-import type { DeliveredLedger } from '../delivery/dedupe.js';
-import type { Dispatcher } from '../delivery/dispatcher.js';
-import type { EditLimits } from '../delivery/edits.js';
-import type { Outbox, OutboxEntry } from '../delivery/outbox.js';
-import { destinationKey } from '../delivery/router.js';
-import type { Subscription, SubscriptionRepository } from '../delivery/subscriptions.js';
-import { threadCommentRoutes } from '../delivery/thread-routing.js';
-import { entryThread } from '../delivery/thread-settings.js';
+import type { DeliveredLedger, Dispatcher, EditLimits, Outbox, OutboxEntry } from '../delivery/index.js';
+import { entryThread, threadCommentRoutes } from '../delivery/index.js';
 import type { Feed } from '../feeds/feed.js';
 import type { FeedItem } from '../feeds/feed-item.js';
+import type { ScheduledCandidate, ScheduleGate } from '../held-items/index.js';
 import { formatMessage } from '../messages/index.js';
-import type { Clock } from '../ports/clock.js';
-import type { Message } from '../ports/message.js';
-import { directoryKeys } from '../store/directory-keys.js';
+import type { Clock, Message } from '../ports/index.js';
+import { directoryKeys } from '../store/index.js';
+import type { Subscription, SubscriptionRepository } from '../subscriptions/index.js';
+import { destinationKey } from '../subscriptions/index.js';
 import { editEverywhere, type RefreshDeps, refreshShown, shownState } from './refresh-shown.js';
-import type { ScheduledCandidate, ScheduleGate } from './schedule-gate.js';
 import { type TodaysRanking, withoutRank } from './todays-ranking.js';
 
 export interface FeedRunnerOptions {

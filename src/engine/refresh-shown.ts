@@ -1,14 +1,13 @@
 import type Keyv from 'keyv';
-import type { DeliveredLedger } from '../delivery/dedupe.js';
-import { type EditDecision, type EditLimits, requestEdit } from '../delivery/edits.js';
-import type { Outbox } from '../delivery/outbox.js';
-import { destinationKey } from '../delivery/router.js';
-import type { SubscriptionIndex } from '../delivery/subscription-index.js';
+import type { DeliveredLedger, Outbox } from '../delivery/index.js';
+import { type EditDecision, type EditLimits, requestEdit } from '../delivery/index.js';
 import type { FeedItem, FeedRecord } from '../feeds/feed-item.js';
 import type { FeedName } from '../feeds/feed-names.js';
 import { makeFeedItem } from '../feeds/make-item.js';
 import { formatMessage, liveStatus, markRemoved } from '../messages/index.js';
-import type { Message } from '../ports/message.js';
+import type { Message } from '../ports/index.js';
+import type { SubscriptionIndex } from '../subscriptions/index.js';
+import { destinationKey } from '../subscriptions/index.js';
 import {
   accumulate,
   inIdSpan,

@@ -1,12 +1,11 @@
 import type Keyv from 'keyv';
-import type { DeliveredLedger } from '../delivery/dedupe.js';
-import type { Outbox, OutboxEntry } from '../delivery/outbox.js';
-import { type Reminder, type ReminderRepository, reminderDueAt } from '../delivery/reminders.js';
+import type { DeliveredLedger, Outbox, OutboxEntry } from '../delivery/index.js';
 import type { DirectoryLiveEvent } from '../directory/index.js';
 import type { LiveFeedState } from '../feeds/live-feed.js';
 import { composeReminderDm } from '../messages/index.js';
-import type { Clock } from '../ports/clock.js';
-import { directoryKeys } from '../store/directory-keys.js';
+import type { Clock } from '../ports/index.js';
+import { directoryKeys } from '../store/index.js';
+import { type Reminder, type ReminderRepository, reminderDueAt } from '../subscriptions/index.js';
 
 /** A reminder sent this long after it was due says it is late (the bot was down at the time). */
 export const LATE_AFTER_MS = 2 * 60_000;

@@ -2,7 +2,7 @@ import type Keyv from 'keyv';
 import { compareIds } from '../feeds/feed.js';
 import type { FeedItem, FeedRecord } from '../feeds/feed-item.js';
 import type { FeedName } from '../feeds/feed-names.js';
-import { directoryKeys } from '../store/directory-keys.js';
+import { directoryKeys } from '../store/index.js';
 
 /** An item a feed listed (or found), kept so a later listing that leaves it out can mark it removed. */
 export interface Remembered {

@@ -1,15 +1,13 @@
 import type Keyv from 'keyv';
-import type { DeliveredLedger } from '../delivery/dedupe.js';
-import type { EditLimits } from '../delivery/edits.js';
-import { destinationKey } from '../delivery/router.js';
-import type { SubscriptionIndex } from '../delivery/subscription-index.js';
+import type { DeliveredLedger, EditLimits } from '../delivery/index.js';
 import type { DirectoryClient, DirectoryPost } from '../directory/index.js';
-import { estimateQueryComplexity } from '../directory/index.js';
-import { RANKED_POST_IDS_QUERY } from '../directory/v2-queries.js';
+import { estimateQueryComplexity, RANKED_POST_IDS_QUERY } from '../directory/index.js';
 import { background } from '../feeds/feed.js';
 import type { FeedItem } from '../feeds/feed-item.js';
 import { makeFeedItem } from '../feeds/make-item.js';
-import { directoryKeys } from '../store/directory-keys.js';
+import { directoryKeys } from '../store/index.js';
+import type { SubscriptionIndex } from '../subscriptions/index.js';
+import { destinationKey } from '../subscriptions/index.js';
 
 /** Places a message shows ("#3 today"): the directory's first page of the day; below it, nothing. */
 export const RANKED_PLACES = 20;

@@ -1,7 +1,7 @@
 import type Keyv from 'keyv';
-import { Outbox, type OutboxEntry } from '../delivery/outbox.js';
+import { Outbox, type OutboxEntry } from '../delivery/index.js';
 import { FEED_NAMES } from '../feeds/feed-names.js';
-import { directoryKeys, UNPREFIXED_KEYS } from '../store/directory-keys.js';
+import { directoryKeys, UNPREFIXED_KEYS } from '../store/index.js';
 
 /** What the one-time upgrade from unprefixed state did; stored so it never runs again. */
 export interface UnprefixedStateMigration {

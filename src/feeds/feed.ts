@@ -1,5 +1,5 @@
 import type { CallOptions, DirectoryClient, Priority, QuotaClass } from '../directory/index.js';
-import type { Clock } from '../ports/clock.js';
+import type { Clock } from '../ports/index.js';
 import type { FeedItem } from './feed-item.js';
 import type { FeedName } from './feed-names.js';
 

@@ -1,6 +1,5 @@
 import type { DirectoryPost } from '../directory/index.js';
-import { estimateQueryComplexity } from '../directory/index.js';
-import { POSTS_QUERY } from '../directory/v2-queries.js';
+import { estimateQueryComplexity, POSTS_QUERY } from '../directory/index.js';
 import { background, canAffordAnotherPage, type Feed, type FeedDependencies, rememberIds } from './feed.js';
 import type { FeedItem } from './feed-item.js';
 import { makeFeedItem } from './make-item.js';

@@ -1,5 +1,4 @@
-import type { ItemKind, Message, MessageAuthor, MessageField } from '../ports/message.js';
-import type { MessageAction } from '../ports/message-actions.js';
+import type { ItemKind, Message, MessageAction, MessageAuthor, MessageField } from '../ports/index.js';
 
 /** A message under construction: any optional part may be undefined and is then left off. */
 export interface MessageParts {

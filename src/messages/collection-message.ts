@@ -1,6 +1,6 @@
-import type { DirectoryCollection } from '../directory/types.js';
-import type { Message } from '../ports/message.js';
-import { sanitizeUrl } from '../ports/text-safety.js';
+import type { DirectoryCollection } from '../directory/index.js';
+import type { Message } from '../ports/index.js';
+import { sanitizeUrl } from '../ports/index.js';
 import { buildMessage, footerFor } from './build-message.js';
 import { KIND_COLORS, resolveColor } from './colors.js';
 import { FieldList } from './fields.js';

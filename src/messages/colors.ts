@@ -1,4 +1,4 @@
-import type { ItemKind } from '../ports/message.js';
+import type { ItemKind } from '../ports/index.js';
 
 /** One colour per kind, so a reader can tell a comment from a live event at a glance. */
 export const KIND_COLORS: Readonly<Record<ItemKind, string>> = {

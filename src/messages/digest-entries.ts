@@ -1,6 +1,5 @@
-import { ENTRY_LIMITS, type MessageEntry } from '../ports/message.js';
-import { linkUrl } from '../ports/text-safety.js';
-import type { HeldItem } from '../schedule/held-item.js';
+import { ENTRY_LIMITS, linkUrl, type MessageEntry } from '../ports/index.js';
+import type { HeldItem } from './digest-input.js';
 import type { DigestClock } from './digest-time.js';
 import { formatCount } from './fields.js';
 import { formatMessage } from './format-message.js';

@@ -1,5 +1,5 @@
-import type { DigestInput } from '../schedule/held-item.js';
-import { type DigestCadence, SCHEDULE_LIMITS } from '../schedule/schedule-options.js';
+import { type DigestRecurrence, SCHEDULE_LIMITS } from '../schedule/index.js';
+import type { DigestInput } from './digest-input.js';
 import type { DigestClock } from './digest-time.js';
 import { formatCount } from './fields.js';
 
@@ -38,8 +38,8 @@ function feedWords(feed: string): string {
   return Object.hasOwn(NOUNS, feed) ? (NOUNS[feed] as readonly [string, string])[1] : feed;
 }
 
-function cadenceName(cadence: DigestCadence | undefined): string {
-  return cadence === undefined ? 'digest' : `${cadence.every} digest`;
+function recurrenceName(recurrence: DigestRecurrence | undefined): string {
+  return recurrence === undefined ? 'digest' : `${recurrence.every} digest`;
 }
 
 /** Which stretch of time a ranked digest covers, as its title names it: the local day for a daily one. */
@@ -47,7 +47,7 @@ function periodLabel(input: DigestInput, clock: DigestClock): string {
   const { from, to } = input.period;
   // The period ends at the slot itself (exclusive): its last instant names the day it covers.
   const last = Math.max(from, to - 1);
-  switch (input.cadence?.every) {
+  switch (input.recurrence?.every) {
     case 'hourly':
       // A period that starts on another day (a late digest after an outage) names that day.
       return `${clock.near(from, last)}–${clock.format(to, 'time')}`;
@@ -87,7 +87,7 @@ export function digestHeading(
     default:
       break;
   }
-  const what = footer(cadenceName(input.cadence), clock);
+  const what = footer(recurrenceName(input.recurrence), clock);
   if (total === 0) return { title: `Nothing new in ${feedWords(input.feed)} since ${since}`, footer: what };
   if (input.top !== undefined) {
     return {

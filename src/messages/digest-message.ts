@@ -1,9 +1,9 @@
-import type { Message, MessageEntry } from '../ports/message.js';
-import type { DigestInput } from '../schedule/held-item.js';
-import { SCHEDULE_LIMITS } from '../schedule/schedule-options.js';
+import type { Message, MessageEntry } from '../ports/index.js';
+import { SCHEDULE_LIMITS } from '../schedule/index.js';
 import { KIND_COLORS } from './colors.js';
 import { listEntry, oldestFirst, rankByVotes, rankedEntry, uniqueItems } from './digest-entries.js';
 import { type DigestHeading, digestHeading, lateNote, omittedNote } from './digest-heading.js';
+import type { DigestInput } from './digest-input.js';
 import { partMarker, splitEntries } from './digest-parts.js';
 import { digestClock } from './digest-time.js';
 import { summaryLine } from './plain-text.js';

@@ -1,4 +1,4 @@
-import { ENTRY_LIMITS, entryWeight, type MessageEntry } from '../ports/message.js';
+import { ENTRY_LIMITS, entryWeight, type MessageEntry } from '../ports/index.js';
 
 /**
  * Splits a digest's lines into parts, at item boundaries, each within {@link ENTRY_LIMITS}: at

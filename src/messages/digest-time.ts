@@ -1,4 +1,4 @@
-import { formatLocal } from '../schedule/zoned-time.js';
+import { formatLocal } from '../schedule/index.js';
 
 /**
  * Times as a digest writes them: in the subscription's zone, which is the zone its schedule is

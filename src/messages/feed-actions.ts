@@ -1,4 +1,4 @@
-import { type CommandAction, commandAction, type MessageAction } from '../ports/message-actions.js';
+import { type CommandAction, commandAction, type MessageAction } from '../ports/index.js';
 
 /** An "Open" link button, when there is a link to open. */
 function openAction(url: string | undefined): MessageAction[] {

@@ -1,4 +1,4 @@
-import type { MessageField } from '../ports/message.js';
+import type { MessageField } from '../ports/index.js';
 
 const COUNT_FORMAT = new Intl.NumberFormat('en-US');
 

@@ -1,4 +1,4 @@
-import type { Message, MessageFormat } from '../ports/message.js';
+import type { Message, MessageFormat } from '../ports/index.js';
 import { summaryLine } from './plain-text.js';
 
 /**

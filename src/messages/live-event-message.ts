@@ -1,6 +1,6 @@
-import type { DirectoryLiveEvent } from '../directory/types.js';
-import type { Message } from '../ports/message.js';
-import { sanitizeUrl } from '../ports/text-safety.js';
+import type { DirectoryLiveEvent } from '../directory/index.js';
+import type { Message } from '../ports/index.js';
+import { sanitizeUrl } from '../ports/index.js';
 import { buildMessage, footerFor, type Occasion } from './build-message.js';
 import { KIND_COLORS } from './colors.js';
 import { liveEventActions } from './feed-actions.js';

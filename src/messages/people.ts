@@ -1,6 +1,6 @@
-import type { DirectoryUser } from '../directory/types.js';
-import type { MessageAuthor } from '../ports/message.js';
-import { sanitizeUrl } from '../ports/text-safety.js';
+import type { DirectoryUser } from '../directory/index.js';
+import type { MessageAuthor } from '../ports/index.js';
+import { sanitizeUrl } from '../ports/index.js';
 import { singleLine } from './plain-text.js';
 
 /** How a redacted or missing person is shown: never a name, never a link. */

@@ -1,5 +1,4 @@
-import { stripInvisibleFormatting } from '../ports/invisible-text.js';
-import { precut, truncate } from '../ports/text-safety.js';
+import { precut, stripInvisibleFormatting, truncate } from '../ports/index.js';
 
 /** Longest `fallback` a composer produces: notification previews cut around here anyway. */
 export const FALLBACK_MAX = 200;

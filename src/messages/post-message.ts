@@ -1,6 +1,6 @@
-import type { DirectoryPost } from '../directory/types.js';
-import type { Message } from '../ports/message.js';
-import { sanitizeUrl } from '../ports/text-safety.js';
+import type { DirectoryPost } from '../directory/index.js';
+import type { Message } from '../ports/index.js';
+import { sanitizeUrl } from '../ports/index.js';
 import { buildMessage, type ComposeOptions, footerFor } from './build-message.js';
 import { KIND_COLORS } from './colors.js';
 import { postActions } from './feed-actions.js';

@@ -1,6 +1,5 @@
-import type { Message } from '../ports/message.js';
-import type { RemindedEvent } from '../ports/reminded-event.js';
-import { sanitizeUrl } from '../ports/text-safety.js';
+import type { Message, RemindedEvent } from '../ports/index.js';
+import { sanitizeUrl } from '../ports/index.js';
 import { buildMessage, footerFor } from './build-message.js';
 import { KIND_COLORS } from './colors.js';
 import { FieldList, formatInstant, formatLeadTime } from './fields.js';

@@ -1,5 +1,5 @@
-import type { DirectoryLiveEvent } from '../directory/types.js';
-import type { Message } from '../ports/message.js';
+import type { DirectoryLiveEvent } from '../directory/index.js';
+import type { Message } from '../ports/index.js';
 
 /** A live event as its message shows it: before "starting soon", starting soon, live, over. */
 export type LiveStatus = 'scheduled' | 'starting' | 'live' | 'ended';

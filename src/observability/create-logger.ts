@@ -3,7 +3,7 @@ import { dirname } from 'node:path';
 import { Writable } from 'node:stream';
 import { type DestinationStream, type Level, pino } from 'pino';
 import prettyStream from 'pino-pretty';
-import type { Logger } from '../ports/logger.js';
+import type { Logger } from '../ports/index.js';
 
 export interface LoggerOptions {
   level: 'trace' | 'debug' | 'info' | 'warn' | 'error' | 'fatal' | 'silent';

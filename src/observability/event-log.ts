@@ -1,7 +1,7 @@
 import type { DirectoryClientEvent, QuotaLedger } from '../directory/index.js';
-import type { EngineEvent } from '../engine/engine.js';
-import type { SchedulingEvent } from '../engine/scheduling.js';
-import type { Logger } from '../ports/logger.js';
+import type { EngineEvent } from '../engine/index.js';
+import type { SchedulingEvent } from '../held-items/index.js';
+import type { Logger } from '../ports/index.js';
 import type { Metrics } from './metrics.js';
 
 /**
@@ -74,7 +74,7 @@ export function engineEventSink(logger: Logger, metrics: Metrics, outboxSize: ()
         else
           logger.warn({ err: event.error }, 'could not sweep expired store keys; will try again in an hour');
         return;
-      case 'scheduler':
+      case 'polling':
         if (event.type === 'polled') {
           metrics.feedPolls.inc({ feed: event.summary.feed, result: 'ok' });
           metrics.feedItems.inc({ feed: event.summary.feed }, event.summary.found);

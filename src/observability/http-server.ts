@@ -2,8 +2,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net';
 import type { Registry } from 'prom-client';
 import { BotError, messageOf } from '../errors.js';
-import type { HttpHandler, HttpMount } from '../ports/chat-adapter.js';
-import type { Logger } from '../ports/logger.js';
+import type { HttpHandler, HttpMount, Logger } from '../ports/index.js';
 
 export interface ReadinessCheck {
   name: string;

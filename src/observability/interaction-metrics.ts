@@ -1,4 +1,4 @@
-import type { InteractionEvent } from '../ports/interaction-events.js';
+import type { InteractionEvent } from '../ports/index.js';
 import type { Metrics } from './metrics.js';
 
 const result = (failed: boolean) => (failed ? 'failed' : 'ok');

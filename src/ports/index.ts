@@ -31,6 +31,7 @@ export type {
   WorkspaceRemovalReason,
 } from './chat-adapter.js';
 export { DELETE_REFUSED } from './chat-adapter.js';
+export { type Clock, sleep, systemClock } from './clock.js';
 export type {
   Actor,
   CommandDefinition,
@@ -85,6 +86,7 @@ export {
   type LinkAction,
   type MessageAction,
 } from './message-actions.js';
+export type { RemindedEvent } from './reminded-event.js';
 export type { OpenedSecret, SecretSealer } from './secret-sealer.js';
 export { linkUrl, precut, sanitizeUrl, truncate } from './text-safety.js';
 export type { ThreadOpening, ThreadProblem, ThreadTarget } from './threads.js';

@@ -1,5 +1,5 @@
 import {
-  type DigestCadence,
+  type DigestRecurrence,
   type LocalTime,
   type QuietHours,
   SCHEDULE_LIMITS,
@@ -57,7 +57,7 @@ export function parseLocalTime(text: string): Parsed<LocalTime> {
 }
 
 /** `hourly`, `daily@09:00`, `weekly@mon-09:00` (a day's first three letters or its full name). */
-export function parseDigestCadence(text: string): Parsed<DigestCadence> {
+export function parseDigestRecurrence(text: string): Parsed<DigestRecurrence> {
   const value = text.trim().toLowerCase();
   if (value === 'hourly') return { ok: true, value: { every: 'hourly' } };
   const daily = /^daily@(.+)$/.exec(value);
@@ -118,7 +118,7 @@ export function buildSchedule(
 
   const digest = text('digest');
   if (digest !== undefined) {
-    const parsed = parseDigestCadence(digest);
+    const parsed = parseDigestRecurrence(digest);
     if (!parsed.ok) return fail('digest', problemText(parsed.problem));
     schedule.digest = parsed.value;
   }
@@ -217,7 +217,7 @@ function combinationProblem(
 /** The schedule as the options that would set it, e.g. `digest=daily@09:00`, for echoing back. */
 export function scheduleOptionValues(s: ScheduleOptions): [ScheduleOptionName, string][] {
   const out: [ScheduleOptionName, string][] = [];
-  if (s.digest) out.push(['digest', formatDigestCadence(s.digest)]);
+  if (s.digest) out.push(['digest', formatDigestRecurrence(s.digest)]);
   if (s.top !== undefined) out.push(['top', String(s.top)]);
   if (s.digestEmpty) out.push(['digest-empty', 'true']);
   if (s.quiet) out.push(['quiet', formatQuietHours(s.quiet)]);
@@ -233,10 +233,10 @@ export function formatLocalTime(time: LocalTime): string {
 }
 
 /** `hourly`, `daily@09:00`, `weekly@mon-09:00`: what `--digest` takes. */
-export function formatDigestCadence(cadence: DigestCadence): string {
-  if (cadence.every === 'hourly') return 'hourly';
-  if (cadence.every === 'daily') return `daily@${formatLocalTime(cadence.at)}`;
-  return `weekly@${cadence.day}-${formatLocalTime(cadence.at)}`;
+export function formatDigestRecurrence(recurrence: DigestRecurrence): string {
+  if (recurrence.every === 'hourly') return 'hourly';
+  if (recurrence.every === 'daily') return `daily@${formatLocalTime(recurrence.at)}`;
+  return `weekly@${recurrence.day}-${formatLocalTime(recurrence.at)}`;
 }
 
 /** `22:00-07:00`: what `--quiet` takes. */

@@ -19,7 +19,7 @@ export const WEEKDAYS = ['mon', 'tue', 'wed', 'thu', 'fri', 'sat', 'sun'] as con
 export type Weekday = (typeof WEEKDAYS)[number];
 
 /** `--digest hourly | daily@HH:MM | weekly@ddd-HH:MM`. */
-export type DigestCadence =
+export type DigestRecurrence =
   | { every: 'hourly' }
   | { every: 'daily'; at: LocalTime }
   | { every: 'weekly'; day: Weekday; at: LocalTime };
@@ -32,7 +32,7 @@ export interface QuietHours {
 
 export interface ScheduleOptions {
   /** Collect items and post them as one digest per period. */
-  digest?: DigestCadence;
+  digest?: DigestRecurrence;
   /** `--top N`: the digest shows the period's N best items by votes (1–50); absent: every item, in order. */
   top?: number;
   /** `--digest-empty`: post a digest saying "nothing new" for an empty period. */
@@ -56,7 +56,7 @@ export const SCHEDULE_LIMITS = {
   maxPerDay: { min: 1, max: 10_000 },
   /** More than this many messages held by quiet hours are posted as one summary. */
   quietSummaryOver: 5,
-  /** Items held per subscription at most (see src/delivery/held-items.ts). */
+  /** Items held per subscription at most (see src/held-items/held-item-store.ts). */
   heldItems: 100,
 } as const;
 

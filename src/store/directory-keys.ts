@@ -44,7 +44,7 @@ export function directoryKeys(directoryId: string) {
      * with it) but its own key: edits write it while a thread start writes the entry.
      */
     shown: (destinationKey: string, itemKey: string) => `${prefix}sent:${destinationKey}:${itemKey}#shown`,
-    /** Which subscriptions have held items or schedule state (src/delivery/held-items.ts). */
+    /** Which subscriptions have held items or schedule state (src/held-items/held-item-store.ts). */
     heldIndex: `${prefix}held:subscriptions`,
     /** One subscription's held items and schedule state: what it holds names this directory's items. */
     held: (subscriptionId: string) => `${prefix}held:sub:${subscriptionId}`,

@@ -1,6 +1,6 @@
 import { createCipheriv, createDecipheriv, createHmac, randomBytes } from 'node:crypto';
 import { BotError } from '../errors.js';
-import type { OpenedSecret, SecretSealer } from '../ports/secret-sealer.js';
+import type { OpenedSecret, SecretSealer } from '../ports/index.js';
 
 /** STORE_ENCRYPTION_KEY and, while rotating, STORE_ENCRYPTION_KEY_PREVIOUS: 32 bytes each. */
 export interface EncryptionKeys {

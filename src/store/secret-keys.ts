@@ -1,6 +1,6 @@
 import type Keyv from 'keyv';
 import { BotError } from '../errors.js';
-import { SLACK_INSTALLATION_KEYS, SLACK_INSTALLATION_SECRETS } from '../ports/installation-keys.js';
+import { SLACK_INSTALLATION_KEYS, SLACK_INSTALLATION_SECRETS } from '../ports/index.js';
 import type { StoreSealer } from './sealed-values.js';
 
 /**

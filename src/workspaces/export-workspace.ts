@@ -1,6 +1,6 @@
-import type { Clock } from '../ports/clock.js';
-import { systemClock } from '../ports/clock.js';
-import type { BotStore } from '../store/create-store.js';
+import type { Clock } from '../ports/index.js';
+import { systemClock } from '../ports/index.js';
+import type { BotStore } from '../store/index.js';
 import { withoutSecrets } from './without-secrets.js';
 import { findWorkspaceData } from './workspace-data.js';
 import { formatWorkspaceRef, type WorkspaceRef } from './workspace-ref.js';

@@ -1,7 +1,12 @@
-import { CHANNEL_ZONES_KEY, ChannelZoneRepository } from '../delivery/channel-zones.js';
-import { REMINDERS_KEY, ReminderRepository } from '../delivery/reminders.js';
-import { SUBSCRIPTIONS_KEY, SubscriptionRepository } from '../delivery/subscriptions.js';
-import { systemClock } from '../ports/clock.js';
+import { systemClock } from '../ports/index.js';
+import {
+  CHANNEL_ZONES_KEY,
+  ChannelZoneRepository,
+  REMINDERS_KEY,
+  ReminderRepository,
+  SUBSCRIPTIONS_KEY,
+  SubscriptionRepository,
+} from '../subscriptions/index.js';
 import type { WorkspaceDeps } from './export-workspace.js';
 import { findWorkspaceData } from './workspace-data.js';
 import { formatWorkspaceRef, type WorkspaceRef } from './workspace-ref.js';

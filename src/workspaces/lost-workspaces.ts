@@ -1,4 +1,4 @@
-import type { Subscription } from '../delivery/subscriptions.js';
+import type { Subscription } from '../subscriptions/index.js';
 
 /** A workspace every subscribed channel of which refused the bot. */
 export interface LostWorkspace {

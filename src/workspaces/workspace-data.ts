@@ -1,11 +1,15 @@
-import { CHANNEL_ZONES_KEY, type ChannelZone } from '../delivery/channel-zones.js';
-import type { OutboxEntry } from '../delivery/outbox.js';
-import { REMINDERS_KEY, type Reminder } from '../delivery/reminders.js';
-import { type Subscription, SubscriptionRepository } from '../delivery/subscriptions.js';
-import { systemClock } from '../ports/clock.js';
-import { SLACK_INSTALLATION_KEYS } from '../ports/installation-keys.js';
-import type { BotStore } from '../store/create-store.js';
-import { UNPREFIXED_KEYS } from '../store/directory-keys.js';
+import type { OutboxEntry } from '../delivery/index.js';
+import { SLACK_INSTALLATION_KEYS, systemClock } from '../ports/index.js';
+import type { BotStore } from '../store/index.js';
+import { UNPREFIXED_KEYS } from '../store/index.js';
+import type { Subscription } from '../subscriptions/index.js';
+import {
+  CHANNEL_ZONES_KEY,
+  type ChannelZone,
+  REMINDERS_KEY,
+  type Reminder,
+  SubscriptionRepository,
+} from '../subscriptions/index.js';
 import type { WorkspaceRef } from './workspace-ref.js';
 
 /** Everything the store holds about one workspace, found by `findWorkspaceData`. */

@@ -2,11 +2,11 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { type App, createApp } from '../../src/app/create-app.js';
 import { loadConfig } from '../../src/config/load-config.js';
-import { SubscriptionRepository } from '../../src/delivery/subscriptions.js';
 import { type RunningEmulator, startEmulator } from '../../src/emulator/index.js';
 import { createSilentLogger } from '../../src/observability/create-logger.js';
 import { systemClock } from '../../src/ports/clock.js';
 import { createStore } from '../../src/store/create-store.js';
+import { SubscriptionRepository } from '../../src/subscriptions/subscription-repository.js';
 import { eventually } from '../support/polling.js';
 import { makeTempDir } from '../support/temp-dir.js';
 

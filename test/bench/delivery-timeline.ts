@@ -26,7 +26,7 @@ export interface Spread {
 /**
  * Where a paced platform's burst spent its time (the JSON's `timing`). Every figure in ms.
  * `slotFree`, for every post after the first window, follows the window limiter's rule
- * (src/delivery/window-limiter.ts): the k-th post may go once `k − limit` of the posts before it
+ * (src/delivery/dispatch/window-limiter.ts): the k-th post may go once `k − limit` of the posts before it
  * were answered a window ago. From then to the moment it went is the lag, split into
  * `channelWait` (every channel with posts left was waiting for its own bucket or for its previous
  * post to be recorded: nothing could have gone) and `slack` (something could have gone and did

@@ -1,10 +1,10 @@
 import { join } from 'node:path';
+import { createStore } from '../../src/store/create-store.js';
+import type { Subscription } from '../../src/subscriptions/subscription.js';
 import {
   SUBSCRIPTIONS_KEY,
   SUBSCRIPTIONS_VERSION_KEY,
-  type Subscription,
-} from '../../src/delivery/subscriptions.js';
-import { createStore } from '../../src/store/create-store.js';
+} from '../../src/subscriptions/subscription-repository.js';
 import { RecordingAdapter } from '../support/recording-adapter.js';
 import { scheduleWorld } from '../support/schedule-harness.js';
 import { makeTempDir } from '../support/temp-dir.js';

@@ -2,13 +2,13 @@ import { join } from 'node:path';
 import { Registry } from 'prom-client';
 import { createDiscordAdapter } from '../../adapters/discord/index.js';
 import { createSlackAdapter, SLACK_PACING } from '../../adapters/slack/index.js';
-import type { SubscriptionSeed } from '../../src/delivery/subscription-spec.js';
 import { createDirectoryClient } from '../../src/directory/index.js';
 import { startEmulator } from '../../src/emulator/index.js';
 import { createEngine, type EngineEvent } from '../../src/engine/engine.js';
 import { createHttpServer } from '../../src/observability/http-server.js';
 import type { ChatAdapter, DeliveryPacing, RateLimit } from '../../src/ports/index.js';
 import { createStore } from '../../src/store/create-store.js';
+import type { SubscriptionSeed } from '../../src/subscriptions/subscription-spec.js';
 import { REQUEST_SCHEMAS, validateAgainstSpec } from '../fakes/discord/discord-spec.js';
 import { FakeDiscordRest } from '../fakes/discord/fake-discord-rest.js';
 import { FakeSlackApi } from '../fakes/slack/fake-slack-api.js';
@@ -65,7 +65,7 @@ export interface PlatformFanOut {
    * Where the pacing is a window (Discord's global 50 per second): how long each post took from
    * the outbox handing it to the adapter to the answer, and the best rate a limiter can reach
    * that never lets a window hold more than the limit wherever a request lands inside its round
-   * trip: every window then also holds its slots for the round trip (src/delivery/window-limiter.ts).
+   * trip: every window then also holds its slots for the round trip (src/delivery/dispatch/window-limiter.ts).
    */
   window?: {
     roundTripMs: { p50: number; mean: number; p95: number };

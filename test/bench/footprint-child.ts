@@ -1,5 +1,5 @@
 /** Child-process entry of the footprint benchmark: measures one store, reports over IPC, exits. */
-import type { StoreKind } from '../../src/store/create-store.js';
+import type { StoreKind } from '../../src/store/bot-store.js';
 import { type FootprintOptions, measureStore } from './footprint-measure.js';
 import { storeUrl } from './footprint-stores.js';
 

@@ -1,9 +1,9 @@
 /** One store's footprint, measured in its own process (footprint-child.ts). */
 import { performance } from 'node:perf_hooks';
-import { DeliveredLedger } from '../../src/delivery/dedupe.js';
-import { SubscriptionRepository } from '../../src/delivery/subscriptions.js';
+import { DeliveredLedger } from '../../src/delivery/delivered-ledger.js';
 import { systemClock } from '../../src/ports/clock.js';
-import type { StoreKind } from '../../src/store/create-store.js';
+import type { StoreKind } from '../../src/store/bot-store.js';
+import { SubscriptionRepository } from '../../src/subscriptions/subscription-repository.js';
 import {
   channelOf,
   commentsFor,

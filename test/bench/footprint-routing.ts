@@ -6,12 +6,12 @@
  * subscriptions at any scale, so time per item measures the lookup, not a growing fan-out.
  */
 import { performance } from 'node:perf_hooks';
-import { routeItem } from '../../src/delivery/router.js';
-import type { SubscriptionIndex } from '../../src/delivery/subscription-index.js';
-import type { SubscriptionSeed } from '../../src/delivery/subscription-spec.js';
-import type { Subscription } from '../../src/delivery/subscriptions.js';
 import type { FeedItem } from '../../src/feeds/feed-item.js';
 import { makeFeedItem } from '../../src/feeds/make-item.js';
+import { routeItem } from '../../src/subscriptions/routing.js';
+import type { Subscription } from '../../src/subscriptions/subscription.js';
+import type { SubscriptionIndex } from '../../src/subscriptions/subscription-index.js';
+import type { SubscriptionSeed } from '../../src/subscriptions/subscription-spec.js';
 import { percentile, round, seededRandom } from './support.js';
 
 export const SUBSCRIPTIONS_PER_CHANNEL = 10;

@@ -7,7 +7,8 @@
  */
 import { statSync } from 'node:fs';
 import { join } from 'node:path';
-import { type BotStore, createStore, type StoreKind } from '../../src/store/create-store.js';
+import type { BotStore, StoreKind } from '../../src/store/bot-store.js';
+import { createStore } from '../../src/store/create-store.js';
 import { directoryKeys } from '../../src/store/directory-keys.js';
 import { makeTempDir } from '../support/temp-dir.js';
 

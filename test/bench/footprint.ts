@@ -7,7 +7,7 @@
  */
 import { fork } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import type { StoreKind } from '../../src/store/create-store.js';
+import type { StoreKind } from '../../src/store/bot-store.js';
 import type { FootprintOptions, StoreFootprint } from './footprint-measure.js';
 import { storeUrl } from './footprint-stores.js';
 import type { Violation } from './support.js';

@@ -174,7 +174,7 @@ export async function benchFreshness(options: FreshnessOptions): Promise<Freshne
     },
     onEvent: (event) => {
       engineEvents.push(event);
-      if (event.source === 'scheduler' && event.type === 'polled')
+      if (event.source === 'polling' && event.type === 'polled')
         pollStarts.push({ at: Date.now() - event.ms, feed: event.summary.feed });
     },
   });
@@ -200,7 +200,7 @@ export async function benchFreshness(options: FreshnessOptions): Promise<Freshne
     await engine.start();
     // The first poll of each feed only records where upstream stands (no history flood).
     const seeded = await waitFor(
-      () => FEEDS.every((f) => engine.scheduler.health().find((h) => h.feed === f)?.lastSuccessAt),
+      () => FEEDS.every((f) => engine.polling.health().find((h) => h.feed === f)?.lastSuccessAt),
       20_000,
     );
     if (!seeded) throw new Error('the scheduler did not complete its first poll of every feed within 20 s');
@@ -338,7 +338,7 @@ export async function benchFreshness(options: FreshnessOptions): Promise<Freshne
         quotaWaits: laterEvents.filter((e) => e.type === 'quota-wait').length,
         quotaWaitMs: laterEvents.reduce((sum, e) => sum + (e.type === 'quota-wait' ? e.waitMs : 0), 0),
         retries: laterEvents.filter((e) => e.type === 'retry').length,
-        pollFailures: engineEvents.filter((e) => e.source === 'scheduler' && e.type === 'poll-failed').length,
+        pollFailures: engineEvents.filter((e) => e.source === 'polling' && e.type === 'poll-failed').length,
       },
       upstreamRequestsPerSecond: round(stats.requests.total / (spanMs / 1000), 2),
       delivered: adapter.deliveries.length,

@@ -1,4 +1,4 @@
-import type { SubscriptionSeed } from '../../src/delivery/subscription-spec.js';
+import type { SubscriptionSeed } from '../../src/subscriptions/subscription-spec.js';
 import { homeButtons } from '../fakes/slack/home-events.js';
 import { startHomeTab, TEAM } from '../support/home-tab-harness.js';
 import { round, type Violation } from './support.js';

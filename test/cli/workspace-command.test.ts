@@ -1,6 +1,7 @@
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { type BotStore, createStore } from '../../src/store/create-store.js';
+import type { BotStore } from '../../src/store/bot-store.js';
+import { createStore } from '../../src/store/create-store.js';
 import { storeBackends } from '../support/backends.js';
 import { spawnBot } from '../support/child-bot.js';
 import { makeTempDir } from '../support/temp-dir.js';

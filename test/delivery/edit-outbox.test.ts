@@ -1,10 +1,10 @@
 import Keyv from 'keyv';
 import { describe, expect, it } from 'vitest';
-import { DeliveredLedger } from '../../src/delivery/dedupe.js';
-import { type DispatchEvent, Dispatcher } from '../../src/delivery/dispatcher.js';
+import { DeliveredLedger } from '../../src/delivery/delivered-ledger.js';
+import type { DispatchEvent } from '../../src/delivery/dispatch/delivery-attempt.js';
+import { Dispatcher } from '../../src/delivery/dispatch/dispatcher.js';
 import { requestEdit } from '../../src/delivery/edits.js';
 import { EDIT_SUFFIX, Outbox, type OutboxEntry } from '../../src/delivery/outbox.js';
-import { SubscriptionRepository } from '../../src/delivery/subscriptions.js';
 import { createManualClock } from '../../src/emulator/index.js';
 import type {
   ChatAdapter,
@@ -13,6 +13,7 @@ import type {
   Message,
   MessageReference,
 } from '../../src/ports/index.js';
+import { SubscriptionRepository } from '../../src/subscriptions/subscription-repository.js';
 import { freeLeases } from '../support/free-leases.js';
 
 const DESTINATION = { platform: 'console', channelId: 'C1' };

@@ -1,13 +1,14 @@
 import { randomUUID } from 'node:crypto';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { DeliveredLedger } from '../../src/delivery/dedupe.js';
+import { DeliveredLedger } from '../../src/delivery/delivered-ledger.js';
 import { requestEdit } from '../../src/delivery/edits.js';
 import { Outbox, type OutboxEntry } from '../../src/delivery/outbox.js';
-import { ThreadDelivery } from '../../src/delivery/thread-delivery.js';
+import { ThreadDelivery } from '../../src/delivery/threads.js';
 import { createManualClock } from '../../src/emulator/clock.js';
 import type { Destination, Message, ThreadOpening } from '../../src/ports/index.js';
-import { type BotStore, createStore } from '../../src/store/create-store.js';
+import type { BotStore } from '../../src/store/bot-store.js';
+import { createStore } from '../../src/store/create-store.js';
 import { storeBackends } from '../support/backends.js';
 import { RecordingAdapter } from '../support/recording-adapter.js';
 import { makeTempDir } from '../support/temp-dir.js';

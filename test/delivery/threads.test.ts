@@ -1,12 +1,12 @@
 import Keyv from 'keyv';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createSlackAdapter } from '../../adapters/slack/index.js';
-import { DeliveredLedger } from '../../src/delivery/dedupe.js';
-import { Dispatcher } from '../../src/delivery/dispatcher.js';
+import { DeliveredLedger } from '../../src/delivery/delivered-ledger.js';
+import { Dispatcher } from '../../src/delivery/dispatch/dispatcher.js';
 import { Outbox, type OutboxEntry } from '../../src/delivery/outbox.js';
-import { SubscriptionRepository } from '../../src/delivery/subscriptions.js';
 import { systemClock } from '../../src/ports/clock.js';
 import type { ChatAdapter } from '../../src/ports/index.js';
+import { SubscriptionRepository } from '../../src/subscriptions/subscription-repository.js';
 import { FakeDiscordRest } from '../fakes/discord/fake-discord-rest.js';
 import { FakeSlackApi } from '../fakes/slack/fake-slack-api.js';
 import { createCapturingLogger } from '../support/capturing-logger.js';

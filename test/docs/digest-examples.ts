@@ -1,5 +1,5 @@
+import type { DigestInput, HeldItem } from '../../src/messages/digest-input.js';
 import type { Message } from '../../src/ports/index.js';
-import type { DigestInput, HeldItem } from '../../src/schedule/held-item.js';
 
 /**
  * The digests docs/commands.md shows: a channel in Berlin with a daily top-5 at 09:00, quiet
@@ -61,7 +61,7 @@ const daily: DigestInput = {
   top: 5,
   period: { from: NINE - 24 * 60 * MINUTE, to: NINE },
   zone: ZONE,
-  cadence: { every: 'daily', at: { hour: 9, minute: 0 } },
+  recurrence: { every: 'daily', at: { hour: 9, minute: 0 } },
 };
 
 /** 22:00 on Sunday to 07:00 on Monday, Berlin. */

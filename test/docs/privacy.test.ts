@@ -2,11 +2,6 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { REPLAY_KEY_PREFIX } from '../../adapters/slack/replay-guard.js';
-import {
-  SUBSCRIPTIONS_KEY,
-  SUBSCRIPTIONS_VERSION_KEY,
-  SUBSCRIPTIONS_WRITE_LOCK,
-} from '../../src/delivery/subscriptions.js';
 import { SLACK_INSTALLATION_KEYS } from '../../src/ports/installation-keys.js';
 import {
   ACTIVE_DIRECTORY_KEY,
@@ -15,6 +10,11 @@ import {
   UNPREFIXED_KEYS,
 } from '../../src/store/directory-keys.js';
 import { KEY_CHECK_KEY } from '../../src/store/secret-keys.js';
+import {
+  SUBSCRIPTIONS_KEY,
+  SUBSCRIPTIONS_VERSION_KEY,
+  SUBSCRIPTIONS_WRITE_LOCK,
+} from '../../src/subscriptions/subscription-repository.js';
 
 const DOC = readFileSync(join(import.meta.dirname, '../../docs/privacy.md'), 'utf8');
 /** Stands for any argument of a key-building function; the family is the text before it. */

@@ -286,13 +286,13 @@ describe('scheduling', () => {
     await bot.engine.start();
     await eventually(() => bot.engine.leader.isLeader, 5000, 'leadership');
     await eventually(
-      () => bot.engine.scheduler.health().some((h) => h.feed === 'comments' && h.lastSuccessAt),
+      () => bot.engine.polling.health().some((h) => h.feed === 'comments' && h.lastSuccessAt),
       5000,
       'a poll',
     );
     world.emulator.admin.addComment({ body: 'found by the scheduler' });
     await eventually(() => bot.adapter.deliveries.length === 1, 10_000, 'scheduled delivery');
-    const health = bot.engine.scheduler.health();
+    const health = bot.engine.polling.health();
     expect(health.find((h) => h.feed === 'posts')?.lastPollAt).toBeUndefined();
     expect(health.find((h) => h.feed === 'comments')?.consecutiveFailures).toBe(0);
   });

@@ -72,7 +72,7 @@ describe('Redis restarted during operation', () => {
         });
         await bot.engine.start();
         await eventually(
-          () => bot.engine.scheduler.health().some((h) => h.lastSuccessAt),
+          () => bot.engine.polling.health().some((h) => h.lastSuccessAt),
           10_000,
           'first poll',
         );

@@ -4,7 +4,6 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createDiscordAdapter } from '../../adapters/discord/index.js';
 import { createSlackAdapter } from '../../adapters/slack/index.js';
 import { buildCommandHandler } from '../../src/app/wiring.js';
-import { REMINDERS_KEY, type Reminder } from '../../src/delivery/reminders.js';
 import { createDirectoryClient } from '../../src/directory/index.js';
 import {
   createManualClock,
@@ -18,6 +17,7 @@ import type { LiveFeedState } from '../../src/feeds/live-feed.js';
 import type { ChatAdapter, CommandInvocation } from '../../src/ports/index.js';
 import { createStore } from '../../src/store/create-store.js';
 import { directoryIdFor, directoryKeys } from '../../src/store/directory-keys.js';
+import { REMINDERS_KEY, type Reminder } from '../../src/subscriptions/personal-reminders.js';
 import { exportWorkspace, forgetWorkspace } from '../../src/workspaces/index.js';
 import { FakeDiscordRest } from '../fakes/discord/fake-discord-rest.js';
 import { FakeSlackApi } from '../fakes/slack/fake-slack-api.js';

@@ -1,13 +1,13 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { startEmulator } from '../../src/emulator/index.js';
+import { createStore } from '../../src/store/create-store.js';
+import type { Subscription } from '../../src/subscriptions/subscription.js';
 import {
   SUBSCRIPTIONS_KEY,
   SUBSCRIPTIONS_VERSION_KEY,
-  type Subscription,
-} from '../../src/delivery/subscriptions.js';
-import { startEmulator } from '../../src/emulator/index.js';
-import { createStore } from '../../src/store/create-store.js';
+} from '../../src/subscriptions/subscription-repository.js';
 import { spawnBot } from '../support/child-bot.js';
 import { makeTempDir } from '../support/temp-dir.js';
 

@@ -1,7 +1,7 @@
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { createConsoleAdapter } from '../../adapters/console/index.js';
-import type { ThreadSettings } from '../../src/delivery/thread-settings.js';
 import type { FeedName } from '../../src/feeds/feed-names.js';
+import type { ThreadSettings } from '../../src/subscriptions/thread-options.js';
 import { createCapturingLogger } from '../support/capturing-logger.js';
 import { startInstance, startWorld } from '../support/engine-harness.js';
 

@@ -49,7 +49,7 @@ describe('two instances on one Redis', () => {
       const leaderFirst = a.engine.leader.isLeader ? a : b;
       const follower = leaderFirst === a ? b : a;
       await eventually(
-        () => leaderFirst.engine.scheduler.health().some((h) => h.lastSuccessAt),
+        () => leaderFirst.engine.polling.health().some((h) => h.lastSuccessAt),
         5000,
         'first poll',
       );

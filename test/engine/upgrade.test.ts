@@ -1,12 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { OutboxEntry } from '../../src/delivery/outbox.js';
-import type { SubscriptionSeed } from '../../src/delivery/subscription-spec.js';
 import { createDirectoryClient } from '../../src/directory/index.js';
 import { createItemComposer } from '../../src/engine/compose-item.js';
 import { createEngine, type EngineOptions } from '../../src/engine/engine.js';
 import { systemClock } from '../../src/ports/clock.js';
-import { type BotStore, createStore } from '../../src/store/create-store.js';
+import type { BotStore } from '../../src/store/bot-store.js';
+import { createStore } from '../../src/store/create-store.js';
 import { directoryIdFor, LEGACY_POLLER_LEASE } from '../../src/store/directory-keys.js';
+import type { SubscriptionSeed } from '../../src/subscriptions/subscription-spec.js';
 import { startWorld, TEST_SETTINGS } from '../support/engine-harness.js';
 import { eventually } from '../support/polling.js';
 import { RecordingAdapter } from '../support/recording-adapter.js';
@@ -198,7 +199,7 @@ describe('changing directory and coming back', () => {
     const first = startBot(store, {
       seeds: commentsToSlack,
       onEvent: (event) => {
-        if (event.source === 'scheduler' && event.type === 'polled') finishedPolls += 1;
+        if (event.source === 'polling' && event.type === 'polled') finishedPolls += 1;
       },
     });
     await first.engine.start();

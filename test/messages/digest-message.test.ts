@@ -63,18 +63,22 @@ describe('composeDigest: a top-N digest of posts', () => {
       dailyDigest(items, {
         top: 5,
         period: { from: DUE - 7 * DAY, to: DUE },
-        cadence: { every: 'weekly', day: 'mon', at: { hour: 9, minute: 0 } },
+        recurrence: { every: 'weekly', day: 'mon', at: { hour: 9, minute: 0 } },
       }),
     );
     expect(weekly[0]?.title).toBe('Top 1 post · week to Mon 23 Nov');
     expect(weekly[0]?.footer).toBe('Directory · weekly digest · times in Europe/Berlin');
     const hourly = composeDigest(
-      dailyDigest(items, { top: 5, period: { from: DUE - HOUR, to: DUE }, cadence: { every: 'hourly' } }),
+      dailyDigest(items, { top: 5, period: { from: DUE - HOUR, to: DUE }, recurrence: { every: 'hourly' } }),
     );
     expect(hourly[0]?.title).toBe('Top 1 post · 08:00–09:00');
     // Late after an outage, an hourly digest covers more than its hour: its start names its day.
     const late = composeDigest(
-      dailyDigest(items, { top: 5, period: { from: DUE - 2 * DAY, to: DUE }, cadence: { every: 'hourly' } }),
+      dailyDigest(items, {
+        top: 5,
+        period: { from: DUE - 2 * DAY, to: DUE },
+        recurrence: { every: 'hourly' },
+      }),
     );
     expect(late[0]?.title).toBe('Top 1 post · Sat 21 Nov 09:00–09:00');
     // On time, the hour before midnight is still one hour: no day named.
@@ -82,7 +86,7 @@ describe('composeDigest: a top-N digest of posts', () => {
       dailyDigest(items, {
         top: 5,
         period: { from: DUE - 10 * HOUR, to: DUE - 9 * HOUR },
-        cadence: { every: 'hourly' },
+        recurrence: { every: 'hourly' },
       }),
     );
     expect(midnight[0]?.title).toBe('Top 1 post · 23:00–00:00');
@@ -93,7 +97,7 @@ describe('composeDigest: every item, oldest first', () => {
   it('lists a comments digest oldest first in each item one-line form, with the local time found', () => {
     const items = [heldComment(3, 10), heldComment(1, 50), heldComment(2, 30)];
     const [digest] = composeDigest(
-      dailyDigest(items, { period: { from: DUE - HOUR, to: DUE }, cadence: { every: 'hourly' } }),
+      dailyDigest(items, { period: { from: DUE - HOUR, to: DUE }, recurrence: { every: 'hourly' } }),
     );
     expect(digest?.title).toBe('3 new comments since 08:00');
     expect(digest?.entries).toEqual([

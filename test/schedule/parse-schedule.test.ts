@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import {
   buildSchedule,
-  formatDigestCadence,
+  formatDigestRecurrence,
   formatQuietHours,
   type ScheduleInput,
   sameSchedule,
@@ -72,7 +72,7 @@ describe('schedule options', () => {
     expect(problem({ digest: 'daily@09:60' }).problem).toContain('00:00 to 23:59');
   });
 
-  it('refuses a digest cadence it cannot read, showing the forms it takes', () => {
+  it('refuses a digest recurrence it cannot read, showing the forms it takes', () => {
     expect(problem({ digest: 'every morning' }).problem).toBe(
       '--digest expects hourly, daily@HH:MM or weekly@ddd-HH:MM (like daily@09:00 or weekly@mon-09:00), got "every morning".',
     );
@@ -157,7 +157,7 @@ describe('schedule options', () => {
       ['quiet', '23:00-06:30'],
       ['tz', 'UTC'],
     ]);
-    expect(formatDigestCadence({ every: 'daily', at: { hour: 7, minute: 5 } })).toBe('daily@07:05');
+    expect(formatDigestRecurrence({ every: 'daily', at: { hour: 7, minute: 5 } })).toBe('daily@07:05');
     expect(formatQuietHours({ from: { hour: 0, minute: 0 }, to: { hour: 6, minute: 0 } })).toBe(
       '00:00-06:00',
     );

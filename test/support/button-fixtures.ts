@@ -1,8 +1,8 @@
 import Keyv from 'keyv';
-import { ReminderRepository } from '../../src/delivery/reminders.js';
 import { composeLiveEventMessage, composePostMessage } from '../../src/messages/index.js';
 import type { Clock } from '../../src/ports/clock.js';
 import type { Message } from '../../src/ports/index.js';
+import { ReminderRepository } from '../../src/subscriptions/personal-reminders.js';
 import { type Harness, startHarness } from './command-harness.js';
 
 /** Personal reminders in memory, on `clock`, behind a lease that is always free (one instance). */

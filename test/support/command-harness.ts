@@ -6,9 +6,6 @@ import type {
   StatusReport,
 } from '../../src/commands/index.js';
 import { createCommandHandler, directoryLinks } from '../../src/commands/index.js';
-import { ChannelZoneRepository } from '../../src/delivery/channel-zones.js';
-import { SubscriptionRepository } from '../../src/delivery/subscriptions.js';
-import { createZoneResolver, type WorkspaceZoneLookup } from '../../src/delivery/zone-of.js';
 import { createDirectoryClient, type DirectoryClient } from '../../src/directory/index.js';
 import {
   createManualClock,
@@ -19,7 +16,11 @@ import {
   startEmulator,
 } from '../../src/emulator/index.js';
 import type { Actor, CommandHandler, CommandReply } from '../../src/ports/index.js';
-import { type BotStore, createStore } from '../../src/store/create-store.js';
+import type { BotStore } from '../../src/store/bot-store.js';
+import { createStore } from '../../src/store/create-store.js';
+import { ChannelZoneRepository } from '../../src/subscriptions/channel-zones.js';
+import { SubscriptionRepository } from '../../src/subscriptions/subscription-repository.js';
+import { createZoneResolver, type WorkspaceZoneLookup } from '../../src/subscriptions/zone-of.js';
 import { makeTempDir } from './temp-dir.js';
 
 export const ADMIN_ID = 'UADMIN01';

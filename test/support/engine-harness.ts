@@ -7,7 +7,8 @@ import { createEngine, type EngineEvent, type EngineSettings } from '../../src/e
 import { FEED_NAMES, type FeedName } from '../../src/feeds/feed-names.js';
 import { type Clock, systemClock } from '../../src/ports/clock.js';
 import type { ChatAdapter } from '../../src/ports/index.js';
-import { type BotStore, createStore } from '../../src/store/create-store.js';
+import type { BotStore } from '../../src/store/bot-store.js';
+import { createStore } from '../../src/store/create-store.js';
 import { directoryIdFor } from '../../src/store/directory-keys.js';
 import { RecordingAdapter } from './recording-adapter.js';
 import { makeTempDir } from './temp-dir.js';

@@ -1,5 +1,5 @@
+import type { DigestInput, HeldItem } from '../../src/messages/digest-input.js';
 import type { Message } from '../../src/ports/index.js';
-import type { DigestInput, HeldItem } from '../../src/schedule/held-item.js';
 
 /** 09:00 in Berlin on Monday 23 November 2026: the instant the digests in these tests are due. */
 export const DUE = Date.parse('2026-11-23T08:00:00Z');
@@ -58,7 +58,7 @@ export function dailyDigest(items: readonly HeldItem[], more: Partial<DigestInpu
     items,
     period: { from: DUE - DAY, to: DUE },
     zone: 'Europe/Berlin',
-    cadence: { every: 'daily', at: { hour: 9, minute: 0 } },
+    recurrence: { every: 'daily', at: { hour: 9, minute: 0 } },
     ...more,
   };
 }

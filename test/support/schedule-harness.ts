@@ -1,16 +1,16 @@
 import Keyv from 'keyv';
-import { DeliveredLedger } from '../../src/delivery/dedupe.js';
-import { Dispatcher } from '../../src/delivery/dispatcher.js';
+import { DeliveredLedger } from '../../src/delivery/delivered-ledger.js';
+import { Dispatcher } from '../../src/delivery/dispatch/dispatcher.js';
 import { Outbox } from '../../src/delivery/outbox.js';
-import { SubscriptionRepository } from '../../src/delivery/subscriptions.js';
 import { runFeedOnce } from '../../src/engine/feed-runner.js';
-import type { ComposeDigest } from '../../src/engine/schedule-release.js';
-import { createScheduling, type SchedulingEvent } from '../../src/engine/scheduling.js';
 import type { Feed } from '../../src/feeds/feed.js';
 import type { FeedItem } from '../../src/feeds/feed-item.js';
+import type { ComposeDigest } from '../../src/held-items/release-entries.js';
+import { createScheduling, type SchedulingEvent } from '../../src/held-items/scheduling.js';
 import type { Clock } from '../../src/ports/clock.js';
 import type { ScheduleOptions } from '../../src/schedule/schedule-options.js';
-import { formatLocal } from '../../src/schedule/zoned-time.js';
+import { formatLocal } from '../../src/schedule/schedule-slots.js';
+import { SubscriptionRepository } from '../../src/subscriptions/subscription-repository.js';
 import { freeLeases } from './free-leases.js';
 import { RecordingAdapter } from './recording-adapter.js';
 

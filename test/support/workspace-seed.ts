@@ -1,13 +1,13 @@
 import type { Installation } from '@slack/bolt';
 import { createKeyValueInstallationStore } from '../../adapters/slack/installation-store.js';
-import { ChannelZoneRepository } from '../../src/delivery/channel-zones.js';
-import { DeliveredLedger } from '../../src/delivery/dedupe.js';
+import { DeliveredLedger } from '../../src/delivery/delivered-ledger.js';
 import { Outbox, type OutboxEntry } from '../../src/delivery/outbox.js';
-import { ReminderRepository } from '../../src/delivery/reminders.js';
-import { SubscriptionRepository } from '../../src/delivery/subscriptions.js';
 import { systemClock } from '../../src/ports/clock.js';
-import type { BotStore } from '../../src/store/create-store.js';
+import type { BotStore } from '../../src/store/bot-store.js';
 import { UNPREFIXED_KEYS } from '../../src/store/directory-keys.js';
+import { ChannelZoneRepository } from '../../src/subscriptions/channel-zones.js';
+import { ReminderRepository } from '../../src/subscriptions/personal-reminders.js';
+import { SubscriptionRepository } from '../../src/subscriptions/subscription-repository.js';
 import { createTestSealer } from './slack-oauth.js';
 
 export const TEAM_A = 'T0AAAAAAA';

@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { type BotStore, createStore } from '../../src/store/create-store.js';
+import type { BotStore } from '../../src/store/bot-store.js';
+import { createStore } from '../../src/store/create-store.js';
 import { exportWorkspace, forgetWorkspace } from '../../src/workspaces/index.js';
 import { storeBackends } from '../support/backends.js';
 import { makeTempDir } from '../support/temp-dir.js';

@@ -1,12 +1,13 @@
 import Keyv from 'keyv';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { DiscordRestEvent } from '../../../adapters/discord/index.js';
-import { DeliveredLedger } from '../../../src/delivery/dedupe.js';
-import { type DispatchEvent, Dispatcher } from '../../../src/delivery/dispatcher.js';
+import { DeliveredLedger } from '../../../src/delivery/delivered-ledger.js';
+import type { DispatchEvent } from '../../../src/delivery/dispatch/delivery-attempt.js';
+import { Dispatcher } from '../../../src/delivery/dispatch/dispatcher.js';
 import { Outbox, type OutboxEntry } from '../../../src/delivery/outbox.js';
-import { SubscriptionRepository } from '../../../src/delivery/subscriptions.js';
 import { systemClock } from '../../../src/ports/clock.js';
 import type { ChatAdapter } from '../../../src/ports/index.js';
+import { SubscriptionRepository } from '../../../src/subscriptions/subscription-repository.js';
 import { FakeDiscordRest } from '../../fakes/discord/fake-discord-rest.js';
 import { DELIVERY_TOKEN, deliveryAdapter } from '../../support/discord-delivery.js';
 import { sampleMessage } from '../../support/discord-interactions.js';

@@ -1,8 +1,8 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createSlackAdapter, type SlackAdapterEvent } from '../../../adapters/slack/index.js';
 import { withMuteActions } from '../../../src/delivery/mute-actions.js';
-import type { ReminderRepository } from '../../../src/delivery/reminders.js';
 import type { ChatAdapter, Message } from '../../../src/ports/index.js';
+import type { ReminderRepository } from '../../../src/subscriptions/personal-reminders.js';
 import {
   blockActionsBody,
   findButton,

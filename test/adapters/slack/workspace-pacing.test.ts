@@ -1,13 +1,14 @@
 import Keyv from 'keyv';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createSlackAdapter } from '../../../adapters/slack/index.js';
-import { DeliveredLedger } from '../../../src/delivery/dedupe.js';
-import { type DispatchEvent, Dispatcher } from '../../../src/delivery/dispatcher.js';
+import { DeliveredLedger } from '../../../src/delivery/delivered-ledger.js';
+import type { DispatchEvent } from '../../../src/delivery/dispatch/delivery-attempt.js';
+import { Dispatcher } from '../../../src/delivery/dispatch/dispatcher.js';
 import { Outbox, type OutboxEntry } from '../../../src/delivery/outbox.js';
-import { destinationKey } from '../../../src/delivery/router.js';
-import { SubscriptionRepository } from '../../../src/delivery/subscriptions.js';
 import { createManualClock } from '../../../src/emulator/index.js';
 import type { ChatAdapter, Destination } from '../../../src/ports/index.js';
+import { destinationKey } from '../../../src/subscriptions/routing.js';
+import { SubscriptionRepository } from '../../../src/subscriptions/subscription-repository.js';
 import { FakeSlackApi } from '../../fakes/slack/fake-slack-api.js';
 import { createCapturingLogger } from '../../support/capturing-logger.js';
 import { freeLeases } from '../../support/free-leases.js';

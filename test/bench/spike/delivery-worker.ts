@@ -6,7 +6,7 @@
 import { createClient } from '@redis/client';
 import { Registry } from 'prom-client';
 import { createSlackAdapter } from '../../../adapters/slack/index.js';
-import { DeliveredLedger } from '../../../src/delivery/dedupe.js';
+import { DeliveredLedger } from '../../../src/delivery/delivered-ledger.js';
 import { createHttpServer } from '../../../src/observability/http-server.js';
 import type { ChatAdapter } from '../../../src/ports/index.js';
 import { createStore } from '../../../src/store/create-store.js';

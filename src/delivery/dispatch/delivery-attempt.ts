@@ -1,0 +1,262 @@
+import { messageOf } from '../../errors.js';
+import type { Clock } from '../../ports/index.js';
+import { type ChatAdapter, DELETE_REFUSED, type DeliveryOutcome } from '../../ports/index.js';
+import type { SubscriptionRepository } from '../../subscriptions/index.js';
+import type { DeliveredLedger } from '../delivered-ledger.js';
+import { sendEdit } from '../edits.js';
+import { withMuteActions } from '../mute-actions.js';
+import type { Outbox, OutboxEntry } from '../outbox.js';
+import type { ThreadDelivery } from '../threads.js';
+import type { Pacer } from './pacer.js';
+
+export interface AttemptDeps {
+  outbox: Outbox;
+  ledger: DeliveredLedger;
+  subscriptions: SubscriptionRepository;
+  clock: Clock;
+  pacer: Pacer;
+  threads: ThreadDelivery;
+  maxAttempts: number;
+  onEvent?: ((event: DispatchEvent) => void) | undefined;
+}
+
+/**
+ * One try at one outbox entry: never post what the ledger says was posted, send, then settle
+ * what the platform answered. A store failure around the post keeps the entry in memory.
+ */
+export class DeliveryAttempts {
+  readonly #deps: AttemptDeps;
+
+  constructor(deps: AttemptDeps) {
+    this.#deps = deps;
+  }
+
+  /** `answered` is told when the platform answered. */
+  async run(
+    adapter: ChatAdapter,
+    entry: OutboxEntry,
+    answered: (at: number) => void,
+    startedAt: number,
+  ): Promise<void> {
+    const { outbox, ledger, clock, onEvent, pacer } = this.#deps;
+    try {
+      if (entry.posted) {
+        // Posted already; only recording it failed. Never post it again.
+        await this.#recordDelivered(entry, startedAt);
+        return;
+      }
+      // After an attempt whose outcome may not have been recorded (or after a takeover),
+      // check before posting. If the store cannot answer, wait: posting blind could repeat.
+      // An edit is safe to repeat: it sets the message's whole content.
+      if (entry.edit === undefined && (entry.attempts > 0 || entry.recovered)) {
+        const [already] = await ledger.delivered([
+          { destination: entry.destinationKey, itemKey: entry.itemKey },
+        ]);
+        if (already) {
+          await outbox.remove(entry);
+          return;
+        }
+        entry.recovered = false;
+      }
+    } catch (error) {
+      this.#backOffInMemory(entry, error);
+      return;
+    }
+
+    let outcome: DeliveryOutcome;
+    try {
+      outcome = await sendEntry(adapter, entry, this.#deps.threads);
+    } catch (error) {
+      // An adapter should return outcomes, not throw; treat a throw as transient.
+      onEvent?.({ type: 'error', entry, error });
+      outcome = {
+        status: 'failed',
+        code: 'adapter_threw',
+        reason: messageOf(error),
+      };
+    }
+    answered(clock.now());
+    if (outcome.status === 'delivered') pacer.stated(entry.destinationKey, outcome.bucket, clock.now());
+    try {
+      await settleOutcome(adapter, entry, outcome, startedAt, {
+        ...this.#deps,
+        recordDelivered: (e, at) => this.#recordDelivered(e, at),
+      });
+    } catch (error) {
+      this.#backOffInMemory(entry, error);
+    }
+  }
+
+  /** Mark delivered only after the platform confirmed the post, then forget the entry. */
+  async #recordDelivered(entry: OutboxEntry, startedAt: number): Promise<void> {
+    const { outbox, ledger, clock, onEvent } = this.#deps;
+    await ledger.markDelivered(entry.destinationKey, entry.itemKey, entry.reference);
+    await outbox.remove(entry);
+    onEvent?.({ type: 'delivered', entry, ms: clock.now() - startedAt });
+  }
+
+  /**
+   * The store failed while checking or recording: keep the entry, back off in memory, and
+   * check the ledger next time so a delivered post is not repeated.
+   */
+  #backOffInMemory(entry: OutboxEntry, error: unknown): void {
+    entry.attempts += 1;
+    entry.notBefore = this.#deps.clock.now() + backoff(entry.attempts);
+    this.#deps.onEvent?.({ type: 'error', entry, error });
+  }
+}
+
+/** A channel post, or a direct message where the destination is a person (a reminder). */
+export function sendEntry(
+  adapter: ChatAdapter,
+  entry: OutboxEntry,
+  threads: ThreadDelivery,
+): Promise<DeliveryOutcome> {
+  if (entry.edit !== undefined) return sendEdit(adapter, entry, entry.edit);
+  const options = { idempotencyKey: `${entry.destinationKey}|${entry.itemKey}` };
+  if (entry.destination.direct !== true) {
+    // A channel's message gets "Mute this subscription" for the subscription it is delivered for;
+    // a reply goes under its post's message when the channel has it (threads.ts).
+    const message = withMuteActions(entry.message, entry.subscriptionIds);
+    return threads.send(adapter, entry, message, (destination, m) =>
+      adapter.deliver(destination, m, options),
+    );
+  }
+  if (adapter.deliverDirect === undefined) {
+    return Promise.resolve({
+      status: 'rejected',
+      code: 'direct_messages_unsupported',
+      reason: `${adapter.platform} cannot send direct messages`,
+      scope: 'message',
+    });
+  }
+  return adapter.deliverDirect(entry.destination, entry.message, options);
+}
+
+export interface SettleDeps {
+  outbox: Outbox;
+  subscriptions: SubscriptionRepository;
+  clock: Clock;
+  pacer: Pacer;
+  maxAttempts: number;
+  onEvent?: ((event: DispatchEvent) => void) | undefined;
+  /** Records a confirmed post in the ledger and forgets the entry. */
+  recordDelivered(entry: OutboxEntry, startedAt: number): Promise<void>;
+}
+
+/**
+ * What the platform's answer means for the entry: recorded as delivered, dropped (one message),
+ * the destination paused (rejected for good), given up on, or rescheduled by the backoff or the
+ * platform's stated wait. Store errors are the caller's to handle.
+ */
+export async function settleOutcome(
+  adapter: ChatAdapter,
+  entry: OutboxEntry,
+  outcome: DeliveryOutcome,
+  startedAt: number,
+  deps: SettleDeps,
+): Promise<void> {
+  const { outbox, subscriptions, clock, onEvent, maxAttempts } = deps;
+  if (outcome.status === 'rejected' && outcome.code === DELETE_REFUSED && entry.edit?.delete) {
+    await markInstead(entry, outcome.reason, deps);
+    return;
+  }
+  if (outcome.status === 'delivered' && entry.edit !== undefined) {
+    await outbox.remove(entry);
+    onEvent?.({ type: 'edited', entry, ms: clock.now() - startedAt });
+    return;
+  }
+  if (outcome.status === 'delivered') {
+    entry.posted = true;
+    if (outcome.platformMessageId !== undefined) {
+      entry.reference = {
+        messageId: outcome.platformMessageId,
+        postedAt: clock.now(),
+        ...(outcome.threadId === undefined ? {} : { threadId: outcome.threadId }),
+        ...(outcome.channelId === undefined ? {} : { channelId: outcome.channelId }),
+        ...(entry.shown === undefined ? {} : { shown: entry.shown }),
+      };
+    }
+    await deps.recordDelivered(entry, startedAt);
+    return;
+  }
+  // A deletion that cannot go is marked instead: the ledger already says "deleted", so nothing
+  // else would ever mark it.
+  if (outcome.status === 'rejected' && outcome.scope === 'message' && entry.edit?.delete) {
+    await markInstead(entry, outcome.reason, deps);
+    return;
+  }
+  // A person who refuses DMs holds no channel and no subscription: drop that one message.
+  if (outcome.status === 'rejected' && (outcome.scope === 'message' || entry.destination.direct)) {
+    await outbox.remove(entry);
+    onEvent?.({ type: 'dropped', entry, code: outcome.code, reason: outcome.reason });
+    return;
+  }
+  if (outcome.status === 'rejected') {
+    await subscriptions.pauseDestination(
+      entry.destination.platform,
+      entry.destination.channelId,
+      outcome.code,
+      outcome.reason,
+    );
+    const dropped = await outbox.dropDestination(entry.destinationKey);
+    onEvent?.({
+      type: 'rejected',
+      entry,
+      code: outcome.code,
+      reason: outcome.reason,
+      dropped: dropped.length,
+    });
+    return;
+  }
+  const rateLimited = outcome.retryAfterMs !== undefined;
+  if (!rateLimited && entry.attempts + 1 >= maxAttempts) {
+    if (entry.edit?.delete) return markInstead(entry, `gave up deleting: ${outcome.reason}`, deps);
+    await outbox.remove(entry);
+    onEvent?.({
+      type: 'abandoned',
+      entry,
+      reason: `${outcome.code}: ${outcome.reason} (after ${maxAttempts} attempts)`,
+    });
+    return;
+  }
+  const retryInMs = outcome.retryAfterMs ?? backoff(entry.attempts);
+  if (rateLimited) {
+    deps.pacer.rateLimited(entry, adapter, retryInMs, outcome.global === true, clock.now());
+  }
+  // A wait for the whole platform holds this entry by the platform's pace, not its own notBefore.
+  const notBefore = outcome.global === true ? clock.now() : clock.now() + retryInMs;
+  await outbox.reschedule(entry, notBefore, !rateLimited);
+  onEvent?.({ type: 'failed', entry, code: outcome.code, reason: outcome.reason, retryInMs });
+}
+
+/**
+ * The platform refused to delete the message (no permission, or it cannot delete): the entry
+ * becomes the edit marking it removed, due now, and its subscriptions note why for
+ * `/directory status`.
+ */
+async function markInstead(entry: OutboxEntry, reason: string, deps: SettleDeps): Promise<void> {
+  const { delete: _delete, ...mark } = entry.edit!;
+  await deps.outbox.enqueueEdit({ ...entry, edit: mark, attempts: 0, notBefore: deps.clock.now() });
+  const problem = { code: DELETE_REFUSED, reason, at: deps.clock.now() };
+  await deps.subscriptions.noteProblem('removalProblem', entry.subscriptionIds, problem);
+}
+
+const BASE_BACKOFF_MS = 1000;
+const MAX_BACKOFF_MS = 10 * 60_000;
+
+/** Exponential backoff with full jitter, capped. */
+export function backoff(attempts: number): number {
+  const ceiling = Math.min(MAX_BACKOFF_MS, BASE_BACKOFF_MS * 2 ** attempts);
+  return Math.round(ceiling / 2 + Math.random() * (ceiling / 2));
+}
+
+/** What became of one outbox entry's attempt (logged and counted by the engine). */
+export type DispatchEvent =
+  | { type: 'delivered'; entry: OutboxEntry; ms: number }
+  | { type: 'edited'; entry: OutboxEntry; ms: number }
+  | { type: 'rejected'; entry: OutboxEntry; code: string; reason: string; dropped: number }
+  | { type: 'dropped'; entry: OutboxEntry; code: string; reason: string }
+  | { type: 'failed'; entry: OutboxEntry; code: string; reason: string; retryInMs: number }
+  | { type: 'abandoned'; entry: OutboxEntry; reason: string }
+  | { type: 'error'; entry: OutboxEntry; error: unknown };

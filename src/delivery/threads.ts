@@ -1,0 +1,148 @@
+import type { FeedItem } from '../feeds/feed-item.js';
+import { itemKey } from '../feeds/feed-item.js';
+import type {
+  ChatAdapter,
+  Clock,
+  DeliveryOutcome,
+  Destination,
+  Message,
+  ThreadProblem,
+} from '../ports/index.js';
+import type { FeedFilters, SubscriptionRepository, ThreadSettings } from '../subscriptions/index.js';
+import { matchesFilters } from '../subscriptions/index.js';
+import type { DeliveredLedger } from './delivered-ledger.js';
+import type { EntryThread, OutboxEntry } from './outbox.js';
+
+export type Post = (destination: Destination, message: Message) => Promise<DeliveryOutcome>;
+
+export interface ThreadDeliveryDeps {
+  ledger: DeliveredLedger;
+  subscriptions: Pick<SubscriptionRepository, 'noteThreadProblem'>;
+  clock: Clock;
+}
+
+/**
+ * Delivers a reply under its parent, deciding at delivery time (the parent may have been posted
+ * after the reply was queued): no parent posted in this channel → top-level, as before threads.
+ * On a platform that starts threads (Discord) the thread id is written into the parent's ledger
+ * entry before the reply is posted, so a bot killed in between finds it and never starts a second
+ * one. A thread that refuses the reply (no permission, archived for good) does not lose it: it is
+ * posted top-level with a note, and the subscription is told why (`/directory status`).
+ */
+export class ThreadDelivery {
+  readonly #deps: ThreadDeliveryDeps;
+
+  constructor(deps: ThreadDeliveryDeps) {
+    this.#deps = deps;
+  }
+
+  async send(
+    adapter: ChatAdapter,
+    entry: OutboxEntry,
+    message: Message,
+    post: Post,
+  ): Promise<DeliveryOutcome> {
+    const { ledger } = this.#deps;
+    if (entry.thread === undefined || entry.destination.direct === true)
+      return post(entry.destination, message);
+    const parent = await ledger.reference(entry.destinationKey, entry.thread.parentKey);
+    if (parent === undefined) return post(entry.destination, message);
+    let threadId = parent.threadId;
+    if (threadId === undefined && adapter.openThread !== undefined) {
+      const opening = await adapter.openThread(
+        entry.destination,
+        parent.messageId,
+        entry.thread.title ?? 'Comments',
+      );
+      if (opening.status === 'failed') {
+        const { status: _status, ...failure } = opening;
+        return { status: 'failed', ...failure };
+      }
+      if (opening.status === 'refused') return this.#topLevel(entry, message, opening, post);
+      threadId = opening.threadId;
+      // Durable before any reply is posted: the next reply (or a restarted bot) reuses it.
+      await ledger.noteThread(entry.destinationKey, entry.thread.parentKey, threadId);
+    }
+    const destination: Destination = {
+      ...entry.destination,
+      thread: {
+        parentMessageId: parent.messageId,
+        ...(threadId === undefined ? {} : { threadId }),
+        ...(entry.thread.broadcast ? { broadcast: true } : {}),
+      },
+    };
+    const outcome = await post(destination, message);
+    if (outcome.status === 'rejected' && outcome.scope === 'thread') {
+      return this.#topLevel(entry, message, outcome, post);
+    }
+    // Whichever instance noted a problem, a reply through the thread clears it. Only a stored
+    // problem costs a write; checking costs the subscriptions' version read. Not awaited: the
+    // reply is posted and not yet recorded, and a slow store or a busy subscriptions lock here
+    // would widen the window in which a crash posts it twice.
+    if (outcome.status === 'delivered') void this.#note(entry.subscriptionIds, undefined);
+    return outcome;
+  }
+
+  async #topLevel(
+    entry: OutboxEntry,
+    message: Message,
+    why: { code: string; reason: string },
+    post: Post,
+  ): Promise<DeliveryOutcome> {
+    const problem: ThreadProblem = { code: why.code, reason: why.reason, at: this.#deps.clock.now() };
+    await this.#note(entry.subscriptionIds, problem);
+    return post(entry.destination, withThreadNote(message, why.code));
+  }
+
+  /**
+   * The status note is bookkeeping around a post, never a reason to fail it: a throw here (the
+   * store down, the subscriptions lock busy) after the reply was posted would make the dispatcher
+   * retry a post nothing recorded, and Slack would show the reply twice. A note that could not be
+   * written is tried again with the subscription's next reply.
+   */
+  async #note(ids: readonly string[], problem: ThreadProblem | undefined): Promise<void> {
+    try {
+      await this.#deps.subscriptions.noteThreadProblem(ids, problem);
+    } catch {
+      // Tried again with the next reply.
+    }
+  }
+}
+
+/** Says in the message why it is in the channel rather than its post's thread. */
+export function withThreadNote(message: Message, code: string): Message {
+  const note = `Reply to a post above; its thread is unavailable (${code})`;
+  if (message.layout === 'line') return { ...message, title: `↳ ${message.title}` };
+  return { ...message, footer: message.footer ? `${note} · ${message.footer}` : note };
+}
+
+/** The item key of the post a comment is on: where a channel that received that post threads it. */
+export function threadParentKey(item: FeedItem): string | undefined {
+  if (item.record.type !== 'comment') return undefined;
+  const { comment } = item.record;
+  const postId = comment.postId ?? comment.post?.id;
+  return postId === undefined ? undefined : itemKey('posts', 'new', postId);
+}
+
+/**
+ * The thread an item should go under for a subscription, or undefined for a top-level message.
+ * The parent is only named here; whether it was posted in the channel is asked when the reply is
+ * delivered (it may be delivered after the comment was queued).
+ */
+export function entryThread(
+  item: FeedItem,
+  subscription: { threading?: ThreadSettings; filters: FeedFilters },
+): EntryThread | undefined {
+  if (subscription.threading?.off) return undefined;
+  const parentKey = threadParentKey(item);
+  if (parentKey === undefined) return undefined;
+  const broadcast = subscription.threading?.broadcast === true && matchesKeywords(item, subscription.filters);
+  const title = item.record.type === 'comment' ? item.record.comment.post?.name : undefined;
+  return { parentKey, ...(broadcast ? { broadcast: true as const } : {}), ...(title ? { title } : {}) };
+}
+
+/** A comment matches the subscription's keywords (none = no broadcast: there is nothing to match). */
+function matchesKeywords(item: FeedItem, filters: FeedFilters): boolean {
+  if (!filters.keywords?.length) return false;
+  return matchesFilters(item, { keywords: filters.keywords });
+}

@@ -1,0 +1,70 @@
+import type { ScheduleOptions } from '../schedule/index.js';
+import { latestDigestAt, nextDigestAt, quietWindowAt } from '../schedule/index.js';
+import type { HeldState, HoldReason } from './held-item-store.js';
+
+/** One release a subscription's state calls for now: the items held for `kind` found before `before`. */
+export interface DueRelease {
+  kind: HoldReason;
+  before: number;
+  /** A digest posted this long after its time says so (the bot was down then). */
+  lateFor?: number;
+}
+
+/** A digest posted later than this after its due time is marked late (as reminders are). */
+export const DIGEST_LATE_AFTER_MS = 2 * 60_000;
+
+/**
+ * What is due for one subscription at `now`, and when it next will be (undefined: nothing
+ * scheduled). Pure: the runner turns the answer into outbox entries and state writes.
+ *
+ * Digests: the slot after the last one sent is due at its time, or, when it falls inside quiet
+ * hours, when they end. Several slots missed while the bot was down make ONE late digest,
+ * for the latest of them, covering everything held since the last digest sent: a channel that
+ * comes back gets one catch-up message, not a burst of stale ones, and no item is left out.
+ */
+export function dueReleases(
+  schedule: ScheduleOptions | undefined,
+  state: HeldState,
+  zone: string,
+  now: number,
+): { due: DueRelease[]; nextAt: number | undefined } {
+  if (state.releasing) return { due: [state.releasing], nextAt: now };
+  const due: DueRelease[] = [];
+  let nextAt: number | undefined;
+  const later = (at: number) => {
+    nextAt = nextAt === undefined ? at : Math.min(nextAt, at);
+  };
+  const holds = (reason: HoldReason) => state.items.some((item) => item.reason === reason);
+
+  if (state.quietUntil !== undefined) {
+    if (state.quietUntil <= now) due.push({ kind: 'quiet', before: state.quietUntil });
+    else later(state.quietUntil);
+  }
+  if (state.capUntil !== undefined) {
+    if (state.capUntil <= now) due.push({ kind: 'cap', before: state.capUntil });
+    else later(state.capUntil);
+  }
+  const recurrence = schedule?.digest;
+  if (recurrence && state.lastDigestAt !== undefined) {
+    const first = nextDigestAt(recurrence, zone, state.lastDigestAt);
+    const quiet = schedule?.quiet;
+    // A digest is a message like any other: quiet hours hold it until they end.
+    const firstQuiet = quiet ? quietWindowAt(quiet, zone, first) : undefined;
+    const dueAt = firstQuiet ? firstQuiet.end : first;
+    const quietNow = quiet ? quietWindowAt(quiet, zone, now) : undefined;
+    if (dueAt > now) later(dueAt);
+    else if (quietNow) later(quietNow.end);
+    else {
+      const slot = latestDigestAt(recurrence, zone, now);
+      due.push({
+        kind: 'digest',
+        before: slot,
+        ...(now - dueAt > DIGEST_LATE_AFTER_MS ? { lateFor: dueAt } : {}),
+      });
+    }
+  } else if (!recurrence && holds('digest')) {
+    // The digest was switched off: what it held goes out now.
+    due.push({ kind: 'digest', before: now + 1 });
+  }
+  return { due, nextAt };
+}

@@ -1,0 +1,17 @@
+/** What a channel follows: subscriptions, their filters and routing, channel zones, personal reminders. */
+export { CHANNEL_ZONES_KEY, type ChannelZone, ChannelZoneRepository } from './channel-zones.js';
+export {
+  describeFilters,
+  type FeedFilters,
+  feedFiltersSchema,
+  filtersNotApplicable,
+  matchesFilters,
+} from './filters.js';
+export { REMINDERS_KEY, type Reminder, ReminderRepository, reminderDueAt } from './personal-reminders.js';
+export { destinationKey } from './routing.js';
+export { ON_REMOVAL, type Subscription } from './subscription.js';
+export type { SubscriptionIndex } from './subscription-index.js';
+export { SUBSCRIPTIONS_KEY, SubscriptionRepository, USER_PAUSE_CODE } from './subscription-repository.js';
+export { parseSubscriptionSpec, type SubscriptionSeed } from './subscription-spec.js';
+export { describeThreading, type ThreadSettings, threadCommentsScheduleConflict } from './thread-options.js';
+export { createZoneResolver, type ResolvedZone, type ZoneResolver } from './zone-of.js';

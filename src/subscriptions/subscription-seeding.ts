@@ -1,0 +1,54 @@
+import type { Subscription } from './subscription.js';
+import {
+  idsOf,
+  newId,
+  signature,
+  withFormat,
+  withOnRemoval,
+  withSchedule,
+  withThreading,
+} from './subscription-identity.js';
+import type { SubscriptionSeed } from './subscription-spec.js';
+
+/**
+ * The stored list made to match the SUBSCRIPTIONS variable (`SubscriptionRepository.seed`):
+ * new entries are added, entries no longer listed are removed, and unchanged ones keep
+ * their creation time so a restart does not reset what counts as "new" (a changed `format=`,
+ * thread option, `on-removal=` or schedule too; of two entries differing only in those the later wins, as with
+ * `/directory subscribe`).
+ */
+export function seedChange(
+  all: readonly Subscription[],
+  seeds: readonly SubscriptionSeed[],
+  now: number,
+): { next: Subscription[]; result: { added: number; removed: number } } {
+  const formats = new Map(seeds.map((seed) => [signature(seed), seed.format]));
+  const threading = new Map(seeds.map((seed) => [signature(seed), seed.threading]));
+  const schedules = new Map(seeds.map((seed) => [signature(seed), seed.schedule]));
+  const onRemoval = new Map(seeds.map((seed) => [signature(seed), seed.onRemoval]));
+  const configured = (s: Subscription) =>
+    withSchedule(
+      withOnRemoval(
+        withThreading(withFormat(s, formats.get(signature(s))), threading.get(signature(s))),
+        onRemoval.get(signature(s)),
+      ),
+      schedules.get(signature(s)),
+    );
+  const kept = all
+    .filter((s) => s.createdBy !== 'env' || formats.has(signature(s)))
+    .map((s) => (s.createdBy === 'env' ? configured(s) : s));
+  const present = new Set(kept.filter((s) => s.createdBy === 'env').map(signature));
+  const next = [...kept];
+  const ids = idsOf(kept);
+  let added = 0;
+  for (const seed of seeds) {
+    const key = signature(seed);
+    if (present.has(key)) continue;
+    present.add(key);
+    const id = newId(ids);
+    ids.add(id);
+    next.push(configured({ ...seed, id, createdBy: 'env', createdAt: now }));
+    added += 1;
+  }
+  return { next, result: { added, removed: all.length - kept.length } };
+}
