@@ -3,6 +3,11 @@ import type { Destination, Message } from '../ports/index.js';
 import { type DirectoryKeys, directoryKeys } from '../store/index.js';
 import type { PostedReference } from './delivered-ledger.js';
 
+/**
+ * One message owed to one destination. Entries are values the outbox owns: the fields that change
+ * while an entry waits (`attempts`, `notBefore`, `posted`, `reference`, `recovered`) are readonly
+ * here and change only through the outbox's methods, so every change of an entry has one writer.
+ */
 export interface OutboxEntry {
   destination: Destination;
   /** `${platform}:${channelId}`. */
@@ -11,22 +16,22 @@ export interface OutboxEntry {
   message: Message;
   subscriptionIds: string[];
   enqueuedAt: number;
-  attempts: number;
+  readonly attempts: number;
   /** Epoch ms before which the entry is not retried. */
-  notBefore: number;
+  readonly notBefore: number;
   /**
    * The platform confirmed the post but recording that failed; only the recording is
    * retried, never the post.
    */
-  posted?: boolean;
+  readonly posted?: boolean;
   /** The changeable values the message shows (engine's shownState), kept with its reference for edits. */
   shown?: string;
   /** Where the platform put it, once `posted`; recorded with the delivery (see DeliveredLedger). */
-  reference?: PostedReference;
+  readonly reference?: PostedReference;
   /** A reply: the parent it goes under, looked up when it is delivered (see threads.ts). */
   thread?: EntryThread;
   /** Loaded from the store by a new poller: check the delivered ledger before posting. */
-  recovered?: boolean;
+  readonly recovered?: boolean;
   /**
    * An edit of a message already posted (see edits.ts), not a new message: `itemKey` is then
    * the item's key with EDIT_SUFFIX, so it never meets the post's own entry or ledger key.
@@ -58,6 +63,17 @@ export interface EntryThread {
   broadcast?: true;
   /** What the thread is about (the post's name), for platforms whose threads have names. */
   title?: string;
+}
+
+/** The entry as the outbox itself changes it (see OutboxEntry). */
+type WritableEntry = { -readonly [K in keyof OutboxEntry]: OutboxEntry[K] };
+
+/**
+ * The key a platform deduplicates a post by (Discord's enforced nonce): one per destination and
+ * item, so a repeated attempt of the same entry is the same post to the platform.
+ */
+export function idempotencyKeyOf(entry: Pick<OutboxEntry, 'destinationKey' | 'itemKey'>): string {
+  return `${entry.destinationKey}|${entry.itemKey}`;
 }
 
 /** Marks an outbox entry's item key as an edit of the item's message. */
@@ -108,7 +124,7 @@ export class Outbox {
       const entries = queues[index];
       if (entries && entries.length > 0) {
         // The previous poller may have posted an entry and died before removing it.
-        for (const entry of entries) entry.recovered = true;
+        for (const entry of entries) (entry as WritableEntry).recovered = true;
         this.#queues.set(destination, entries);
         count += entries.length;
       }
@@ -211,11 +227,40 @@ export class Outbox {
 
   /** Records when to try again; `countAttempt` false for rate limits, which are not the message's fault. */
   async reschedule(entry: OutboxEntry, notBefore: number, countAttempt = true): Promise<void> {
-    const current = this.#queues.get(entry.destinationKey)?.find((e) => e.itemKey === entry.itemKey);
+    const current = this.#queues.get(entry.destinationKey)?.find((e) => e.itemKey === entry.itemKey) as
+      | WritableEntry
+      | undefined;
     if (!current) return;
     if (countAttempt) current.attempts += 1;
     current.notBefore = notBefore;
     await this.#persistQueue(entry.destinationKey);
+  }
+
+  /**
+   * The platform confirmed the post (at `reference`, when it said where), but the ledger does not
+   * know yet: a later attempt only records it, never posts again. In memory: a new poller checks
+   * the ledger for every entry it loads anyway (`recovered`).
+   */
+  notePosted(entry: OutboxEntry, reference: PostedReference | undefined): void {
+    const writable = entry as WritableEntry;
+    writable.posted = true;
+    if (reference !== undefined) writable.reference = reference;
+  }
+
+  /** The ledger was checked for a recovered entry and does not have it: post it like any other. */
+  noteChecked(entry: OutboxEntry): void {
+    (entry as WritableEntry).recovered = false;
+  }
+
+  /**
+   * The store failed around an attempt: count it and wait until `notBefore`, in memory only (the
+   * store is what failed); the next attempt checks the ledger first, because its `attempts` is
+   * above zero.
+   */
+  backOffInMemory(entry: OutboxEntry, notBefore: number): void {
+    const writable = entry as WritableEntry;
+    writable.attempts += 1;
+    writable.notBefore = notBefore;
   }
 
   /** Drops everything queued for a destination that failed permanently; returns what was dropped. */

@@ -11,9 +11,7 @@ import type {
 import type { FeedFilters, SubscriptionRepository, ThreadSettings } from '../subscriptions/index.js';
 import { matchesFilters } from '../subscriptions/index.js';
 import type { DeliveredLedger } from './delivered-ledger.js';
-import type { EntryThread, OutboxEntry } from './outbox.js';
-
-export type Post = (destination: Destination, message: Message) => Promise<DeliveryOutcome>;
+import { type EntryThread, idempotencyKeyOf, type OutboxEntry } from './outbox.js';
 
 export interface ThreadDeliveryDeps {
   ledger: DeliveredLedger;
@@ -36,13 +34,11 @@ export class ThreadDelivery {
     this.#deps = deps;
   }
 
-  async send(
-    adapter: ChatAdapter,
-    entry: OutboxEntry,
-    message: Message,
-    post: Post,
-  ): Promise<DeliveryOutcome> {
+  /** Posts `message` (the entry's, as the channel shows it) under its parent, or top-level. */
+  async send(adapter: ChatAdapter, entry: OutboxEntry, message: Message): Promise<DeliveryOutcome> {
     const { ledger } = this.#deps;
+    const options = { idempotencyKey: idempotencyKeyOf(entry) };
+    const post = (destination: Destination, m: Message) => adapter.deliver(destination, m, options);
     if (entry.thread === undefined || entry.destination.direct === true)
       return post(entry.destination, message);
     const parent = await ledger.reference(entry.destinationKey, entry.thread.parentKey);
@@ -87,7 +83,7 @@ export class ThreadDelivery {
     entry: OutboxEntry,
     message: Message,
     why: { code: string; reason: string },
-    post: Post,
+    post: (destination: Destination, message: Message) => Promise<DeliveryOutcome>,
   ): Promise<DeliveryOutcome> {
     const problem: ThreadProblem = { code: why.code, reason: why.reason, at: this.#deps.clock.now() };
     await this.#note(entry.subscriptionIds, problem);

@@ -15,7 +15,7 @@ import { ReminderRepository, SubscriptionRepository } from '../subscriptions/ind
 import { type DirectoryReturn, startFromNowAfterDirectoryChange } from './active-directory.js';
 import { type PollSummary, runFeedOnce } from './feed-runner.js';
 import { type PollEvent, PollScheduler } from './poll-scheduler.js';
-import { LeaderElection, type LeaderEvent } from './poller-lease.js';
+import { PollerLease, type LeaderEvent } from './poller-lease.js';
 import { createReminderRunner, type ReminderEvent } from './reminder-runner.js';
 import { olderToCheck } from './removal-memory.js';
 import { createTodaysRanking } from './todays-ranking.js';
@@ -205,7 +205,7 @@ export function createEngine(options: EngineOptions) {
   };
 
   let previousStateForgotten = !options.forgetPreviousState;
-  const leader = new LeaderElection({
+  const leader = new PollerLease({
     leases: store.leases,
     name: directoryKeys(directoryId).pollerLease,
     ...(options.upgradeFromUnprefixedState ? { deferTo: LEGACY_POLLER_LEASE } : {}),

@@ -34,7 +34,7 @@ export interface LeaderOptions {
  * side by side on every deploy and daily restart; the lease makes the newcomer wait until
  * the old one releases it on SIGTERM, or until it lapses if the old one died.
  */
-export class LeaderElection {
+export class PollerLease {
   readonly owner = `${process.pid}-${randomBytes(4).toString('hex')}`;
   readonly #options: Required<Omit<LeaderOptions, 'onEvent'>> & Pick<LeaderOptions, 'onEvent'>;
   #leading = false;

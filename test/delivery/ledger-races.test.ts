@@ -99,10 +99,7 @@ describe.each(backends)('the delivered ledger on $name', (backend) => {
       subscriptions: { noteThreadProblem: async () => {} },
       clock,
     });
-    const startThread = () =>
-      threads.send(platform, comment(), comment().message, (destination, message) =>
-        platform.deliver(destination, message, { idempotencyKey: 'reply' }),
-      );
+    const startThread = () => threads.send(platform, comment(), comment().message);
     const edit = () =>
       requestEdit(
         {

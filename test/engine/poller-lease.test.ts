@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { LeaderElection, type LeaderOptions } from '../../src/engine/poller-lease.js';
+import { PollerLease, type LeaderOptions } from '../../src/engine/poller-lease.js';
 import type { LeaseBackend } from '../../src/store/leases.js';
 import { eventually } from '../support/polling.js';
 
@@ -26,7 +26,7 @@ class MemoryLeases implements LeaseBackend {
 /** An election for the poller on leases in memory, renewed every 30 ms for 300 ms, started. */
 function startElection(work: Pick<LeaderOptions, 'onLead' | 'onFollow'>) {
   const leases = new MemoryLeases();
-  const leader = new LeaderElection({ leases, ttlMs: 300, renewEveryMs: 30, ...work });
+  const leader = new PollerLease({ leases, ttlMs: 300, renewEveryMs: 30, ...work });
   leader.start();
   return { leases, leader };
 }

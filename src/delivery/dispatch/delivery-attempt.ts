@@ -5,7 +5,7 @@ import type { SubscriptionRepository } from '../../subscriptions/index.js';
 import type { DeliveredLedger } from '../delivered-ledger.js';
 import { sendEdit } from '../edits.js';
 import { withMuteActions } from '../mute-actions.js';
-import type { Outbox, OutboxEntry } from '../outbox.js';
+import { idempotencyKeyOf, type Outbox, type OutboxEntry } from '../outbox.js';
 import type { ThreadDelivery } from '../threads.js';
 import type { Pacer } from './pacer.js';
 
@@ -56,7 +56,7 @@ export class DeliveryAttempts {
           await outbox.remove(entry);
           return;
         }
-        entry.recovered = false;
+        outbox.noteChecked(entry);
       }
     } catch (error) {
       this.#backOffInMemory(entry, error);
@@ -65,7 +65,7 @@ export class DeliveryAttempts {
 
     let outcome: DeliveryOutcome;
     try {
-      outcome = await sendEntry(adapter, entry, this.#deps.threads);
+      outcome = await this.#send(adapter, entry);
     } catch (error) {
       // An adapter should return outcomes, not throw; treat a throw as transient.
       onEvent?.({ type: 'error', entry, error });
@@ -78,10 +78,7 @@ export class DeliveryAttempts {
     answered(clock.now());
     if (outcome.status === 'delivered') pacer.stated(entry.destinationKey, outcome.bucket, clock.now());
     try {
-      await settleOutcome(adapter, entry, outcome, startedAt, {
-        ...this.#deps,
-        recordDelivered: (e, at) => this.#recordDelivered(e, at),
-      });
+      await this.#settle(adapter, entry, outcome, startedAt);
     } catch (error) {
       this.#backOffInMemory(entry, error);
     }
@@ -100,146 +97,132 @@ export class DeliveryAttempts {
    * check the ledger next time so a delivered post is not repeated.
    */
   #backOffInMemory(entry: OutboxEntry, error: unknown): void {
-    entry.attempts += 1;
-    entry.notBefore = this.#deps.clock.now() + backoff(entry.attempts);
+    this.#deps.outbox.backOffInMemory(entry, this.#deps.clock.now() + backoff(entry.attempts + 1));
     this.#deps.onEvent?.({ type: 'error', entry, error });
   }
-}
 
-/** A channel post, or a direct message where the destination is a person (a reminder). */
-export function sendEntry(
-  adapter: ChatAdapter,
-  entry: OutboxEntry,
-  threads: ThreadDelivery,
-): Promise<DeliveryOutcome> {
-  if (entry.edit !== undefined) return sendEdit(adapter, entry, entry.edit);
-  const options = { idempotencyKey: `${entry.destinationKey}|${entry.itemKey}` };
-  if (entry.destination.direct !== true) {
-    // A channel's message gets "Mute this subscription" for the subscription it is delivered for;
-    // a reply goes under its post's message when the channel has it (threads.ts).
-    const message = withMuteActions(entry.message, entry.subscriptionIds);
-    return threads.send(adapter, entry, message, (destination, m) =>
-      adapter.deliver(destination, m, options),
-    );
-  }
-  if (adapter.deliverDirect === undefined) {
-    return Promise.resolve({
-      status: 'rejected',
-      code: 'direct_messages_unsupported',
-      reason: `${adapter.platform} cannot send direct messages`,
-      scope: 'message',
-    });
-  }
-  return adapter.deliverDirect(entry.destination, entry.message, options);
-}
-
-export interface SettleDeps {
-  outbox: Outbox;
-  subscriptions: SubscriptionRepository;
-  clock: Clock;
-  pacer: Pacer;
-  maxAttempts: number;
-  onEvent?: ((event: DispatchEvent) => void) | undefined;
-  /** Records a confirmed post in the ledger and forgets the entry. */
-  recordDelivered(entry: OutboxEntry, startedAt: number): Promise<void>;
-}
-
-/**
- * What the platform's answer means for the entry: recorded as delivered, dropped (one message),
- * the destination paused (rejected for good), given up on, or rescheduled by the backoff or the
- * platform's stated wait. Store errors are the caller's to handle.
- */
-export async function settleOutcome(
-  adapter: ChatAdapter,
-  entry: OutboxEntry,
-  outcome: DeliveryOutcome,
-  startedAt: number,
-  deps: SettleDeps,
-): Promise<void> {
-  const { outbox, subscriptions, clock, onEvent, maxAttempts } = deps;
-  if (outcome.status === 'rejected' && outcome.code === DELETE_REFUSED && entry.edit?.delete) {
-    await markInstead(entry, outcome.reason, deps);
-    return;
-  }
-  if (outcome.status === 'delivered' && entry.edit !== undefined) {
-    await outbox.remove(entry);
-    onEvent?.({ type: 'edited', entry, ms: clock.now() - startedAt });
-    return;
-  }
-  if (outcome.status === 'delivered') {
-    entry.posted = true;
-    if (outcome.platformMessageId !== undefined) {
-      entry.reference = {
-        messageId: outcome.platformMessageId,
-        postedAt: clock.now(),
-        ...(outcome.threadId === undefined ? {} : { threadId: outcome.threadId }),
-        ...(outcome.channelId === undefined ? {} : { channelId: outcome.channelId }),
-        ...(entry.shown === undefined ? {} : { shown: entry.shown }),
-      };
+  /** A channel post, or a direct message where the destination is a person (a reminder). */
+  #send(adapter: ChatAdapter, entry: OutboxEntry): Promise<DeliveryOutcome> {
+    if (entry.edit !== undefined) return sendEdit(adapter, entry, entry.edit);
+    if (entry.destination.direct !== true) {
+      // A channel's message gets "Mute this subscription" for the subscription it is delivered for;
+      // a reply goes under its post's message when the channel has it (threads.ts).
+      return this.#deps.threads.send(adapter, entry, withMuteActions(entry.message, entry.subscriptionIds));
     }
-    await deps.recordDelivered(entry, startedAt);
-    return;
-  }
-  // A deletion that cannot go is marked instead: the ledger already says "deleted", so nothing
-  // else would ever mark it.
-  if (outcome.status === 'rejected' && outcome.scope === 'message' && entry.edit?.delete) {
-    await markInstead(entry, outcome.reason, deps);
-    return;
-  }
-  // A person who refuses DMs holds no channel and no subscription: drop that one message.
-  if (outcome.status === 'rejected' && (outcome.scope === 'message' || entry.destination.direct)) {
-    await outbox.remove(entry);
-    onEvent?.({ type: 'dropped', entry, code: outcome.code, reason: outcome.reason });
-    return;
-  }
-  if (outcome.status === 'rejected') {
-    await subscriptions.pauseDestination(
-      entry.destination.platform,
-      entry.destination.channelId,
-      outcome.code,
-      outcome.reason,
-    );
-    const dropped = await outbox.dropDestination(entry.destinationKey);
-    onEvent?.({
-      type: 'rejected',
-      entry,
-      code: outcome.code,
-      reason: outcome.reason,
-      dropped: dropped.length,
+    if (adapter.deliverDirect === undefined) {
+      return Promise.resolve({
+        status: 'rejected',
+        code: 'direct_messages_unsupported',
+        reason: `${adapter.platform} cannot send direct messages`,
+        scope: 'message',
+      });
+    }
+    return adapter.deliverDirect(entry.destination, entry.message, {
+      idempotencyKey: idempotencyKeyOf(entry),
     });
-    return;
   }
-  const rateLimited = outcome.retryAfterMs !== undefined;
-  if (!rateLimited && entry.attempts + 1 >= maxAttempts) {
-    if (entry.edit?.delete) return markInstead(entry, `gave up deleting: ${outcome.reason}`, deps);
-    await outbox.remove(entry);
-    onEvent?.({
-      type: 'abandoned',
-      entry,
-      reason: `${outcome.code}: ${outcome.reason} (after ${maxAttempts} attempts)`,
-    });
-    return;
-  }
-  const retryInMs = outcome.retryAfterMs ?? backoff(entry.attempts);
-  if (rateLimited) {
-    deps.pacer.rateLimited(entry, adapter, retryInMs, outcome.global === true, clock.now());
-  }
-  // A wait for the whole platform holds this entry by the platform's pace, not its own notBefore.
-  const notBefore = outcome.global === true ? clock.now() : clock.now() + retryInMs;
-  await outbox.reschedule(entry, notBefore, !rateLimited);
-  onEvent?.({ type: 'failed', entry, code: outcome.code, reason: outcome.reason, retryInMs });
-}
 
-/**
- * The platform refused to delete the message (no permission, or it cannot delete): the entry
- * becomes the edit marking it removed, due now, and its subscriptions note why for
- * `/directory status`.
- */
-async function markInstead(entry: OutboxEntry, reason: string, deps: SettleDeps): Promise<void> {
-  const { delete: _delete, ...mark } = entry.edit!;
-  await deps.outbox.enqueueEdit({ ...entry, edit: mark, attempts: 0, notBefore: deps.clock.now() });
-  const problem = { code: DELETE_REFUSED, reason, at: deps.clock.now() };
-  await deps.subscriptions.noteProblem('removalProblem', entry.subscriptionIds, problem);
+  /**
+   * What the platform's answer means for the entry: recorded as delivered, dropped (one message),
+   * the destination paused (rejected for good), given up on, or rescheduled by the backoff or the
+   * platform's stated wait. Store errors are `run`'s to handle.
+   */
+  async #settle(
+    adapter: ChatAdapter,
+    entry: OutboxEntry,
+    outcome: DeliveryOutcome,
+    startedAt: number,
+  ): Promise<void> {
+    const { outbox, subscriptions, clock, onEvent, maxAttempts } = this.#deps;
+    if (outcome.status === 'rejected' && outcome.code === DELETE_REFUSED && entry.edit?.delete) {
+      await this.#markInstead(entry, outcome.reason);
+      return;
+    }
+    if (outcome.status === 'delivered' && entry.edit !== undefined) {
+      await outbox.remove(entry);
+      onEvent?.({ type: 'edited', entry, ms: clock.now() - startedAt });
+      return;
+    }
+    if (outcome.status === 'delivered') {
+      // Kept on the entry before the ledger is written: if that write fails, the retry records
+      // this post instead of posting again.
+      outbox.notePosted(
+        entry,
+        outcome.platformMessageId === undefined
+          ? undefined
+          : {
+              messageId: outcome.platformMessageId,
+              postedAt: clock.now(),
+              ...(outcome.threadId === undefined ? {} : { threadId: outcome.threadId }),
+              ...(outcome.channelId === undefined ? {} : { channelId: outcome.channelId }),
+              ...(entry.shown === undefined ? {} : { shown: entry.shown }),
+            },
+      );
+      await this.#recordDelivered(entry, startedAt);
+      return;
+    }
+    // A deletion that cannot go is marked instead: the ledger already says "deleted", so nothing
+    // else would ever mark it.
+    if (outcome.status === 'rejected' && outcome.scope === 'message' && entry.edit?.delete) {
+      await this.#markInstead(entry, outcome.reason);
+      return;
+    }
+    // A person who refuses DMs holds no channel and no subscription: drop that one message.
+    if (outcome.status === 'rejected' && (outcome.scope === 'message' || entry.destination.direct)) {
+      await outbox.remove(entry);
+      onEvent?.({ type: 'dropped', entry, code: outcome.code, reason: outcome.reason });
+      return;
+    }
+    if (outcome.status === 'rejected') {
+      await subscriptions.pauseDestination(
+        entry.destination.platform,
+        entry.destination.channelId,
+        outcome.code,
+        outcome.reason,
+      );
+      const dropped = await outbox.dropDestination(entry.destinationKey);
+      onEvent?.({
+        type: 'rejected',
+        entry,
+        code: outcome.code,
+        reason: outcome.reason,
+        dropped: dropped.length,
+      });
+      return;
+    }
+    const rateLimited = outcome.retryAfterMs !== undefined;
+    if (!rateLimited && entry.attempts + 1 >= maxAttempts) {
+      if (entry.edit?.delete) return this.#markInstead(entry, `gave up deleting: ${outcome.reason}`);
+      await outbox.remove(entry);
+      onEvent?.({
+        type: 'abandoned',
+        entry,
+        reason: `${outcome.code}: ${outcome.reason} (after ${maxAttempts} attempts)`,
+      });
+      return;
+    }
+    const retryInMs = outcome.retryAfterMs ?? backoff(entry.attempts);
+    if (rateLimited) {
+      this.#deps.pacer.rateLimited(entry, adapter, retryInMs, outcome.global === true, clock.now());
+    }
+    // A wait for the whole platform holds this entry by the platform's pace, not its own notBefore.
+    const notBefore = outcome.global === true ? clock.now() : clock.now() + retryInMs;
+    await outbox.reschedule(entry, notBefore, !rateLimited);
+    onEvent?.({ type: 'failed', entry, code: outcome.code, reason: outcome.reason, retryInMs });
+  }
+
+  /**
+   * The platform refused to delete the message (no permission, or it cannot delete): the entry
+   * becomes the edit marking it removed, due now, and its subscriptions note why for
+   * `/directory status`.
+   */
+  async #markInstead(entry: OutboxEntry, reason: string): Promise<void> {
+    const deps = this.#deps;
+    const { delete: _delete, ...mark } = entry.edit!;
+    await deps.outbox.enqueueEdit({ ...entry, edit: mark, attempts: 0, notBefore: deps.clock.now() });
+    const problem = { code: DELETE_REFUSED, reason, at: deps.clock.now() };
+    await deps.subscriptions.noteProblem('removalProblem', entry.subscriptionIds, problem);
+  }
 }
 
 const BASE_BACKOFF_MS = 1000;
