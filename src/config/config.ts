@@ -4,6 +4,11 @@ import type { SubscriptionSeed } from '../subscriptions/index.js';
 export interface Config {
   server: {
     port: number;
+    /**
+     * The interface to listen on; undefined: every interface. HOST when set; else 127.0.0.1 for a
+     * sandbox no chat platform has to reach (and not on Heroku), every interface for the rest.
+     */
+    host: string | undefined;
     logLevel: 'trace' | 'debug' | 'info' | 'warn' | 'error' | 'fatal' | 'silent';
     logFormat: 'auto' | 'json' | 'pretty';
     /** LOG_LEVEL was set (not the default): the person wants these logs where they look. */

@@ -61,10 +61,11 @@ export function loadConfig(options: LoadConfigOptions = {}): Config {
   }
   const discord = discordConfig(read, problems);
   const encryption = encryptionKeys(read, slack?.oauth !== undefined, problems);
+  const hasPlatform = slack !== undefined || discord !== undefined;
   const sandbox = sandboxMode(
     { requested: env['SANDBOX'] as boolean | undefined, given: isSet('SANDBOX') },
-    isSet('DIRECTORY_BASE_URL'),
-    slack !== undefined || discord !== undefined,
+    { baseUrl: isSet('DIRECTORY_BASE_URL'), token: isSet('DIRECTORY_TOKEN') },
+    hasPlatform,
     problems,
   );
   if (problems.length > 0) throw new ConfigError(problems);
@@ -82,6 +83,7 @@ export function loadConfig(options: LoadConfigOptions = {}): Config {
   return {
     server: {
       port: num('PORT'),
+      host: listenHost(str('HOST'), sandbox && !hasPlatform && str('DYNO') === undefined),
       logLevel: str('LOG_LEVEL') as Config['server']['logLevel'],
       logFormat: str('LOG_FORMAT') as Config['server']['logFormat'],
       logLevelSet: present['LOG_LEVEL'] !== undefined,
@@ -132,29 +134,49 @@ function parseSubscriptions(value: string | undefined, problems: string[]) {
  */
 function sandboxMode(
   sandboxFlag: { requested: boolean | undefined; given: boolean },
-  directoryGiven: boolean,
+  directoryGiven: { baseUrl: boolean; token: boolean },
   hasPlatform: boolean,
   problems: string[],
 ): boolean {
   const { requested, given } = sandboxFlag;
   if (given && requested === undefined) return false;
   if (requested === true) {
-    if (directoryGiven) {
+    if (directoryGiven.baseUrl) {
       problems.push(
         'SANDBOX: true runs the embedded emulator, but DIRECTORY_BASE_URL names a real directory; unset one of them',
+      );
+    } else if (directoryGiven.token) {
+      problems.push(
+        'DIRECTORY_TOKEN: not used with SANDBOX=true (the embedded emulator has its own token); unset it, or unset SANDBOX and set DIRECTORY_BASE_URL',
       );
     }
     return true;
   }
-  if (directoryGiven) return false;
+  if (directoryGiven.baseUrl) return false;
   if (requested === false) {
     problems.push('DIRECTORY_BASE_URL: required with SANDBOX=false (the Content Directory Service to read)');
   } else if (hasPlatform) {
     problems.push(
       "DIRECTORY_BASE_URL: required with Slack or Discord, or the emulator's invented data would reach real channels; set SANDBOX=true to run the demo on purpose",
     );
+  } else if (directoryGiven.token) {
+    // A token is meant for a real directory: running the sandbox instead would look like a
+    // working bot that never shows a real item.
+    problems.push(
+      'DIRECTORY_BASE_URL: required when DIRECTORY_TOKEN is set (the directory that token is for); unset DIRECTORY_TOKEN to run the sandbox',
+    );
   }
   return requested === undefined && !hasPlatform;
+}
+
+/**
+ * Where the HTTP server listens. A sandbox only the person at this machine uses stays off the
+ * network (a control panel will be served on this port); a bot that Slack, Discord or a
+ * platform's router must reach listens on every interface, as Heroku requires.
+ */
+function listenHost(host: string | undefined, localOnly: boolean): string | undefined {
+  if (host !== undefined) return host;
+  return localOnly ? '127.0.0.1' : undefined;
 }
 
 /** The decoded store keys; a key is required once the store holds workspaces' tokens (OAuth install). */

@@ -1,3 +1,4 @@
+import { isIP } from 'node:net';
 import { z } from 'zod';
 import { decodeEncryptionKey, ENCRYPTION_KEY_EXPECTED } from './encryption-key.js';
 
@@ -121,6 +122,25 @@ export const VARIABLES: readonly VariableSpec[] = [
     schema: integer(3000, 0, 65535),
   },
   {
+    name: 'HOST',
+    group: 'Server',
+    description:
+      "Interface the HTTP server listens on: an IP address (0.0.0.0 or :: for every interface) or a host name. Unset: 127.0.0.1 for the sandbox without Slack or Discord (nothing outside this machine needs its port), every interface otherwise (a deployed bot: Slack, Discord and the platform's router connect from outside; also whenever DYNO is set).",
+    example: '127.0.0.1',
+    schema: z
+      .string()
+      .trim()
+      .refine(
+        (value) =>
+          isIP(value) !== 0 ||
+          /^[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?(\.[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?)*$/i.test(value),
+        {
+          error: 'an IP address (127.0.0.1, 0.0.0.0, ::) or a host name',
+        },
+      )
+      .optional(),
+  },
+  {
     name: 'LOG_LEVEL',
     group: 'Server',
     description:
@@ -192,14 +212,15 @@ export const VARIABLES: readonly VariableSpec[] = [
     name: 'DIRECTORY_BASE_URL',
     group: 'Directory',
     description:
-      'Base URL of the Content Directory Service. Required with Slack or Discord; unset with no platform (or with SANDBOX=true): the sandbox, an embedded emulator inventing data.',
+      'Base URL of the Content Directory Service. Required with Slack or Discord, and with DIRECTORY_TOKEN; unset with none of them (or with SANDBOX=true): the sandbox, an embedded emulator inventing data.',
     example: 'https://directory.example.com',
     schema: httpUrl(),
   },
   {
     name: 'DIRECTORY_TOKEN',
     group: 'Directory',
-    description: 'Access token sent as Authorization: Bearer. Required with DIRECTORY_BASE_URL.',
+    description:
+      'Access token sent as Authorization: Bearer. Required with DIRECTORY_BASE_URL, and only with it (set alone it is an error, not the sandbox). Refused by the directory at start-up: exit 78.',
     secret: true,
     schema: optionalString,
   },

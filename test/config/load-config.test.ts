@@ -247,6 +247,38 @@ describe('loading the configuration', () => {
     expect(load({ ...DIRECTORY, SANDBOX: 'false' }).sandbox.enabled).toBe(false);
   });
 
+  it('refuses DIRECTORY_TOKEN without DIRECTORY_BASE_URL instead of quietly running the sandbox', () => {
+    expect(problemsOf({ DIRECTORY_TOKEN: 'dir-token' })).toEqual([
+      'DIRECTORY_BASE_URL: required when DIRECTORY_TOKEN is set (the directory that token is for); unset DIRECTORY_TOKEN to run the sandbox',
+    ]);
+    // With a platform too, one line says what is missing.
+    expect(
+      problemsOf({
+        DIRECTORY_TOKEN: 'dir-token',
+        SLACK_BOT_TOKEN: 'xoxb-1-2-3',
+        SLACK_SIGNING_SECRET: 'shh',
+      }),
+    ).toEqual([expect.stringMatching(/^DIRECTORY_BASE_URL: required with Slack or Discord/)]);
+    expect(problemsOf({ DIRECTORY_TOKEN: 'dir-token', SANDBOX: 'true' })).toEqual([
+      expect.stringMatching(/^DIRECTORY_TOKEN: not used with SANDBOX=true/),
+    ]);
+  });
+
+  it('listens on 127.0.0.1 in the sandbox, on every interface when deployed, and where HOST says', () => {
+    expect(load({}).server.host).toBe('127.0.0.1');
+    expect(load(DIRECTORY).server.host).toBeUndefined();
+    // A demo into Slack, and anything on Heroku, must be reachable from outside.
+    expect(
+      load({ SANDBOX: 'true', SLACK_BOT_TOKEN: 'xoxb-1-2-3', SLACK_SIGNING_SECRET: 'shh' }).server.host,
+    ).toBeUndefined();
+    expect(load({ DYNO: 'web.1' }).server.host).toBeUndefined();
+    expect(load({ HOST: '0.0.0.0' }).server.host).toBe('0.0.0.0');
+    expect(load({ ...DIRECTORY, HOST: '::1' }).server.host).toBe('::1');
+    expect(problemsOf({ HOST: 'not a host' })).toEqual([
+      'HOST: expected an IP address (127.0.0.1, 0.0.0.0, ::) or a host name, got "not a host"',
+    ]);
+  });
+
   it('does not call a malformed DIRECTORY_BASE_URL or SANDBOX missing as well', () => {
     const slack = { SLACK_BOT_TOKEN: 'xoxb-1-2-3', SLACK_SIGNING_SECRET: 'shh-secret' };
     expect(problemsOf({ ...slack, DIRECTORY_BASE_URL: 'nope', DIRECTORY_TOKEN: 'dir-token' })).toEqual([
