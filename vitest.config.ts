@@ -13,7 +13,7 @@ const E2E = [
   'test/cli/cli.test.ts', // the CLI as a child process
   'test/cli/prestart.test.ts', // runs scripts/build-if-stale.mjs and tsc in a scratch copy
   'test/cli/sandbox-guard.test.ts', // the bot as a child process, refused or killed
-  'test/cli/start-up-errors.test.ts', // the bot as a child process, exit codes and SIGKILL
+  'test/cli/start-up-errors.test.ts', // the bot as a child process: exit codes, refused tokens (the directory's too, later), SIGKILL
   'test/cli/store-encryption.test.ts', // the bot and store rotate-key as child processes: exit codes for the store key
   'test/cli/terminal.test.ts', // the bot in a tmux terminal with job control
   'test/engine/redis-restart.test.ts', // a private redis-server restarted under a running bot

@@ -2,13 +2,14 @@ import type { Config } from '../config/config.js';
 import type { DirectoryClient } from '../directory/index.js';
 import type { RunningEmulator } from '../emulator/index.js';
 import { createEngine, createItemComposer, type Engine } from '../engine/index.js';
-import { BotError, isBotError } from '../errors.js';
+import { BotError, configProblems, isBotError } from '../errors.js';
 import { engineEventSink } from '../observability/event-log.js';
 import { createHttpServer, describeListening } from '../observability/http-server.js';
 import { createMetrics } from '../observability/metrics.js';
 import type { AdapterContext, ChatAdapter, Logger } from '../ports/index.js';
 import { systemClock, withDeadline } from '../ports/index.js';
 import { createSecretSealer, createStore, verifyStoreKey } from '../store/index.js';
+import { checkDirectoryToken } from './directory-token.js';
 import { createLostAccessRemoval, type LostAccessRemoval } from './lost-access-removal.js';
 import { type ConsoleOptions, createAdapters } from './platforms.js';
 import { isSandbox, SANDBOX_STORE_NAMESPACE, storeNamespace, subscriptionSeeds } from './sandbox.js';
@@ -16,6 +17,8 @@ import {
   buildCommandHandler,
   buildHomeService,
   buildZones,
+  connectionDegradation,
+  directoryView,
   engineSettings,
   openDirectory,
 } from './wiring.js';
@@ -139,13 +142,19 @@ export function createApp(config: Config, options: AppOptions): App {
       adapter.attach?.(context);
       http.addReadinessCheck({ name: adapter.platform, check: async () => adapter.health().reason });
     }
+    // A directory that refuses the token or does not answer leaves the bot ready (it still answers
+    // commands and the platforms) but degraded, which a health check reading the body can see.
+    http.addDegradationCheck({
+      name: 'directory',
+      check: async () => connectionDegradation((await directoryView(parts)).connection),
+    });
     let engineStarted = false;
     http.addReadinessCheck({
       name: 'engine',
       check: async () => (engineStarted ? undefined : 'starting'),
     });
 
-    const port = await http.listen(config.server.port);
+    const port = await http.listen(config.server.port, config.server.host);
     boundPort = port;
     const bound = http.address();
     logger.info({ address: bound?.address, port }, bound ? describeListening(bound) : 'listening');
@@ -169,7 +178,14 @@ export function createApp(config: Config, options: AppOptions): App {
       );
     }
 
-    await startAdapters(contexts);
+    // The directory's token is checked beside the platforms' tokens, so every refused credential
+    // is reported in one run. The sandbox's emulator takes its own token.
+    const { baseUrl } = config.directory;
+    const directoryCheck =
+      directory.emulator === undefined && baseUrl !== undefined
+        ? checkDirectoryToken({ ...config.directory, baseUrl })
+        : Promise.resolve();
+    await startAdapters(contexts, directoryCheck);
     // Not awaited: a platform's answer must not hold up the start.
     void lostAccess.sweep();
     await activeEngine.start();
@@ -219,18 +235,25 @@ export function createApp(config: Config, options: AppOptions): App {
 }
 
 /**
- * Connects every adapter at once, so a bot with both platforms is ready after the slower of the
- * two, not their sum. Every refused credential is reported together (one `config_invalid` whose
- * details list each problem), so the operator fixes them in one go; any other failure wins.
+ * Connects every adapter at once, while `directoryCheck` runs, so a bot with both platforms is
+ * ready after the slowest, not their sum. Every refused credential is reported together (one
+ * `config_invalid` whose details list each problem), so the operator fixes them in one go; any
+ * other failure wins.
  */
-async function startAdapters(contexts: ReadonlyMap<ChatAdapter, AdapterContext>): Promise<void> {
-  const results = await Promise.allSettled([...contexts].map(([adapter, context]) => adapter.start(context)));
+async function startAdapters(
+  contexts: ReadonlyMap<ChatAdapter, AdapterContext>,
+  directoryCheck: Promise<void>,
+): Promise<void> {
+  const results = await Promise.allSettled([
+    directoryCheck,
+    ...[...contexts].map(([adapter, context]) => adapter.start(context)),
+  ]);
   const errors = results.flatMap((r) => (r.status === 'rejected' ? [r.reason as unknown] : []));
   const other = errors.find((error) => !isBotError(error, 'config_invalid'));
   if (other !== undefined) throw other;
   if (errors.length === 1) throw errors[0];
   if (errors.length > 1) {
-    const problems = errors.map((error) => (error as BotError).message);
+    const problems = errors.flatMap((error) => configProblems(error) ?? []);
     throw new BotError('config_invalid', problems.join('\n'), { details: { problems } });
   }
 }

@@ -145,7 +145,12 @@ function consoleBanner(config: Config, sandbox: boolean, port: number, logFile: 
     : [
         `Directory Bot is running: ${config.directory.baseUrl ?? 'embedded emulator'}; console subscriptions print here.`,
       ];
-  lines.push(`HTTP on port ${port}: /healthz, /readyz, /metrics.`);
+  const host = config.server.host;
+  const where =
+    host === undefined
+      ? `port ${port} of every interface`
+      : `http://${host.includes(':') ? `[${host}]` : host}:${port}${host === '127.0.0.1' ? ' (this machine only; HOST changes it)' : ''}`;
+  lines.push(`HTTP on ${where}: /healthz, /readyz, /metrics.`);
   if (logFile !== undefined) {
     lines.push(`Full logs go to ${logFile}; only warnings show here (set LOG_LEVEL to see them all here).`);
   }

@@ -7,7 +7,12 @@ import {
   type StatusReport,
 } from '../commands/index.js';
 import type { Config } from '../config/config.js';
-import { createDirectoryClient, type DirectoryClient, SPEC_WINDOW_MS } from '../directory/index.js';
+import {
+  createDirectoryClient,
+  type DirectoryClient,
+  type DirectoryConnection,
+  SPEC_WINDOW_MS,
+} from '../directory/index.js';
 import { EMULATOR_WEB_URL, type RunningEmulator, startEmulator } from '../emulator/index.js';
 import type { Engine, EngineSettings } from '../engine/index.js';
 import { PollScheduler } from '../engine/index.js';
@@ -131,6 +136,54 @@ export function buildZones(store: BotStore, adapters: readonly ChatAdapter[]): Z
   return { channelZones, resolver };
 }
 
+/** The directory's quota and connection as the polling instance sees them. */
+export interface DirectoryView {
+  quotas: ReturnType<DirectoryClient['ledger']['snapshot']>;
+  connection: DirectoryConnection;
+  /** Set when read from what the poller saved (this instance does not poll). */
+  savedAt?: number;
+}
+
+/**
+ * The directory as the polling instance sees it: this instance's own client when it polls, else
+ * the report the poller saves with each round (its own client when none was saved yet).
+ */
+export async function directoryView(
+  parts: Pick<CommandParts, 'client' | 'engine' | 'store' | 'directoryId'>,
+): Promise<DirectoryView> {
+  const { client, engine, store, directoryId } = parts;
+  const own = { quotas: client.ledger.snapshot(), connection: client.connection() };
+  if (engine.leader.isLeader) return own;
+  const saved = await PollScheduler.savedReport(store.keyv, directoryId);
+  return saved === undefined
+    ? own
+    : { quotas: saved.quotas, connection: saved.connection, savedAt: saved.at };
+}
+
+/**
+ * The report the polling instance saved for the directory `config` reads (the sandbox's when it
+ * names none), for `doctor` on another machine; undefined when none was saved.
+ */
+export function savedDirectoryReport(store: BotStore, config: Pick<Config, 'directory'>) {
+  const { baseUrl } = config.directory;
+  return PollScheduler.savedReport(
+    store.keyv,
+    baseUrl === undefined ? SANDBOX_DIRECTORY_ID : directoryIdFor(baseUrl),
+  );
+}
+
+/**
+ * What `/readyz` says of a directory that cannot be used (`degraded`), or undefined when it can.
+ * The bot stays ready: it still answers commands and the platforms.
+ */
+export function connectionDegradation(connection: DirectoryConnection): string | undefined {
+  if (connection.state === 'refused')
+    return `the directory refused DIRECTORY_TOKEN since ${new Date(connection.since).toISOString()}: ${connection.detail}`;
+  if (connection.state === 'unreachable')
+    return `the directory has not answered since ${new Date(connection.since).toISOString()}: ${connection.detail}`;
+  return undefined;
+}
+
 /** What the `/directory` commands (and the home tab) answer from, built from the running parts. */
 function commandDependencies(
   config: CommandConfig,
@@ -139,15 +192,18 @@ function commandDependencies(
 ): CommandDependencies {
   const status = async (): Promise<StatusReport> => {
     const index = await engine.subscriptions.index();
+    const isPoller = engine.leader.isLeader;
+    // Only the poller's view is live; another instance shows what the poller last saved (its own
+    // quota counters only count its lookups, and its connection is rarely tried).
+    const view = await directoryView({ client, engine, store, directoryId });
     return {
-      quotas: client.ledger.snapshot(),
-      // Only the poller's health is live; another instance reads what the poller last saved.
-      feeds: engine.leader.isLeader
-        ? engine.polling.health()
-        : await PollScheduler.savedHealth(store.keyv, directoryId),
+      quotas: view.quotas,
+      connection: view.connection,
+      feeds: isPoller ? engine.polling.health() : await PollScheduler.savedHealth(store.keyv, directoryId),
       pausedSubscriptions: index.paused(),
       subscribedFeeds: await engine.wantedFeeds(),
-      isPoller: engine.leader.isLeader,
+      isPoller,
+      ...(view.savedAt === undefined ? {} : { savedAt: view.savedAt }),
     };
   };
   return {

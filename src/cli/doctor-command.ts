@@ -1,9 +1,8 @@
 import type { Config } from '../config/config.js';
 import { CONFIG_ERROR_EXIT_CODE, configProblems, loadConfig } from '../config/load-config.js';
-import { createDirectoryClient } from '../directory/index.js';
 import { messageOf } from '../errors.js';
 import { createStore } from '../store/index.js';
-import { USER_AGENT } from '../version.js';
+import { checkDirectory, checkRunningBot } from './doctor-directory.js';
 import { checkStoreKey } from './doctor-store-key.js';
 import { type CliIo, handleHelpOnly } from './io.js';
 import type { Subcommand } from './subcommand.js';
@@ -13,7 +12,9 @@ const USAGE = `Usage: directory-bot doctor
 Checks the configuration and every service it names, and prints a report:
 the store (reachable, readable, writable), its encryption key (set, opens the stored tokens,
 how many still need "store rotate-key"), the directory (reachable, token accepted, quota
-left) and which chat platforms are configured. Lines start with ✓ (fine), ! (works, but
+left), what the running bot's polling instance last found there (saved in the store each
+round: a refused token or an outage it is living with) and which chat platforms are
+configured. Lines start with ✓ (fine), ! (works, but
 probably not what you want) or ✗ (broken). Exits 0 when nothing is broken, 1 when a check
 failed, 78 when the configuration itself is invalid. Never prints a secret.`;
 
@@ -42,52 +43,19 @@ export const doctorCommand: Subcommand = {
       return CONFIG_ERROR_EXIT_CODE;
     }
     io.stdout('✓ configuration is valid');
+    const store = await checkStore(config);
     const results = [
-      await checkStore(config),
+      store,
       { name: 'store key', ...(await checkStoreKey(config)) },
       await checkDirectory(config),
+      // What the running bot found is kept in the store: nothing to read when it cannot be reached.
+      ...(store.status === 'failed' ? [] : [await checkRunningBot(config)]),
       ...describePlatforms(config),
     ];
     for (const result of results) io.stdout(`${MARKS[result.status]} ${result.name}: ${result.detail}`);
     return results.some((r) => r.status === 'failed') ? 1 : 0;
   },
 };
-
-/** One cheap authenticated call (GET /v2/oauth/token): reachable, token accepted, quota left. */
-async function checkDirectory(config: Config): Promise<CheckResult> {
-  const name = 'directory';
-  if (!config.directory.baseUrl) {
-    return {
-      name,
-      status: 'ok',
-      detail:
-        'not configured: the embedded emulator serves sandbox data (set DIRECTORY_BASE_URL and DIRECTORY_TOKEN to go live)',
-    };
-  }
-  const client = createDirectoryClient({
-    baseUrl: config.directory.baseUrl,
-    token: config.directory.token ?? '',
-    userAgent: USER_AGENT,
-    retry: { attempts: 1, baseDelayMs: 0, maxDelayMs: 0 },
-  });
-  try {
-    await client.tokenInfo();
-    const quotas = client.ledger.snapshot();
-    return {
-      name,
-      status: 'ok',
-      detail: `${config.directory.baseUrl} accepted the token; V2 requests left this window: ${quotas['v2-requests'].remaining} of ${quotas['v2-requests'].limit}`,
-    };
-  } catch (error) {
-    return {
-      name,
-      status: 'failed',
-      detail: `${config.directory.baseUrl}: ${messageOf(error)}`,
-    };
-  } finally {
-    await client.close();
-  }
-}
 
 async function checkStore(config: Config): Promise<CheckResult> {
   const name = `store (${config.store.source === 'default' ? 'default SQLite file' : config.store.source})`;

@@ -1,3 +1,4 @@
+import type { DirectoryConnection } from '../directory/index.js';
 import type { FeedHealth } from '../engine/index.js';
 import type { CommandInvocation, CommandReply, MessageField } from '../ports/index.js';
 import type { Subscription } from '../subscriptions/index.js';
@@ -20,6 +21,27 @@ function quotaLine(quota: QuotaStatus, now: number): string {
       ? `, resets at ${formatUtc(quota.resetAt, now)} (in ${formatDuration(quota.resetAt - now)})`
       : '';
   return `${quota.paused ? 'PAUSED after a rate limit; ' : ''}${left}${reset}`;
+}
+
+/** The directory connection in words; the capitals mark what needs someone's attention. */
+export function connectionLine(connection: DirectoryConnection, now: number): string {
+  switch (connection.state) {
+    case 'unknown':
+      return 'not asked yet';
+    case 'ok':
+      return 'answers and accepts the token';
+    case 'refused':
+      return `REFUSES DIRECTORY_TOKEN since ${formatUtc(connection.since, now)} (${connection.detail}); nothing is polled or looked up until it is given a token it accepts`;
+    case 'unreachable':
+      return `NOT ANSWERING since ${formatUtc(connection.since, now)} (${connection.detail}); polls and lookups resume when it answers`;
+  }
+}
+
+/** The lead's words for a directory that cannot be used; undefined when it can (or is not asked yet). */
+function connectionProblem(connection: DirectoryConnection): string | undefined {
+  if (connection.state === 'refused') return 'the directory refuses the token';
+  if (connection.state === 'unreachable') return 'the directory is not answering';
+  return undefined;
 }
 
 /**
@@ -54,6 +76,7 @@ function feedLine(health: FeedHealth, subscribed: boolean, now: number): string 
  * fields (the Slack home tab shows the same).
  */
 export function statusFields(report: StatusReport, now: number): MessageField[] {
+  const directoryField: MessageField = { name: 'Directory', value: connectionLine(report.connection, now) };
   const quotaFields: MessageField[] = Object.entries(report.quotas).map(([name, quota]) => ({
     name: QUOTA_NAMES[name] ?? name,
     value: quotaLine(quota, now),
@@ -63,6 +86,7 @@ export function statusFields(report: StatusReport, now: number): MessageField[] 
     value: feedLine(health, report.subscribedFeeds.has(health.feed), now),
   }));
   return [
+    directoryField,
     ...quotaFields,
     ...(feedFields.length > 0 ? feedFields : [{ name: 'Feeds', value: 'no feed is being polled' }]),
   ];
@@ -100,7 +124,9 @@ export function statusReply(
       'Directory bot status',
       report.isPoller
         ? 'This instance polls the directory.'
-        : 'Another instance polls the directory; feed health is as it last saved it.',
+        : `Another instance polls the directory; the directory, quota and feed health are as it last saved them${
+            report.savedAt === undefined ? '' : ` (${formatDuration(Math.max(0, now - report.savedAt))} ago)`
+          }.`,
       statusFields(report, now),
     ),
   ];
@@ -110,12 +136,12 @@ export function statusReply(
   const removalLines = removalProblemLines(channelSubscriptions, now);
   if (removalLines.length > 0) messages.push(infoMessage('Deleting refused', removalLines.join('\n')));
   const failing = failingFeeds(report);
-  const lead =
-    failing > 0 || here.length > 0
-      ? `Status: ${failing > 0 ? `${failing} feed(s) failing` : ''}${failing > 0 && here.length > 0 ? ', ' : ''}${
-          here.length > 0 ? `${here.length} subscription(s) paused here` : ''
-        }.`
-      : 'Status: all good.';
+  const problems = [
+    connectionProblem(report.connection),
+    failing > 0 ? `${failing} feed(s) failing` : undefined,
+    here.length > 0 ? `${here.length} subscription(s) paused here` : undefined,
+  ].filter((problem) => problem !== undefined);
+  const lead = problems.length > 0 ? `Status: ${problems.join(', ')}.` : 'Status: all good.';
   const threads =
     threadLines.length > 0
       ? ` ${threadLines.length} subscription(s) post replies top-level: see Threads.`

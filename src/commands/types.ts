@@ -1,4 +1,9 @@
-import type { DirectoryClient, DirectoryLiveEvent, QuotaClass } from '../directory/index.js';
+import type {
+  DirectoryClient,
+  DirectoryConnection,
+  DirectoryLiveEvent,
+  QuotaClass,
+} from '../directory/index.js';
 import type { FeedHealth } from '../engine/index.js';
 import type { FeedName } from '../feeds/feed-names.js';
 import type { Clock, LinkPreview } from '../ports/index.js';
@@ -23,7 +28,10 @@ export interface QuotaStatus {
 
 /** What `/directory status` reports; the composition root provides it. */
 export interface StatusReport {
+  /** Quota left, as the instance that polls sees it (its own counters when it is this one). */
   quotas: Readonly<Record<QuotaClass, QuotaStatus>>;
+  /** Whether the directory answers and takes the token, as the polling instance last found. */
+  connection: DirectoryConnection;
   /** Each feed's health as last saved by the instance that polls. */
   feeds: readonly FeedHealth[];
   /** Feeds some active subscription wants; the others are not polled, so their health is moot. */
@@ -32,6 +40,8 @@ export interface StatusReport {
   pausedSubscriptions: readonly Subscription[];
   /** Whether the instance answering is the one polling the directory. */
   isPoller: boolean;
+  /** On another instance: when the poller saved the quotas and connection shown (epoch ms). */
+  savedAt?: number;
 }
 
 /** How a command ended, for metrics. */

@@ -1,4 +1,5 @@
 import type { Dispatcher } from 'undici';
+import { createConnectionTracker, type DirectoryConnection } from './connection-state.js';
 import { createEtagCache } from './etag-cache.js';
 import type { DirectoryClientEvent } from './events.js';
 import {
@@ -48,6 +49,8 @@ export interface DirectoryClientOptions {
 export interface DirectoryClient extends V1Resources, V2Resources {
   /** The quota ledger this client spends from (for `/directory status` and the scheduler). */
   readonly ledger: QuotaLedger;
+  /** Whether the directory answers and takes the token, as the last finished call found. */
+  connection(): DirectoryConnection;
   /** Closes the default dispatcher; an injected dispatcher is left to its owner. */
   close(): Promise<void>;
 }
@@ -61,6 +64,10 @@ export function createDirectoryClient(options: DirectoryClientOptions): Director
   const onEvent = options.onEvent ?? (() => {});
   const ownsDispatcher = options.dispatcher === undefined;
   const dispatcher = options.dispatcher ?? createDefaultDispatcher(timeouts);
+  const connection = createConnectionTracker({
+    clock,
+    onChange: (change) => onEvent({ type: 'connection', ...change }),
+  });
   const transport = createTransport(
     {
       baseUrl: options.baseUrl,
@@ -73,11 +80,12 @@ export function createDirectoryClient(options: DirectoryClientOptions): Director
       retry: options.retry ?? DEFAULT_RETRY,
       timeouts,
       onEvent,
+      connection,
       ...(options.random ? { random: options.random } : {}),
     },
     ownsDispatcher,
   );
   const v1 = createV1Resources({ transport, etags: createEtagCache(), onEvent });
   const v2 = createV2Resources({ transport, onEvent });
-  return { ...v1, ...v2, ledger, close: () => transport.close() };
+  return { ...v1, ...v2, ledger, connection: connection.current, close: () => transport.close() };
 }

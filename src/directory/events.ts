@@ -1,4 +1,5 @@
 import type { BotErrorCode } from '../errors.js';
+import type { ConnectionChange } from './connection-state.js';
 import type { Priority, QuotaClass } from './types.js';
 
 /**
@@ -21,7 +22,13 @@ export type DirectoryClientEvent =
       priority: Priority;
       /** Set when the attempt failed. */
       errorCode?: BotErrorCode;
+      /** Set when the caller gave the request up (shutdown): not a failure of the directory. */
+      aborted?: true;
     }
+  | ({
+      /** The directory became reachable, refused the token, or stopped answering: once per change. */
+      type: 'connection';
+    } & ConnectionChange)
   | {
       type: 'record-skipped';
       /** `comment`, `collection`, `live_event`, `notification`, `post`, `topic`, ... */

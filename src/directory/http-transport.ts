@@ -1,6 +1,7 @@
 import { setTimeout as delay } from 'node:timers/promises';
 import { Agent, type Dispatcher } from 'undici';
 import { BotError, type BotErrorCode, isBotError } from '../errors.js';
+import type { ConnectionTracker } from './connection-state.js';
 import type { DirectoryEventSink } from './events.js';
 import { type QuotaLedger, readRateLimitHeaders } from './quota-ledger.js';
 import type { Priority, QuotaClass } from './types.js';
@@ -42,6 +43,8 @@ export interface TransportOptions {
   retry: RetryPolicy;
   timeouts: Timeouts;
   onEvent: DirectoryEventSink;
+  /** Told how each call ended, after its retries (calls given up on shutdown are not). */
+  connection?: ConnectionTracker;
   /** Source of jitter; injectable so backoff is deterministic in tests. */
   random?: () => number;
 }
@@ -132,7 +135,7 @@ export function createTransport(options: TransportOptions, ownsDispatcher = fals
       onWait: (waitMs) => options.onEvent({ type: 'quota-wait', quotaClass, waitMs, priority }),
     });
     const started = options.clock.now();
-    const report = (status: number | undefined, errorCode?: BotErrorCode) =>
+    const report = (status: number | undefined, errorCode?: BotErrorCode | 'aborted') =>
       options.onEvent({
         type: 'request',
         method,
@@ -143,7 +146,7 @@ export function createTransport(options: TransportOptions, ownsDispatcher = fals
         cost,
         attempt,
         priority,
-        ...(errorCode ? { errorCode } : {}),
+        ...(errorCode === 'aborted' ? { aborted: true } : errorCode ? { errorCode } : {}),
       });
 
     const headers: Record<string, string> = {
@@ -207,7 +210,8 @@ export function createTransport(options: TransportOptions, ownsDispatcher = fals
       return { notModified: false, status, json, etag: headerValue(response.headers['etag']) };
     } catch (error) {
       if (request.signal?.aborted) {
-        report(status, 'upstream_network');
+        // Given up by the caller (shutdown): says nothing about the directory.
+        report(status, 'aborted');
         throw error;
       }
       const failure = isBotError(error) ? error : errorFromException(error, method, url);
@@ -239,9 +243,14 @@ export function createTransport(options: TransportOptions, ownsDispatcher = fals
       const attempts = Math.max(1, options.retry.attempts);
       for (let attempt = 1; ; attempt += 1) {
         try {
-          return await attemptOnce(request, url, attempt);
+          const response = await attemptOnce(request, url, attempt);
+          options.connection?.settled(undefined);
+          return response;
         } catch (error) {
-          if (attempt >= attempts || !mayRetry(request, error)) throw error;
+          if (attempt >= attempts || !mayRetry(request, error)) {
+            if (!request.signal?.aborted) options.connection?.settled(error);
+            throw error;
+          }
           const delayMs = backoffMs(attempt);
           options.onEvent({
             type: 'retry',

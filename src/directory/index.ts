@@ -8,6 +8,7 @@ export {
   type DirectoryClient,
   type DirectoryClientOptions,
 } from './client.js';
+export type { ConnectionChange, ConnectionStateName, DirectoryConnection } from './connection-state.js';
 export type { DirectoryClientEvent, DirectoryEventSink } from './events.js';
 export { DEFAULT_RETRY, DEFAULT_TIMEOUTS, type RetryPolicy, type Timeouts } from './http-transport.js';
 export { liveNewerDay, startsFrom, whollyBefore } from './live-listing-day.js';

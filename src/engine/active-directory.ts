@@ -35,6 +35,7 @@ export async function startFromNowAfterDirectoryChange(
     const droppedMessages = await outbox.load();
     await store.deleteByPrefix(keys.feedState(''));
     await store.deleteByPrefix(keys.feedHealth);
+    await store.keyv.delete(keys.directoryReport);
     await store.deleteByPrefix(keys.outboxQueue(''));
     await store.keyv.delete(keys.outboxIndex);
     result = { previous, droppedMessages };

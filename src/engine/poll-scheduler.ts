@@ -1,5 +1,5 @@
 import type Keyv from 'keyv';
-import type { QuotaLedger } from '../directory/index.js';
+import type { DirectoryConnection, QuotaClass, QuotaLedger, QuotaSnapshot } from '../directory/index.js';
 import { messageOf } from '../errors.js';
 import type { Feed } from '../feeds/feed.js';
 import type { FeedName } from '../feeds/feed-names.js';
@@ -19,6 +19,18 @@ export interface FeedHealth {
   nextPollAt?: number;
 }
 
+/**
+ * The directory as the polling instance sees it, saved with the feed health: another instance
+ * answering `/directory status` (or `/readyz`) shows this rather than its own unused quota
+ * counters and a connection it has not tried.
+ */
+export interface DirectoryReport {
+  /** When it was saved (epoch ms). */
+  at: number;
+  quotas: Record<QuotaClass, QuotaSnapshot>;
+  connection: DirectoryConnection;
+}
+
 export type PollEvent =
   | { type: 'polled'; summary: PollSummary; ms: number }
   | { type: 'poll-failed'; feed: FeedName; error: unknown; retryInMs: number }
@@ -30,6 +42,8 @@ export interface PollSchedulerOptions {
   /** Feeds at least one active subscription wants; the others are not polled (quota kept). */
   wantedFeeds: () => Promise<ReadonlySet<FeedName>>;
   ledger: Pick<QuotaLedger, 'snapshot' | 'check'>;
+  /** The client's connection state, saved with the quotas in the directory report. */
+  connection: () => DirectoryConnection;
   store: Keyv;
   /** The directory polled; health is saved under its keys (see directory-keys.ts). */
   directoryId: string;
@@ -101,8 +115,17 @@ export class PollScheduler {
       }
       await this.#poll(feed, health, interval, feeds);
     }
+    const keys = directoryKeys(this.#options.directoryId);
+    const report: DirectoryReport = {
+      at: clock.now(),
+      quotas: this.#options.ledger.snapshot(),
+      connection: this.#options.connection(),
+    };
     await this.#options.store
-      .set(directoryKeys(this.#options.directoryId).feedHealth, [...this.#health.values()])
+      .setMany([
+        { key: keys.feedHealth, value: [...this.#health.values()] },
+        { key: keys.directoryReport, value: report },
+      ])
       .catch(() => {});
   }
 
@@ -114,6 +137,11 @@ export class PollScheduler {
   /** Health as last saved by whichever instance polls `directoryId` (for `status` on any instance). */
   static async savedHealth(store: Keyv, directoryId: string): Promise<FeedHealth[]> {
     return (await store.get<FeedHealth[]>(directoryKeys(directoryId).feedHealth)) ?? [];
+  }
+
+  /** The directory as the instance polling `directoryId` last saw it; undefined before any poll. */
+  static async savedReport(store: Keyv, directoryId: string): Promise<DirectoryReport | undefined> {
+    return (await store.get<DirectoryReport>(directoryKeys(directoryId).directoryReport)) ?? undefined;
   }
 
   #plan(feeds: readonly Feed[]): Map<string, number> {
@@ -143,6 +171,8 @@ export class PollScheduler {
       health.nextPollAt = startedAt + jitteredInterval(planned, this.#options.minIntervalMs, Math.random);
       this.#options.onEvent?.({ type: 'polled', summary, ms: clock.now() - startedAt });
     } catch (error) {
+      // Cut short by stop(): the feed did not fail, and the next poller polls it again.
+      if (this.#abort.signal.aborted) return;
       health.consecutiveFailures += 1;
       health.lastError = messageOf(error);
       const retryAfter = (error as { retryAfterMs?: number }).retryAfterMs;

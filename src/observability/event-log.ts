@@ -1,5 +1,6 @@
-import type { DirectoryClientEvent, QuotaLedger } from '../directory/index.js';
+import type { DirectoryClientEvent, DirectoryConnection, QuotaLedger } from '../directory/index.js';
 import type { EngineEvent } from '../engine/index.js';
+import { isBotError } from '../errors.js';
 import type { SchedulingEvent } from '../held-items/index.js';
 import type { Logger } from '../ports/index.js';
 import type { Metrics } from './metrics.js';
@@ -18,9 +19,21 @@ export function directoryEventSink(logger: Logger, metrics: Metrics, ledger: () 
         if (snapshot)
           for (const [quotaClass, q] of Object.entries(snapshot))
             metrics.quotaRemaining.set({ class: quotaClass }, q.remaining);
-        if (event.errorCode) {
+        if (event.errorCode && !CONNECTION_CODES.has(event.errorCode)) {
           logger.warn(
             { route: event.route, status: event.status, code: event.errorCode, attempt: event.attempt },
+            'directory request failed',
+          );
+        } else if (event.errorCode || event.aborted) {
+          // A refused token or an outage is said once, by the connection event; every request
+          // it fails, and every request given up on shutdown, is detail.
+          logger.debug(
+            {
+              route: event.route,
+              status: event.status,
+              code: event.errorCode ?? 'aborted',
+              attempt: event.attempt,
+            },
             'directory request failed',
           );
         } else {
@@ -57,8 +70,57 @@ export function directoryEventSink(logger: Logger, metrics: Metrics, ledger: () 
       case 'not-modified':
         logger.debug({ route: event.route }, 'directory answered 304 Not Modified');
         return;
+      case 'connection':
+        for (const state of CONNECTION_STATES)
+          metrics.directoryConnection.set({ state }, state === event.to.state ? 1 : 0);
+        logConnection(logger, event.from, event.to);
+        return;
     }
   };
+}
+
+const CONNECTION_STATES: readonly DirectoryConnection['state'][] = [
+  'unknown',
+  'ok',
+  'refused',
+  'unreachable',
+];
+
+/** Failures that are the connection's state rather than one request's: said once per change. */
+const CONNECTION_CODES: ReadonlySet<string> = new Set([
+  'upstream_unauthorized',
+  'upstream_network',
+  'upstream_timeout',
+  'upstream_unavailable',
+]);
+
+/** Whether a failed poll failed because of the connection (said once, not per poll). */
+function isConnectionFailure(error: unknown): boolean {
+  return isBotError(error) && CONNECTION_CODES.has(error.code);
+}
+
+/**
+ * One line per change of the directory connection: an error (no stack trace: the detail says
+ * what the directory answered) when it refuses the token or stops answering, one line when it
+ * is back. The bot keeps running either way: commands that need no directory still answer.
+ */
+function logConnection(logger: Logger, from: DirectoryConnection, to: DirectoryConnection): void {
+  if (to.state === 'refused') {
+    logger.error(
+      { directoryConnection: to.state, detail: to.detail },
+      `the directory refused DIRECTORY_TOKEN (${to.detail}); nothing is polled or looked up until it accepts a token: set DIRECTORY_TOKEN to one it issued for this application and restart`,
+    );
+  } else if (to.state === 'unreachable') {
+    logger.error(
+      { directoryConnection: to.state, detail: to.detail },
+      `the directory is unreachable (${to.detail}); polls and lookups are retried and resume when it answers`,
+    );
+  } else if (to.state === 'ok' && from.state !== 'unknown') {
+    logger.info(
+      { directoryConnection: to.state, after: from.state },
+      from.state === 'refused' ? 'the directory accepts the token again' : 'the directory answers again',
+    );
+  }
 }
 
 export function engineEventSink(logger: Logger, metrics: Metrics, outboxSize: () => number) {
@@ -82,10 +144,17 @@ export function engineEventSink(logger: Logger, metrics: Metrics, outboxSize: ()
           else logger.debug({ ...event.summary, ms: event.ms }, 'polled feed');
         } else if (event.type === 'poll-failed') {
           metrics.feedPolls.inc({ feed: event.feed, result: 'error' });
-          logger.warn(
-            { feed: event.feed, err: event.error, retryInMs: event.retryInMs },
-            'feed poll failed; will retry',
-          );
+          if (isConnectionFailure(event.error)) {
+            logger.debug(
+              { feed: event.feed, code: (event.error as { code: string }).code, retryInMs: event.retryInMs },
+              'feed poll failed (the directory connection); will retry',
+            );
+          } else {
+            logger.warn(
+              { feed: event.feed, err: event.error, retryInMs: event.retryInMs },
+              'feed poll failed; will retry',
+            );
+          }
         } else {
           logger.info(
             { feed: event.feed, intervalS: Math.round(event.intervalMs / 1000) },

@@ -10,6 +10,16 @@ export interface ReadinessCheck {
   check(): Promise<string | undefined>;
 }
 
+/**
+ * Something the bot runs without, but not well: answered in `/readyz`'s `degraded` and
+ * `degradations` while the bot stays ready (it keeps answering commands and platforms).
+ */
+export interface DegradationCheck {
+  name: string;
+  /** Resolves with what is wrong, undefined when nothing is. */
+  check(): Promise<string | undefined>;
+}
+
 export interface BotHttpServer extends HttpMount {
   readonly server: Server;
   /**
@@ -20,6 +30,7 @@ export interface BotHttpServer extends HttpMount {
   /** Where the server is bound, once it is. */
   address(): AddressInfo | undefined;
   addReadinessCheck(check: ReadinessCheck): void;
+  addDegradationCheck(check: DegradationCheck): void;
   /** Stop accepting connections; in-flight requests finish. */
   close(): Promise<void>;
 }
@@ -31,12 +42,14 @@ export interface BotHttpServer extends HttpMount {
 export function createHttpServer(options: { logger: Logger; registry: Registry }): BotHttpServer {
   const mounts: { prefix: string; handler: HttpHandler }[] = [];
   const checks: ReadinessCheck[] = [];
+  const degradations: DegradationCheck[] = [];
   const { logger, registry } = options;
 
   const handle = async (req: IncomingMessage, res: ServerResponse) => {
     const path = new URL(req.url ?? '/', 'http://localhost').pathname;
     if (req.method === 'GET' && path === '/healthz') return send(res, 200, 'text/plain', 'ok\n');
-    if (req.method === 'GET' && path === '/readyz') return readiness(res);
+    if (req.method === 'GET' && path === '/readyz')
+      return readiness(res, new URL(req.url ?? '/', 'http://localhost'));
     if (req.method === 'GET' && path === '/metrics') {
       return send(res, 200, registry.contentType, await registry.metrics());
     }
@@ -48,22 +61,36 @@ export function createHttpServer(options: { logger: Logger; registry: Registry }
     send(res, 404, 'text/plain', 'not found\n');
   };
 
-  const readiness = async (res: ServerResponse) => {
-    const results = await Promise.all(
-      checks.map(async (c) => {
-        try {
-          return { name: c.name, reason: await c.check() };
-        } catch (error) {
-          return { name: c.name, reason: messageOf(error) };
-        }
-      }),
-    );
+  /**
+   * `ready` decides the status (503 until every adapter and worker is ready). `degraded` says
+   * the bot runs without something it needs to do its job well (a directory that refuses the
+   * token or does not answer): it stays ready, since commands and platforms are still served, and
+   * a health check that reads the body sees it; `?strict` makes it a 503 too, for checks that
+   * read only the status.
+   */
+  const readiness = async (res: ServerResponse, url: URL) => {
+    const run = (list: readonly (ReadinessCheck | DegradationCheck)[]) =>
+      Promise.all(
+        list.map(async (c) => {
+          try {
+            return { name: c.name, reason: await c.check() };
+          } catch (error) {
+            return { name: c.name, reason: messageOf(error) };
+          }
+        }),
+      );
+    const [results, degradedResults] = await Promise.all([run(checks), run(degradations)]);
     const failing = results.filter((r) => r.reason !== undefined);
+    const degraded = degradedResults.filter((r) => r.reason !== undefined);
     const body = JSON.stringify({
       ready: failing.length === 0,
+      degraded: degraded.length > 0,
       checks: Object.fromEntries(results.map((r) => [r.name, r.reason ?? 'ok'])),
+      degradations: Object.fromEntries(degraded.map((r) => [r.name, r.reason])),
     });
-    send(res, failing.length === 0 ? 200 : 503, 'application/json', `${body}\n`);
+    const strict = url.searchParams.has('strict');
+    const ok = failing.length === 0 && !(strict && degraded.length > 0);
+    send(res, ok ? 200 : 503, 'application/json', `${body}\n`);
   };
 
   const server = createServer((req, res) => {
@@ -84,6 +111,9 @@ export function createHttpServer(options: { logger: Logger; registry: Registry }
     },
     addReadinessCheck(check) {
       checks.push(check);
+    },
+    addDegradationCheck(check) {
+      degradations.push(check);
     },
     listen(port, host) {
       return new Promise((resolvePort, reject) => {

@@ -8,7 +8,7 @@ import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom
 export function createMetrics() {
   const registry = new Registry();
   collectDefaultMetrics({ register: registry });
-  return {
+  const metrics = {
     registry,
     upstreamRequests: new Counter({
       name: 'directory_bot_upstream_requests_total',
@@ -33,6 +33,12 @@ export function createMetrics() {
       name: 'directory_bot_quota_remaining',
       help: 'Directory quota left in the current window, by quota class.',
       labelNames: ['class'] as const,
+      registers: [registry],
+    }),
+    directoryConnection: new Gauge({
+      name: 'directory_bot_directory_connection',
+      help: 'The connection to the Content Directory Service as the last finished call found it: 1 for the current state (ok, refused: the token is refused, unreachable, unknown: no call finished yet), 0 for the others.',
+      labelNames: ['state'] as const,
       registers: [registry],
     }),
     rateLimited: new Counter({
@@ -125,6 +131,10 @@ export function createMetrics() {
       registers: [registry],
     }),
   };
+  // Before any call has finished the connection is unknown; a scrape must say so, not nothing.
+  for (const state of ['unknown', 'ok', 'refused', 'unreachable'])
+    metrics.directoryConnection.set({ state }, state === 'unknown' ? 1 : 0);
+  return metrics;
 }
 
 export type Metrics = ReturnType<typeof createMetrics>;

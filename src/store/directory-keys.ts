@@ -36,6 +36,8 @@ export function directoryKeys(directoryId: string) {
     prefix,
     feedState: (feed: string) => `${prefix}feed-state:${feed}`,
     feedHealth: `${prefix}feed-health`,
+    /** The poller's view of the directory (quota left, connection), for `status` on every instance. */
+    directoryReport: `${prefix}directory-report`,
     outboxIndex: `${prefix}outbox:destinations`,
     outboxQueue: (destinationKey: string) => `${prefix}outbox:queue:${destinationKey}`,
     delivered: (destinationKey: string, itemKey: string) => `${prefix}sent:${destinationKey}:${itemKey}`,

@@ -1,7 +1,10 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { createQuotaLedger } from '../../src/directory/index.js';
 import { startEmulator } from '../../src/emulator/index.js';
+import type { DirectoryReport } from '../../src/engine/index.js';
+import { createStore, directoryIdFor, directoryKeys } from '../../src/store/index.js';
 import { FakeDiscordRest } from '../fakes/discord/fake-discord-rest.js';
 import { spawnBot } from '../support/child-bot.js';
 import { makeTempDir } from '../support/temp-dir.js';
@@ -171,8 +174,43 @@ describe('the directory-bot command', () => {
       expect(good.output()).toContain('accepted the token');
       const bad = spawnBot(['doctor'], { ...env, DIRECTORY_TOKEN: 'wrong-token' });
       expect((await bad.exited).code).toBe(1);
-      expect(bad.output()).toMatch(/✗ directory: .*/);
+      expect(bad.output()).toMatch(
+        /✗ directory: \S+ refused DIRECTORY_TOKEN \(.*401.*\): set the access token/,
+      );
       expect(bad.output()).not.toContain('wrong-token');
+    } finally {
+      await emulator.close();
+    }
+  });
+
+  it("doctor says what the running bot's polling instance found: a token refused since it started", async () => {
+    const emulator = await startEmulator({ port: 0 });
+    const storeUrl = `sqlite://${join(temp.path, 'doctor-report.sqlite')}`;
+    try {
+      // What a poller whose token was revoked saved on its last round, a few seconds ago.
+      const store = createStore({ url: storeUrl });
+      const report: DirectoryReport = {
+        at: Date.now() - 5000,
+        quotas: createQuotaLedger().snapshot(),
+        connection: {
+          state: 'refused',
+          since: Date.parse('2026-11-20T08:00:00Z'),
+          detail: '401: unauthorized_oauth',
+        },
+      };
+      await store.keyv.set(directoryKeys(directoryIdFor(emulator.url)).directoryReport, report);
+      await store.close();
+      const bot = spawnBot(['doctor'], {
+        STORE_URL: storeUrl,
+        DIRECTORY_BASE_URL: emulator.url,
+        DIRECTORY_TOKEN: 'dev-token',
+      });
+      expect((await bot.exited).code).toBe(1);
+      // doctor's own call succeeds with its token; the running bot's did not.
+      expect(bot.output()).toContain('accepted the token');
+      expect(bot.output()).toMatch(
+        /✗ running bot: the directory refused DIRECTORY_TOKEN since 2026-11-20T08:00:00.000Z: 401: unauthorized_oauth \(reported \d+ s ago\)/,
+      );
     } finally {
       await emulator.close();
     }

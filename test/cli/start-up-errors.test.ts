@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { withDeadline } from '../../src/ports/deadline.js';
 import { type ChildBot, spawnBot } from '../support/child-bot.js';
 import { type LivePlatforms, SLACK_TOKEN, startLivePlatforms } from '../support/live-platforms.js';
+import { eventually } from '../support/polling.js';
 import { makeTempDir } from '../support/temp-dir.js';
 
 const temp = makeTempDir();
@@ -41,8 +42,8 @@ function linesNaming(output: string, variable: string): string[] {
   return output.split('\n').filter((line) => line.includes(variable));
 }
 
-/** A stack trace line, as Node prints them. */
-const STACK_LINE = /^\s+at .+[:(]/m;
+/** A stack trace line, as Node prints them, or inside a JSON log line (after an escaped newline). */
+const STACK_LINE = /(^|\\n)\s+at .+[:(]/m;
 
 describe('a token the platform refuses at start-up', () => {
   it.each(['invalid_auth', 'not_authed', 'account_inactive', 'token_revoked'])(
@@ -129,24 +130,38 @@ describe('the HTTP port', () => {
     }
   }, 30_000);
 
-  it('the "listening on" line shows the address actually bound: every interface, as Heroku needs', async () => {
-    const bot = spawnBot(['start'], { PORT: '0', STORE_URL: `sqlite://${storeFile()}` });
+  /** Starts a bot, reads the address its "listening on" line names, and checks it is what is bound. */
+  async function listeningOn(env: Record<string, string>): Promise<string> {
+    const bot = spawnBot(['start'], { PORT: '0', STORE_URL: `sqlite://${storeFile()}`, ...env });
     try {
       const [, host, port] = await bot.waitFor(/listening on http:\/\/(\[[^\]]+\]|[^:/\s]+):(\d+)/);
       const everyInterface = host === '[::]' || host === '0.0.0.0';
-      expect(everyInterface, `logged ${host}`).toBe(true);
       // What the line says is what is bound: reachable from outside loopback exactly when it claims so.
       const external = Object.values(networkInterfaces())
         .flat()
         .find((a) => a !== undefined && a.family === 'IPv4' && !a.internal);
       if (external !== undefined) expect(await accepts(external.address, Number(port))).toBe(everyInterface);
       expect(await accepts('127.0.0.1', Number(port))).toBe(true);
-      bot.child.kill('SIGTERM');
-      expect((await bot.exited).code).toBe(0);
+      expect((await bot.stop('SIGTERM')).code).toBe(0);
+      return host ?? '';
     } finally {
       bot.child.kill('SIGKILL');
     }
+  }
+
+  it('the sandbox listens on 127.0.0.1 only, and the "listening on" line says so', async () => {
+    expect(await listeningOn({})).toBe('127.0.0.1');
   }, 30_000);
+
+  it('a configured bot, or one on Heroku, listens on every interface; HOST chooses otherwise', async () => {
+    const configured = await listeningOn({
+      DIRECTORY_BASE_URL: platforms.emulator.url,
+      DIRECTORY_TOKEN: 'dev-token',
+    });
+    expect(['[::]', '0.0.0.0']).toContain(configured);
+    expect(['[::]', '0.0.0.0']).toContain(await listeningOn({ DYNO: 'web.1' }));
+    expect(await listeningOn({ HOST: '0.0.0.0' })).toBe('0.0.0.0');
+  }, 60_000);
 });
 
 /** Whether a TCP connection to `host:port` is accepted. */
@@ -160,3 +175,147 @@ function accepts(host: string, port: number): Promise<boolean> {
     socket.once('error', () => resolve(false));
   });
 }
+
+interface LogLine {
+  level: number;
+  msg: string;
+  [key: string]: unknown;
+}
+
+function logLines(output: string): LogLine[] {
+  return output.split('\n').flatMap((line) => {
+    if (!line.startsWith('{')) return [];
+    return [JSON.parse(line) as LogLine];
+  });
+}
+
+describe('DIRECTORY_TOKEN refused at start-up', () => {
+  it('exits 78 with one line naming DIRECTORY_TOKEN, no stack trace, and never the token', async () => {
+    const wrongToken = 'a-directory-token-that-was-revoked';
+    const bot = spawnBot(['start'], {
+      ...platforms.env(storeFile()),
+      PORT: '0',
+      DIRECTORY_TOKEN: wrongToken,
+    });
+    expect(await exitWithin(bot)).toBe(78);
+    const output = bot.output();
+    const lines = output.split('\n').filter((line) => line.includes('DIRECTORY_TOKEN'));
+    expect(lines, output).toHaveLength(1);
+    expect(lines[0]).toMatch(
+      new RegExp(`DIRECTORY_TOKEN: refused by the directory at ${platforms.emulator.url} \\(401 `),
+    );
+    expect(output).not.toMatch(STACK_LINE);
+    expect(output).not.toContain(wrongToken);
+  }, 30_000);
+
+  it('refused with the Slack token: both in the same run', async () => {
+    platforms.slack.refuseNext('auth.test', 'invalid_auth');
+    const bot = spawnBot(['start'], {
+      ...platforms.env(storeFile()),
+      PORT: '0',
+      DIRECTORY_TOKEN: 'another-wrong-token',
+    });
+    expect(await exitWithin(bot)).toBe(78);
+    const output = bot.output();
+    expect(output.split('\n').filter((line) => line.includes('DIRECTORY_TOKEN: refused'))).toHaveLength(1);
+    expect(output.split('\n').filter((line) => line.includes('SLACK_BOT_TOKEN: refused'))).toHaveLength(1);
+    expect(output).not.toContain(SLACK_TOKEN);
+  }, 30_000);
+});
+
+describe('the directory refusing the token, or not answering, while the bot runs', () => {
+  it('says so once per change, stays ready but degraded, and keeps answering commands', async () => {
+    const bot = spawnBot(['start'], {
+      ...platforms.env(storeFile()),
+      PORT: '0',
+      LOG_LEVEL: 'info',
+      SUBSCRIPTIONS: 'console:news=comments',
+      POLL_MIN_INTERVAL_S: '1',
+    });
+    try {
+      const [, portText] = await bot.waitFor(/listening on http:\/\/\S+:(\d+)/);
+      const base = `http://127.0.0.1:${portText}`;
+      await bot.waitFor(/directory bot ready/);
+      const readyz = async () => (await fetch(`${base}/readyz`)).json() as Promise<Record<string, unknown>>;
+      expect(await readyz()).toMatchObject({ ready: true, degraded: false });
+
+      // The token is revoked: every request from now on is answered 401.
+      platforms.emulator.admin.injectFault({ route: '*', count: 100_000, kind: 'status', status: 401 });
+      await bot.waitFor(/the directory refused DIRECTORY_TOKEN/, 20_000);
+      const refusedReady = await fetch(`${base}/readyz`);
+      expect(refusedReady.status).toBe(200);
+      const refusedBody = (await refusedReady.json()) as {
+        degraded: boolean;
+        degradations: Record<string, string>;
+      };
+      expect(refusedBody.degraded).toBe(true);
+      expect(refusedBody.degradations['directory']).toMatch(/^the directory refused DIRECTORY_TOKEN since /);
+      expect((await fetch(`${base}/readyz?strict`)).status).toBe(503);
+      const metrics = await (await fetch(`${base}/metrics`)).text();
+      expect(metrics).toContain('directory_bot_directory_connection{state="refused"} 1');
+      expect(metrics).toContain('directory_bot_directory_connection{state="ok"} 0');
+
+      // Commands are still answered, and status says what is wrong.
+      const statusSent = await platforms.slashCommand(base, 'status', 'UADMIN');
+      expect(statusSent.status).toBe(200);
+      // Answered in the acknowledgement, or (when slower) through the response URL.
+      const acknowledged = await statusSent.text();
+      const reply = acknowledged.includes('refuses the token')
+        ? acknowledged
+        : JSON.stringify(
+            (
+              await withDeadline(
+                platforms.slack.waitForResponse((r) => JSON.stringify(r.body).includes('refuses the token')),
+                15_000,
+              )
+            ).body,
+          );
+      expect(reply).toContain('REFUSES DIRECTORY_TOKEN since');
+
+      // More requests are refused (polls, retried with backoff): nothing more is said about it.
+      const refusedRequests = async () =>
+        (await (await fetch(`${base}/metrics`)).text())
+          .split('\n')
+          .filter(
+            (line) =>
+              line.startsWith('directory_bot_upstream_requests_total{') && line.includes('status="401"'),
+          )
+          .reduce((sum, line) => sum + Number(line.split(' ').at(-1)), 0);
+      const refusedSoFar = await refusedRequests();
+      await eventually(
+        async () => (await refusedRequests()) >= refusedSoFar + 3,
+        30_000,
+        'more requests are refused',
+      );
+
+      // The directory takes the token again: one line, and no longer degraded.
+      platforms.emulator.admin.clearFaults();
+      await bot.waitFor(/the directory accepts the token again/, 20_000);
+      await eventually(async () => (await readyz())['degraded'] === false, 10_000, 'no longer degraded');
+
+      // Then it stops answering (a 503 on every try, after the retries).
+      platforms.emulator.admin.injectFault({ route: '*', count: 100_000, kind: 'status', status: 503 });
+      await bot.waitFor(/the directory is unreachable/, 30_000);
+      expect((await readyz())['degradations']).toMatchObject({
+        directory: expect.stringMatching(/^the directory has not answered since /),
+      });
+      platforms.emulator.admin.clearFaults();
+      await bot.waitFor(/the directory answers again/, 30_000);
+
+      const lines = logLines(bot.output());
+      const said = (pattern: RegExp) => lines.filter((line) => pattern.test(line.msg));
+      expect(said(/the directory refused DIRECTORY_TOKEN/)).toHaveLength(1);
+      expect(said(/the directory refused DIRECTORY_TOKEN/)[0]?.level).toBe(50);
+      expect(said(/the directory accepts the token again/)).toHaveLength(1);
+      expect(said(/the directory is unreachable/)).toHaveLength(1);
+      expect(said(/the directory answers again/)).toHaveLength(1);
+      // Once per change: no warning per failed poll or request, and no stack trace anywhere.
+      expect(said(/feed poll failed|directory request failed/)).toEqual([]);
+      expect(bot.output()).not.toMatch(STACK_LINE);
+      expect((await bot.stop('SIGTERM')).code).toBe(0);
+    } finally {
+      platforms.emulator.admin.clearFaults();
+      if (bot.child.exitCode === null) bot.child.kill('SIGKILL');
+    }
+  }, 120_000);
+});

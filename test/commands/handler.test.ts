@@ -70,6 +70,8 @@ describe('the command handler', () => {
         'v2-requests': { limit: 450, remaining: 450, resetAt: null, paused: false },
         'v2-complexity': { limit: 6250, remaining: 0, resetAt: now + 120_000, paused: true },
       },
+      connection: { state: 'ok', since: now - 3_600_000 },
+      savedAt: now - 12_000,
       feeds: [
         {
           feed: 'posts',
@@ -127,8 +129,11 @@ describe('the command handler', () => {
     expect(reply.error).toBeUndefined();
     expect(reply.text).toBe('Status: 1 feed(s) failing, 1 subscription(s) paused here.');
     const [main, paused] = reply.messages;
-    expect(main?.text).toBe('Another instance polls the directory; feed health is as it last saved it.');
+    expect(main?.text).toBe(
+      'Another instance polls the directory; the directory, quota and feed health are as it last saved them (12 s ago).',
+    );
     expect(main?.fields).toEqual([
+      { name: 'Directory', value: 'answers and accepts the token' },
       { name: 'V1 requests', value: '850 of 900 left, resets at 10:10 UTC (in 10 min)' },
       { name: 'V2 requests', value: '450 of 450 left' },
       {
@@ -148,6 +153,42 @@ describe('the command handler', () => {
       'sabc123 (posts) paused: the bot was removed from the channel\n1 paused in other channels',
     );
     expect(JSON.stringify(reply)).not.toContain('secret');
+  });
+
+  it('says first, in status, that the directory refuses the token or does not answer', async () => {
+    const now = Date.UTC(2026, 10, 21, 10, 0, 0);
+    const quotas = {
+      v1: { limit: 900, remaining: 900, resetAt: null, paused: false },
+      'v2-requests': { limit: 450, remaining: 450, resetAt: null, paused: false },
+      'v2-complexity': { limit: 6250, remaining: 6250, resetAt: null, paused: false },
+    };
+    let connection: StatusReport['connection'] = {
+      state: 'refused',
+      since: now - 120_000,
+      detail: 'GET https://directory.example/v1/comments → 401: unauthorized_oauth',
+    };
+    h = await startHarness({
+      status: async () => ({
+        quotas,
+        connection,
+        feeds: [],
+        subscribedFeeds: new Set(),
+        pausedSubscriptions: [],
+        isPoller: true,
+      }),
+    });
+    h.clock.set(now);
+    const refused = await h.run('status');
+    expect(refused.text).toBe('Status: the directory refuses the token.');
+    expect(refused.messages[0]?.fields?.[0]).toEqual({
+      name: 'Directory',
+      value:
+        'REFUSES DIRECTORY_TOKEN since 09:58 UTC (GET https://directory.example/v1/comments → 401: unauthorized_oauth); nothing is polled or looked up until it is given a token it accepts',
+    });
+    connection = { state: 'unreachable', since: now - 60_000, detail: 'ECONNREFUSED' };
+    const down = await h.run('status');
+    expect(down.text).toBe('Status: the directory is not answering.');
+    expect(down.messages[0]?.fields?.[0]?.value).toMatch(/^NOT ANSWERING since 09:59 UTC \(ECONNREFUSED\)/);
   });
 
   it('answers status failures and store failures with a reply', async () => {

@@ -33,11 +33,40 @@ describe('the HTTP server', () => {
     });
     const down = await fetch(`${base}/readyz`);
     expect(down.status).toBe(503);
-    expect(await down.json()).toEqual({ ready: false, checks: { store: 'redis is unreachable' } });
+    expect(await down.json()).toEqual({
+      ready: false,
+      degraded: false,
+      checks: { store: 'redis is unreachable' },
+      degradations: {},
+    });
     storeUp = true;
     const up = await fetch(`${base}/readyz`);
     expect(up.status).toBe(200);
-    expect(await up.json()).toEqual({ ready: true, checks: { store: 'ok' } });
+    expect(await up.json()).toEqual({
+      ready: true,
+      degraded: false,
+      checks: { store: 'ok' },
+      degradations: {},
+    });
+  });
+
+  it('stays ready while degraded, says why in the body, and answers 503 to ?strict', async () => {
+    const { http, base } = await start();
+    let problem: string | undefined = 'the directory refused DIRECTORY_TOKEN';
+    http.addReadinessCheck({ name: 'store', check: async () => undefined });
+    http.addDegradationCheck({ name: 'directory', check: async () => problem });
+    const degraded = await fetch(`${base}/readyz`);
+    expect(degraded.status).toBe(200);
+    expect(await degraded.json()).toEqual({
+      ready: true,
+      degraded: true,
+      checks: { store: 'ok' },
+      degradations: { directory: 'the directory refused DIRECTORY_TOKEN' },
+    });
+    expect((await fetch(`${base}/readyz?strict`)).status).toBe(503);
+    problem = undefined;
+    expect(await (await fetch(`${base}/readyz`)).json()).toMatchObject({ ready: true, degraded: false });
+    expect((await fetch(`${base}/readyz?strict`)).status).toBe(200);
   });
 
   it('treats a readiness check that throws as not ready', async () => {

@@ -86,6 +86,7 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
     options.status ??
     (async (): Promise<StatusReport> => ({
       quotas: client.ledger.snapshot(),
+      connection: client.connection(),
       feeds: [],
       pausedSubscriptions: (await subscriptions.list()).filter((s) => s.paused),
       subscribedFeeds: new Set((await subscriptions.list()).filter((s) => !s.paused).map((s) => s.feed)),

@@ -48,6 +48,7 @@ export function homeDeps(h: Harness): HomeServiceDeps['deps'] {
     zones: h.zones,
     status: async () => ({
       quotas: h.client.ledger.snapshot(),
+      connection: h.client.connection(),
       feeds: [],
       pausedSubscriptions: (await h.subscriptions.index()).paused(),
       subscribedFeeds: new Set(),
