@@ -24,6 +24,7 @@ const E2E = [
   'test/engine/sigkill.test.ts', // SIGKILL at random moments, 20 restarts
   'test/engine/sigkill-threads.test.ts', // SIGKILL while threading comments on a fake Discord, 12 restarts
   'test/engine/sigkill-digest.test.ts', // SIGKILL around hourly digests' slots (libfaketime), 6 slots
+  'test/engine/sigkill-edits.test.ts', // the compiled bot SIGKILLed while it owes edits, 8 trials
   'test/real-processes.test.ts', // every process launch, killed and reaped
   'test/docs/docs.test.ts', // runs every CLI command the docs show
   'test/emulator/cli.test.ts', // the emulator CLI as a child process

@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { freePort } from '../support/free-port.js';
 import { eventually } from '../support/polling.js';
+import { tmuxProblem, unavailable } from '../support/required-tools.js';
 import { processExists, refusesConnections } from '../support/stop-process.js';
 import { makeTempDir } from '../support/temp-dir.js';
 import {
@@ -15,13 +16,15 @@ import {
   type TmuxTerminal,
 } from '../support/tmux-terminal.js';
 
+const missing = unavailable('the terminal tests (tmux)', tmuxProblem());
+
 /**
  * The bot in a real terminal, driven the way a person drives it: an interactive shell with job
  * control in tmux. A process that reads from its terminal or changes its mode while it is not
  * the foreground job is stopped by the kernel, HTTP server and all; these tests prove the
  * prompt never does that.
  */
-describe('the bot on a real terminal', () => {
+describe.skipIf(missing !== undefined)('the bot on a real terminal', () => {
   let terminal: TmuxTerminal | undefined;
   let folder: string | undefined;
   afterEach(async () => {

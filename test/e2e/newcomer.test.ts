@@ -1,11 +1,18 @@
 import { readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freePort } from '../support/free-port.js';
 import { eventually } from '../support/polling.js';
+import { tmuxProblem, unavailable } from '../support/required-tools.js';
 import { processExists, refusesConnections } from '../support/stop-process.js';
 import { makeTempDir } from '../support/temp-dir.js';
-import { closeTerminal, healthy, openTmuxTerminal, TERMINAL_POLL_MS } from '../support/tmux-terminal.js';
+import {
+  closeTerminal,
+  healthy,
+  openTmuxTerminal,
+  TERMINAL_POLL_MS,
+  type TmuxTerminal,
+} from '../support/tmux-terminal.js';
 
 const ITEM = /── #sandbox ──/;
 /** Longer than the minute the second start has to show an item, as a real first look is. */
@@ -19,27 +26,34 @@ function lastLine(screen: string): string {
   return screen.trimEnd().split('\n').at(-1) ?? '';
 }
 
+const missing = unavailable("the newcomer's terminal session (tmux)", tmuxProblem());
+
 /**
  * A newcomer's first hour, scripted: the real CLI in a real terminal (tmux), in a fresh folder,
  * with nothing configured. Each step is what the README and the bot's own words lead a person
  * to type next.
  */
-describe('a newcomer at a terminal', () => {
-  const folder = makeTempDir().path;
+describe.skipIf(missing !== undefined)('a newcomer at a terminal', () => {
+  let openedFolder: string | undefined;
   let port = 0;
-  const terminalReady = (async () => {
+  let opened: TmuxTerminal | undefined;
+  // Opened for the test, not while the file is collected: a skipped suite must start nothing.
+  beforeAll(async () => {
+    openedFolder = makeTempDir().path;
     port = await freePort();
-    const terminal = openTmuxTerminal({ cwd: folder, env: { PORT: String(port) } });
-    await terminal.waitFor(/\$ $/m);
-    return terminal;
-  })();
+    opened = openTmuxTerminal({ cwd: openedFolder, env: { PORT: String(port) } });
+    await opened.waitFor(/\$ $/m);
+  });
   afterAll(async () => {
-    await closeTerminal(await terminalReady);
-    rmSync(folder, { recursive: true, force: true, maxRetries: 10, retryDelay: 100 });
+    if (opened !== undefined) await closeTerminal(opened);
+    if (openedFolder !== undefined)
+      rmSync(openedFolder, { recursive: true, force: true, maxRetries: 10, retryDelay: 100 });
   });
 
   it('starts, reads help, looks up, leaves, runs it in the background, and starts again', async () => {
-    const terminal = await terminalReady;
+    const terminal = opened;
+    const folder = openedFolder;
+    if (terminal === undefined || folder === undefined) throw new Error('the terminal did not open');
 
     // First start: a banner that says what this is and how to leave, then the prompt; no log noise.
     terminal.type('directory-bot start');

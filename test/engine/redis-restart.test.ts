@@ -5,17 +5,9 @@ import { spawnBot } from '../support/child-bot.js';
 import { startInstance, startWorld } from '../support/engine-harness.js';
 import { freePort } from '../support/free-port.js';
 import { eventually } from '../support/polling.js';
+import { programProblem, unavailable } from '../support/required-tools.js';
 import { stopProcess } from '../support/stop-process.js';
 import { makeTempDir } from '../support/temp-dir.js';
-
-function redisServerAvailable(): string | undefined {
-  try {
-    execFileSync('redis-server', ['--version'], { stdio: 'ignore' });
-    return undefined;
-  } catch {
-    return 'redis-server is not installed';
-  }
-}
 
 /** A private Redis with an append-only file, so a restart keeps the data as a managed Redis would. */
 async function startRedis(port: number, dir: string): Promise<ChildProcess> {
@@ -41,8 +33,10 @@ async function startRedis(port: number, dir: string): Promise<ChildProcess> {
   return child;
 }
 
-const missing = redisServerAvailable();
-if (missing && process.env['CI']) throw new Error(`CI needs redis-server: ${missing}`);
+const missing = unavailable(
+  'the Redis restart tests (a private redis-server)',
+  programProblem('redis-server', ['--version'], 'apt-get install redis-server'),
+);
 const world = await startWorld();
 const temp = makeTempDir();
 afterAll(async () => {
