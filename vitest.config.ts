@@ -16,6 +16,7 @@ const E2E = [
   'test/cli/start-up-errors.test.ts', // the bot as a child process: exit codes, refused tokens (the directory's too, later), SIGKILL
   'test/cli/store-encryption.test.ts', // the bot and store rotate-key as child processes: exit codes for the store key
   'test/cli/terminal.test.ts', // the bot in a tmux terminal with job control
+  'test/cli/npm-process-tree.test.ts', // npm start and npm run dev themselves in a tmux terminal: job control, signals, pipes
   'test/engine/redis-restart.test.ts', // a private redis-server restarted under a running bot
   'test/store/store-contract.test.ts', // every store backend, on real Redis and PostgreSQL servers
   'test/workspaces/workspace-data.test.ts', // one workspace's data on real Redis and PostgreSQL servers

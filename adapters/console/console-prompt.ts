@@ -1,4 +1,4 @@
-import { clearScreenDown, createInterface, cursorTo, moveCursor } from 'node:readline';
+import { clearScreenDown, createInterface, cursorTo, type Interface, moveCursor } from 'node:readline';
 import { Writable } from 'node:stream';
 import {
   type CommandHandler,
@@ -73,24 +73,26 @@ export function startConsolePrompt(deps: ConsolePromptDeps): ConsolePrompt {
   });
   const tty = deps.input as NodeJS.ReadableStream & { isTTY?: boolean; setRawMode?: (raw: boolean) => void };
   const terminal = tty.isTTY === true;
-  const rl = createInterface({ input: deps.input, output, terminal, prompt: PROMPT });
+  let rl: Interface | undefined;
   let queue: Promise<void> = Promise.resolve();
   let closed = false;
   // Set when close() ends the prompt, so onClose reports only the input ending by itself.
   let closedByOwner = false;
-  // Off the terminal: stopped by Ctrl-Z, or continued in the background with `bg`.
+  // Off the terminal: stopped by Ctrl-Z, continued in the background with `bg`, or started there.
   let suspended = false;
   // A typed line is being answered; the prompt comes back when it is done.
   let busy = false;
 
   const promptLine = {
     clear() {
+      if (rl === undefined) return;
       const { rows } = rl.getCursorPos();
       moveCursor(output, 0, -rows);
       cursorTo(output, 0);
       clearScreenDown(output);
     },
     redraw() {
+      if (rl === undefined) return;
       // readline redraws from where it thinks the prompt starts, `rows` lines above the cursor
       // of a long wrapped line; blank lines there keep it from overwriting what was printed.
       const { rows } = rl.getCursorPos();
@@ -100,7 +102,7 @@ export function startConsolePrompt(deps: ConsolePromptDeps): ConsolePrompt {
   };
   /** Shows the prompt when it may be shown: not closed, not answering, not in the background. */
   const showPrompt = () => {
-    if (closed || busy || suspended) return;
+    if (closed || busy || suspended || rl === undefined) return;
     rl.prompt();
     if (terminal) screen.setPromptLine(promptLine);
   };
@@ -128,28 +130,45 @@ export function startConsolePrompt(deps: ConsolePromptDeps): ConsolePrompt {
     }
   };
 
-  rl.on('line', (line) => {
-    if (closed) return;
-    if (LEAVE_WORDS.has(commandText(line).toLowerCase())) {
+  /** Creates the readline interface: on a terminal this switches it to raw mode. */
+  const openReadline = (): Interface => {
+    const opened = createInterface({ input: deps.input, output, terminal, prompt: PROMPT });
+    opened.on('line', (line) => {
+      if (closed) return;
+      if (LEAVE_WORDS.has(commandText(line).toLowerCase())) {
+        hidePrompt();
+        screen.write('Stopping the bot…\n');
+        // The same as the input ending: the owner is told once the answers in flight are out.
+        opened.close();
+        return;
+      }
+      busy = true;
       hidePrompt();
-      screen.write('Stopping the bot…\n');
-      // The same as the input ending: the owner is told once the answers in flight are out.
-      rl.close();
-      return;
-    }
-    busy = true;
-    hidePrompt();
-    queue = queue.then(async () => {
-      await answer(line);
-      busy = false;
-      showPrompt();
+      queue = queue.then(async () => {
+        await answer(line);
+        busy = false;
+        showPrompt();
+      });
     });
-  });
-  rl.on('close', () => {
-    hidePrompt();
-    closed = true;
-    if (!closedByOwner) void queue.then(() => deps.onClose?.());
-  });
+    opened.on('close', () => {
+      hidePrompt();
+      closed = true;
+      if (!closedByOwner) void queue.then(() => deps.onClose?.());
+    });
+    if (terminal && jobControl !== undefined) {
+      // Ctrl-Z arrives as a key in raw mode: give the terminal back in its normal mode, then stop
+      // the whole job, as the terminal itself would have (npm or a watcher above the bot too).
+      opened.on('SIGTSTP', () => {
+        suspended = true;
+        hidePrompt();
+        opened.pause();
+        tty.setRawMode?.(false);
+        screen.raw('\n');
+        jobControl.suspend();
+      });
+    }
+    return opened;
+  };
 
   let stopListening = () => {};
   let watch: NodeJS.Timeout | undefined;
@@ -163,23 +182,24 @@ export function startConsolePrompt(deps: ConsolePromptDeps): ConsolePrompt {
       if (closed || !suspended || !jobControl.isForeground()) return;
       stopWatching();
       suspended = false;
-      tty.setRawMode?.(true);
-      rl.resume();
+      if (rl === undefined) {
+        rl = openReadline();
+      } else {
+        tty.setRawMode?.(true);
+        rl.resume();
+      }
       showPrompt();
     };
-    // Ctrl-Z arrives as a key in raw mode: give the terminal back in its normal mode, then stop.
-    rl.on('SIGTSTP', () => {
-      suspended = true;
-      hidePrompt();
-      rl.pause();
-      tty.setRawMode?.(false);
-      screen.raw('\n');
-      jobControl.suspend();
-    });
+    /** Off the terminal until `fg`; shells send no signal when `fg` takes a running job back. */
+    const waitForForeground = () => {
+      if (watch === undefined) {
+        watch = setInterval(resumeIfForeground, FOREGROUND_CHECK_MS);
+        watch.unref();
+      }
+    };
     // Continued by `fg` or `bg`. In the background, touching the terminal's mode or reading from
     // it would stop the whole process again (SIGTTOU/SIGTTIN), HTTP server and all, so the
-    // prompt waits. Shells send no signal when `fg` takes a running job back, so while in the
-    // background the prompt looks every second whether the terminal is its own again.
+    // prompt waits, looking every second whether the terminal is its own again.
     stopListening = jobControl.onContinue(() => {
       if (closed) return;
       if (jobControl.isForeground()) {
@@ -189,15 +209,20 @@ export function startConsolePrompt(deps: ConsolePromptDeps): ConsolePrompt {
       if (!suspended) {
         suspended = true;
         hidePrompt();
-        rl.pause();
+        rl?.pause();
       }
       screen.write('The bot carries on in the background; "fg" brings the directory> prompt back.\n');
-      if (watch === undefined) {
-        watch = setInterval(resumeIfForeground, FOREGROUND_CHECK_MS);
-        watch.unref();
-      }
+      waitForForeground();
     });
+    // Started in the background (`npm start &`): creating readline switches the terminal to raw
+    // mode, which would stop the whole process (SIGTTOU), so it waits for `fg`.
+    if (!jobControl.isForeground()) {
+      suspended = true;
+      screen.write('The bot runs in the background; "fg" brings the directory> prompt.\n');
+      waitForForeground();
+    }
   }
+  if (!suspended) rl = openReadline();
   showPrompt();
 
   return {
@@ -211,10 +236,10 @@ export function startConsolePrompt(deps: ConsolePromptDeps): ConsolePrompt {
       if (suspended && jobControl !== undefined && !jobControl.isForeground()) {
         // Closing resets the terminal's mode, which a background process may not do without
         // being stopped; stopping to read is all that is needed to let the process end.
-        rl.pause();
+        rl?.pause();
         return;
       }
-      rl.close();
+      rl?.close();
     },
     idle: () => queue,
   };

@@ -2,7 +2,12 @@
 export { CONSOLE_PACING, type ConsoleAdapterOptions, createConsoleAdapter } from './console-adapter.js';
 export { commandText, PROMPT, PROMPT_HELP_FOOTER } from './console-prompt.js';
 export { type ConsoleScreen, createConsoleScreen } from './console-screen.js';
-export { isForegroundTerminal, type JobControl, processJobControl } from './job-control.js';
+export {
+  isForegroundTerminal,
+  isInteractiveTerminal,
+  type JobControl,
+  processJobControl,
+} from './job-control.js';
 export {
   CONSOLE_BODY_MAX,
   type ConsoleRenderOptions,

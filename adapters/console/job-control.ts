@@ -11,7 +11,10 @@ import { isatty } from 'node:tty';
 export interface JobControl {
   /** True when stdin and stdout are terminals and this process is in the terminal's foreground. */
   isForeground(): boolean;
-  /** Stops the process as Ctrl-Z would (SIGTSTP to itself), so the shell takes the terminal back. */
+  /**
+   * Stops the job as Ctrl-Z would: SIGTSTP to the whole foreground process group, so the shell
+   * takes the terminal back also when the bot runs under npm or a watcher.
+   */
   suspend(): void;
   /** Calls `listener` whenever the process is continued (`fg`, `bg`); returns how to stop listening. */
   onContinue(listener: () => void): () => void;
@@ -77,13 +80,22 @@ export function groupsFromPs(output: string): { pgrp: number; tpgid: number } | 
 }
 
 /**
+ * Whether stdin and stdout are both terminals, in the foreground or not: a person is there, and
+ * a prompt can be offered once the job is in the foreground (a pipe on either side means a
+ * script or a log collector is attached instead).
+ */
+export function isInteractiveTerminal(probe: Pick<ForegroundProbe, 'isatty'> = systemProbe): boolean {
+  return probe.isatty(0) && probe.isatty(1);
+}
+
+/**
  * Whether this process may run an interactive prompt now: both stdin and stdout are terminals
  * (a pipe on either side means a script or a log collector is attached) and the process is in
  * its terminal's foreground process group (`tcgetpgrp(0) == getpgrp()`). When that cannot be
  * found out, the answer is no: a bot without a prompt still works, a frozen one does not.
  */
 export function isForegroundTerminal(probe: ForegroundProbe = systemProbe): boolean {
-  if (!probe.isatty(0) || !probe.isatty(1)) return false;
+  if (!isInteractiveTerminal(probe)) return false;
   // Windows consoles have no job control, so no background job can be stopped for using one.
   if (probe.platform === 'win32') return true;
   const stat = probe.platform === 'linux' ? probe.procStat() : undefined;
@@ -99,8 +111,11 @@ export function isForegroundTerminal(probe: ForegroundProbe = systemProbe): bool
 export const processJobControl: JobControl = {
   isForeground: () => isForegroundTerminal(),
   suspend: () => {
-    // With no SIGTSTP listener in the process, Node leaves the default action: stop.
-    process.kill(process.pid, 'SIGTSTP');
+    // In raw mode the terminal sends no SIGTSTP of its own; do what it would have done: signal
+    // the process group (pid 0), which is the shell's job. Stopping only this process would
+    // leave `npm start` (or `npm run dev`'s watcher) running in the foreground, waiting for it,
+    // and the shell would never get the terminal back. With no SIGTSTP listener, Node stops.
+    process.kill(0, 'SIGTSTP');
   },
   onContinue(listener) {
     // Windows has no job control, and no SIGCONT to listen for.

@@ -281,7 +281,7 @@ function announce(
       'SANDBOX MODE: an embedded directory emulator invents activity and every feed is posted to this console. ' +
         (prompt
           ? 'Type help at the prompt, exit to stop. '
-          : 'No prompt: stdin and stdout are not both a terminal in the foreground; run commands with "directory-bot lookup …". ') +
+          : 'No prompt: stdin and stdout are not both a terminal; run commands with "directory-bot lookup …". ') +
         'To go live set DIRECTORY_BASE_URL + DIRECTORY_TOKEN and ' +
         'SLACK_BOT_TOKEN + SLACK_SIGNING_SECRET and/or DISCORD_TOKEN + DISCORD_APPLICATION_ID (see .env.example).',
     );

@@ -6,7 +6,7 @@ import {
   type ConsoleScreen,
   createConsoleAdapter,
   createConsoleScreen,
-  isForegroundTerminal,
+  isInteractiveTerminal,
   type JobControl,
   processJobControl,
   renderConsoleMessage,
@@ -25,7 +25,7 @@ import { leaseClaims } from '../store/index.js';
 import { isSandbox, SANDBOX_CHANNEL, wantsConsole } from './sandbox.js';
 
 export type { ConsoleScreen, JobControl };
-export { createConsoleScreen, isForegroundTerminal, processJobControl };
+export { createConsoleScreen, isInteractiveTerminal, processJobControl };
 
 /**
  * Slack's and Discord's adapters load on first use. Their libraries (Bolt, discord.js) take about

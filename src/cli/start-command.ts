@@ -1,5 +1,5 @@
 import { createApp } from '../app/create-app.js';
-import { createConsoleScreen, isForegroundTerminal, processJobControl } from '../app/platforms.js';
+import { createConsoleScreen, isInteractiveTerminal, processJobControl } from '../app/platforms.js';
 import { wantsConsole } from '../app/sandbox.js';
 import { CONFIG_ERROR_EXIT_CODE, configProblems, loadConfig } from '../config/load-config.js';
 import { isBotError } from '../errors.js';
@@ -17,12 +17,16 @@ credentials are set. With no configuration at all it runs in sandbox mode: an em
 directory emulator with live activity, the console adapter and the sandbox's own SQLite
 store (./data/sandbox.sqlite), started afresh each run. Slack or Discord without
 DIRECTORY_BASE_URL is a configuration error; SANDBOX=true runs the demo into them on purpose.
-In the foreground of a terminal it offers a directory> prompt ("exit" leaves) and shows only
-warnings, with the full logs in data/directory-bot.log unless LOG_LEVEL is set; in the
-background or behind a pipe it runs without a prompt and logs everything to stdout.
+On a terminal it offers a directory> prompt ("exit" leaves) whenever it is the foreground job
+(Ctrl-Z, bg and fg work as for any program, under npm too) and shows only warnings, with the
+full logs in data/directory-bot.log unless LOG_LEVEL is set; behind a pipe it runs without a
+prompt, logs everything to stdout, and stops cleanly when the reader of stdout goes away.
 All settings are environment variables; see .env.example.`;
 
 const CANNOT_START = 'directory-bot cannot start';
+
+/** Two SIGINTs closer than this are one Ctrl-C delivered twice (to the job and through npm). */
+const SAME_SIGNAL_MS = 1000;
 
 export const startCommand: Subcommand = {
   name: 'start',
@@ -41,13 +45,21 @@ export const startCommand: Subcommand = {
       return reportConfigProblems(io, CANNOT_START, problems);
     }
 
-    // A reader that went away (`| tee log` killed along with the job, `| head`) must not crash the
-    // bot, least of all mid-shutdown: the lines are lost, the work is not.
-    for (const stream of [process.stdout, process.stderr]) stream.on('error', ignoreLostReader);
+    let requestStop: (reason: string) => void = () => {};
+    // A reader of stdout that went away (`| head -50` has its lines) is the end of the run, as a
+    // closed pipe ends any Unix program, but cleanly: the bot stops as on SIGTERM. Mid-shutdown
+    // (`| tee log` killed along with the job) it must not crash it either: the lines are lost,
+    // the work is not.
+    process.stdout.on('error', (error: NodeJS.ErrnoException) => {
+      ignoreLostReader(error);
+      requestStop('stdout closed');
+    });
+    process.stderr.on('error', ignoreLostReader);
 
-    // A prompt only for a person at a terminal: with a pipe on either side, or as a background
-    // job (`npm start &`), reading the terminal would stop the whole process (SIGTTIN/SIGTTOU).
-    const prompt = wantsConsole(config) && isForegroundTerminal();
+    // A prompt only for a person at a terminal: with a pipe on either side a script or a log
+    // collector is attached. A background job (`npm start &`) gets its prompt when `fg` makes it
+    // the foreground job (see adapters/console/job-control.ts).
+    const prompt = wantsConsole(config) && isInteractiveTerminal();
     const screen = prompt ? createConsoleScreen() : undefined;
     let logger: Logger;
     let logFile: string | undefined;
@@ -60,7 +72,6 @@ export const startCommand: Subcommand = {
         secrets: config.secrets,
       });
     }
-    let requestStop: (reason: string) => void = () => {};
     const app = createApp(config, {
       logger,
       ...(screen !== undefined
@@ -106,10 +117,15 @@ export const startCommand: Subcommand = {
       // Listen for good, not once: `timeout`, npm and shells often send a signal twice (to the
       // process and to its group), and with no listener left the second one would kill the bot
       // mid-shutdown. A repeated SIGTERM waits for the shutdown under way; a second Ctrl-C means
-      // "now".
+      // "now", unless it is the same Ctrl-C arriving twice: the terminal signals the whole job,
+      // and npm passes its copy on to the bot a moment later.
       process.on('SIGTERM', () => requestStop('SIGTERM'));
+      let lastSigint = 0;
       process.on('SIGINT', () => {
-        if (stopping !== undefined) process.exit(130);
+        const now = Date.now();
+        const repeat = now - lastSigint < SAME_SIGNAL_MS;
+        lastSigint = now;
+        if (stopping !== undefined && !repeat) process.exit(130);
         requestStop('SIGINT');
       });
     });

@@ -18,6 +18,15 @@ import {
 
 const missing = unavailable('the terminal tests (tmux)', tmuxProblem());
 
+/** The full log a bot on a terminal writes beside its prompt (data/directory-bot.log), or ''. */
+function logFile(folder: string): string {
+  try {
+    return readFileSync(join(folder, 'data', 'directory-bot.log'), 'utf8');
+  } catch {
+    return '';
+  }
+}
+
 /**
  * The bot in a real terminal, driven the way a person drives it: an interactive shell with job
  * control in tmux. A process that reads from its terminal or changes its mode while it is not
@@ -42,12 +51,19 @@ describe.skipIf(missing !== undefined)('the bot on a real terminal', () => {
   }
 
   it('started with & from an interactive shell, keeps answering /healthz and stops on SIGTERM', async () => {
-    const { terminal, port } = await open();
+    const { terminal, port, folder } = await open();
     terminal.type('directory-bot start & echo "BGPID=$!"');
     const pid = Number((await terminal.waitFor(/BGPID=(\d+)/))[1]);
     await eventually(() => healthy(port), 30_000, 'the background bot answers /healthz', TERMINAL_POLL_MS);
-    // Well after start-up (when the prompt used to grab the terminal) it is still running.
-    await terminal.waitFor(/this instance now polls and delivers/);
+    // Well after start-up (when the prompt used to grab the terminal) it is still running: its
+    // prompt waits for fg, and the full logs go to the file the banner names.
+    await terminal.waitFor(/"fg" brings the directory> prompt/);
+    await eventually(
+      () => logFile(folder).includes('this instance now polls and delivers'),
+      30_000,
+      'the bot polls',
+      TERMINAL_POLL_MS,
+    );
     expect(processState(pid)).not.toBe('T');
     expect(await healthy(port)).toBe(true);
     // The shell still has its terminal.

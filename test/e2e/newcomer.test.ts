@@ -118,11 +118,21 @@ describe.skipIf(missing !== undefined)('a newcomer at a terminal', () => {
     expect(terminal.screen()).toContain('lookup exit code: 0');
 
     // `npm start &`: in the background it serves /healthz, and SIGTERM ends it.
+    const logged = () => readFileSync(join(folder, 'data', 'directory-bot.log'), 'utf8');
+    const POLLING = /this instance now polls and delivers/;
+    const pollersBefore = count(logged(), POLLING);
     await terminal.clear();
     terminal.type('directory-bot start & echo "background pid $!"');
     const pid = Number((await terminal.waitFor(/background pid (\d+)/))[1]);
     await eventually(() => healthy(port), 30_000, 'the background bot answers /healthz', TERMINAL_POLL_MS);
-    await terminal.waitFor(/this instance now polls and delivers/, 30_000);
+    // Its prompt waits for fg; the full logs go on to the file the banner named.
+    await terminal.waitFor(/"fg" brings the directory> prompt/, 30_000);
+    await eventually(
+      () => count(logged(), POLLING) > pollersBefore,
+      30_000,
+      'the background bot polls',
+      TERMINAL_POLL_MS,
+    );
     expect(await healthy(port)).toBe(true);
     process.kill(pid, 'SIGTERM');
     await eventually(

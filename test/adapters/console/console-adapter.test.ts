@@ -299,11 +299,12 @@ class FakeJobControl implements JobControl {
 }
 
 describe('the console prompt on a terminal', () => {
-  /** The console adapter started on a fake terminal in the foreground of a fake job control. */
-  async function startOnTerminal() {
+  /** The console adapter started on a fake terminal, in the foreground of a fake job control unless told. */
+  async function startOnTerminal(place: 'foreground' | 'background' = 'foreground') {
     const out = capture();
     const input = fakeTerminalInput();
     const jobs = new FakeJobControl();
+    jobs.foreground = place === 'foreground';
     const commands = fakeCommands();
     const adapter = createConsoleAdapter({
       write: out.write,
@@ -346,6 +347,24 @@ describe('the console prompt on a terminal', () => {
     jobs.foreground = true;
     await out.until('Post 9');
     expect(input.rawModes).toEqual([true, false, true]);
+    await adapter.stop();
+  });
+
+  it('started in the background (npm start &), leaves the terminal alone until fg makes it the foreground job', async () => {
+    const { out, input, jobs, commands, adapter } = await startOnTerminal('background');
+    expect(out.output()).toContain('"fg" brings the directory> prompt');
+    // No prompt drawn: the sentence above is the only place the word appears.
+    expect(out.output().split(PROMPT)).toHaveLength(2);
+    // Neither the mode nor the input of the terminal is touched from the background.
+    input.write('post 4\r');
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(input.rawModes).toEqual([]);
+    expect(commands.invocations).toHaveLength(0);
+    // `fg` of a running job sends no signal: the prompt notices by itself, and reads what was typed.
+    jobs.foreground = true;
+    await out.until('Post 4');
+    expect(out.output().split(PROMPT).length).toBeGreaterThan(2);
+    expect(input.rawModes).toEqual([true]);
     await adapter.stop();
   });
 
