@@ -98,18 +98,45 @@ export function parseQuietHours(text: string): Parsed<QuietHours> {
 /**
  * Checks every given option, then the combination and the feed: `feed` is the subscription's
  * (`--top` ranks posts by votes; `--quiet-strict` is about live-event reminders). Answers no
- * schedule when none of the options is given.
+ * schedule when none of the options is given; a problem names the first option that is wrong.
  */
 export function buildSchedule(
   input: ScheduleInput,
   feed: string,
   label: OptionLabel = flagLabel,
 ): ScheduleCheck {
-  const fail = (option: ScheduleOptionName, problem: string): ScheduleCheck => ({
-    ok: false,
-    option,
-    problem: `${label(option)}${problem.startsWith(':') ? '' : ' '}${problem}${/[.?]$/.test(problem) ? '' : '.'}`,
-  });
+  const checked = checkSchedule(input, feed, label);
+  const [first] = checked.problems;
+  if (first !== undefined) return { ok: false, ...first };
+  return { ok: true, schedule: checked.schedule };
+}
+
+/**
+ * Every problem of the given options, each a sentence naming its option (SUBSCRIPTIONS lists them
+ * all at once): each value's own check, and when every value is fine, how they combine.
+ */
+export function scheduleProblems(
+  input: ScheduleInput,
+  feed: string,
+  label: OptionLabel = flagLabel,
+): string[] {
+  return checkSchedule(input, feed, label).problems.map((p) => p.problem);
+}
+
+type ScheduleProblem = { option: ScheduleOptionName; problem: string };
+
+function checkSchedule(
+  input: ScheduleInput,
+  feed: string,
+  label: OptionLabel,
+): { schedule: ScheduleOptions | undefined; problems: ScheduleProblem[] } {
+  const problems: ScheduleProblem[] = [];
+  const fail = (option: ScheduleOptionName, problem: string) => {
+    problems.push({
+      option,
+      problem: `${label(option)}${problem.startsWith(':') ? '' : ' '}${problem}${/[.?]$/.test(problem) ? '' : '.'}`,
+    });
+  };
   const schedule: ScheduleOptions = {};
   const text = (name: ScheduleOptionName) => {
     const value = input[name];
@@ -119,14 +146,14 @@ export function buildSchedule(
   const digest = text('digest');
   if (digest !== undefined) {
     const parsed = parseDigestRecurrence(digest);
-    if (!parsed.ok) return fail('digest', problemText(parsed.problem));
-    schedule.digest = parsed.value;
+    if (parsed.ok) schedule.digest = parsed.value;
+    else fail('digest', problemText(parsed.problem));
   }
   const quiet = text('quiet');
   if (quiet !== undefined) {
     const parsed = parseQuietHours(quiet);
-    if (!parsed.ok) return fail('quiet', problemText(parsed.problem));
-    schedule.quiet = parsed.value;
+    if (parsed.ok) schedule.quiet = parsed.value;
+    else fail('quiet', problemText(parsed.problem));
   }
   for (const [name, key, limits] of [
     ['top', 'top', SCHEDULE_LIMITS.top],
@@ -137,8 +164,8 @@ export function buildSchedule(
     if (raw === undefined) continue;
     const value = Number(raw.trim());
     if (!/^[+-]?\d+$/.test(raw.trim()) || value < limits.min || value > limits.max)
-      return fail(name, `must be a whole number from ${limits.min} to ${limits.max}, got "${shorten(raw)}"`);
-    schedule[key] = value;
+      fail(name, `must be a whole number from ${limits.min} to ${limits.max}, got "${shorten(raw)}"`);
+    else schedule[key] = value;
   }
   for (const [name, key] of [
     ['digest-empty', 'digestEmpty'],
@@ -147,71 +174,74 @@ export function buildSchedule(
     const raw = input[name];
     if (raw === undefined || raw === false) continue;
     if (raw !== true && raw !== 'true')
-      return fail(name, `is a switch (true or false), got "${shorten(String(raw))}"`);
-    schedule[key] = true;
+      fail(name, `is a switch (true or false), got "${shorten(String(raw))}"`);
+    else schedule[key] = true;
   }
   const tz = text('tz');
   if (tz !== undefined) {
     const zone = checkTimeZone(tz);
-    if (!zone.ok) return fail('tz', `: ${zone.problem}`);
-    schedule.timeZone = zone.zone;
+    if (zone.ok) schedule.timeZone = zone.zone;
+    else fail('tz', `: ${zone.problem}`);
   }
-  const mismatch = combinationProblem(schedule, feed, label);
-  if (mismatch !== undefined) return fail(mismatch.option, mismatch.problem);
-  return { ok: true, schedule: Object.keys(schedule).length === 0 ? undefined : schedule };
+  // How the options combine is judged on the values given: with one of them wrong, "give it with
+  // --digest" could be said of a --digest that was given, only malformed.
+  if (problems.length === 0)
+    for (const mismatch of combinationProblems(schedule, feed, label))
+      fail(mismatch.option, mismatch.problem);
+  return { schedule: Object.keys(schedule).length === 0 ? undefined : schedule, problems };
 }
 
 /** Options that mean nothing without another, or for this feed. */
-function combinationProblem(
-  s: ScheduleOptions,
-  feed: string,
-  label: OptionLabel,
-): { option: ScheduleOptionName; problem: string } | undefined {
+function combinationProblems(s: ScheduleOptions, feed: string, label: OptionLabel): ScheduleProblem[] {
+  const problems: ScheduleProblem[] = [];
   if (s.top !== undefined && s.digest === undefined)
-    return { option: 'top', problem: `picks a digest's best items: give it with ${label('digest')}` };
-  if (s.top !== undefined && feed !== 'posts')
-    return { option: 'top', problem: `ranks posts by votes: it applies to the posts feed only, not ${feed}` };
+    problems.push({ option: 'top', problem: `picks a digest's best items: give it with ${label('digest')}` });
+  else if (s.top !== undefined && feed !== 'posts')
+    problems.push({
+      option: 'top',
+      problem: `ranks posts by votes: it applies to the posts feed only, not ${feed}`,
+    });
   if (s.digestEmpty === true && s.digest === undefined)
-    return {
+    problems.push({
       option: 'digest-empty',
       problem: `posts a digest for an empty period: give it with ${label('digest')}`,
-    };
+    });
   if (s.quietStrict === true && s.quiet === undefined)
-    return {
+    problems.push({
       option: 'quiet-strict',
       problem: `holds live-event reminders in quiet hours: give it with ${label('quiet')}`,
-    };
-  if (s.quietStrict === true && feed !== 'live')
-    return {
+    });
+  else if (s.quietStrict === true && feed !== 'live')
+    problems.push({
       option: 'quiet-strict',
       problem: `is about live-event reminders: it applies to the live feed only, not ${feed}`,
-    };
+    });
   for (const [name, value] of [
     ['max-per-hour', s.maxPerHour],
     ['max-per-day', s.maxPerDay],
   ] as const) {
     if (value !== undefined && s.digest !== undefined)
-      return {
+      problems.push({
         option: name,
         problem: `limits single messages, and a ${label('digest')} is already one message per period`,
-      };
+      });
   }
   if (s.maxPerHour !== undefined && s.maxPerDay !== undefined && s.maxPerDay < s.maxPerHour)
-    return {
+    problems.push({
       option: 'max-per-day',
       problem: `(${s.maxPerDay}) is below ${label('max-per-hour')} (${s.maxPerHour}): give the day at least as many`,
-    };
+    });
   const timed =
     s.digest !== undefined ||
     s.quiet !== undefined ||
     s.maxPerHour !== undefined ||
     s.maxPerDay !== undefined;
   if (s.timeZone !== undefined && !timed)
-    return {
+    problems.push({
       option: 'tz',
       problem: `sets the zone of this subscription's schedule: give it with ${label('digest')}, ${label('quiet')}, ${label('max-per-hour')} or ${label('max-per-day')} (the channel's zone: /directory timezone)`,
-    };
-  return undefined;
+    });
+  return problems;
 }
 
 /** The schedule as the options that would set it, e.g. `digest=daily@09:00`, for echoing back. */

@@ -2,7 +2,12 @@ import type { z } from 'zod';
 import { type FeedName, isFeedName } from '../feeds/feed-names.js';
 import { isMessageFormat, type MessageFormat } from '../ports/index.js';
 import type { ScheduleOptions } from '../schedule/index.js';
-import { buildSchedule, SCHEDULE_OPTION_NAMES, type ScheduleInput } from '../schedule/index.js';
+import {
+  buildSchedule,
+  SCHEDULE_OPTION_NAMES,
+  type ScheduleInput,
+  scheduleProblems,
+} from '../schedule/index.js';
 import { type FeedFilters, feedFiltersSchema, filtersNotApplicable } from './filters.js';
 import { isOnRemoval } from './subscription.js';
 import { parseThreadParams, type ThreadSettings, threadCommentsScheduleConflict } from './thread-options.js';
@@ -48,7 +53,8 @@ const FILTER_KEYS: Record<string, keyof FeedFilters> = {
  * `on-removal` (mark or delete) what happens to the message of an item removed upstream;
  * the schedule options (`digest`, `top`, `digest-empty`, `quiet`, `quiet-strict`, `max-per-hour`,
  * `max-per-day`, `tz`) say when they are posted, as the `/directory subscribe` options do.
- * Returns every malformed entry as an error naming it, so one typo never hides the others.
+ * Returns every problem of every malformed entry, each naming its entry, so one typo never hides
+ * another, in the same entry or the next.
  */
 export function parseSubscriptionSpec(spec: string): { seeds: SubscriptionSeed[]; errors: string[] } {
   const seeds: SubscriptionSeed[] = [];
@@ -59,84 +65,102 @@ export function parseSubscriptionSpec(spec: string): { seeds: SubscriptionSeed[]
     .filter((entry) => entry.length > 0);
   for (const entry of entries) {
     const result = parseEntry(entry);
-    if (typeof result === 'string') errors.push(`"${entry}": ${result}`);
+    if (Array.isArray(result)) errors.push(...result.map((problem) => `"${entry}": ${problem}`));
     else seeds.push(result);
   }
   return { seeds, errors };
 }
 
-function parseEntry(entry: string): SubscriptionSeed | string {
+/** One entry as a seed, or every problem it has. */
+function parseEntry(entry: string): SubscriptionSeed | string[] {
   const match = /^([a-z]+):([^=\s]+)=([a-z]+)(?:\?(.*))?$/.exec(entry);
-  if (!match) return 'expected platform:channel=feed[?filters], e.g. slack:C0123ABCD=comments';
-  const [, platform = '', channelId = '', feed = '', query] = match;
-  if (platform !== 'slack' && platform !== 'discord' && platform !== 'console') {
-    return `unknown platform "${platform}" (slack, discord or console)`;
+  if (!match) return ['expected platform:channel=feed[?filters], e.g. slack:C0123ABCD=comments'];
+  const [, platform = '', channelId = '', feedText = '', query] = match;
+  const problems: string[] = [];
+  const knownPlatform = platform === 'slack' || platform === 'discord' || platform === 'console';
+  if (!knownPlatform) problems.push(`unknown platform "${platform}" (slack, discord or console)`);
+  else if (!CHANNEL_PATTERNS[platform].test(channelId)) {
+    problems.push(
+      platform === 'slack'
+        ? `"${channelId}" is not a Slack channel id (like C0123ABCD)`
+        : platform === 'discord'
+          ? `"${channelId}" is not a Discord channel id (17 to 20 digits)`
+          : `"${channelId}" is not a console channel name`,
+    );
   }
-  if (!CHANNEL_PATTERNS[platform].test(channelId)) {
-    return platform === 'slack'
-      ? `"${channelId}" is not a Slack channel id (like C0123ABCD)`
-      : platform === 'discord'
-        ? `"${channelId}" is not a Discord channel id (17 to 20 digits)`
-        : `"${channelId}" is not a console channel name`;
-  }
-  if (!isFeedName(feed))
-    return `unknown feed "${feed}" (posts, comments, collections, live or notifications)`;
+  const feed = isFeedName(feedText) ? feedText : undefined;
+  if (feed === undefined)
+    problems.push(`unknown feed "${feedText}" (posts, comments, collections, live or notifications)`);
   const params = new URLSearchParams(query ?? '');
   const format = params.get('format') ?? undefined;
-  if (format !== undefined && !isMessageFormat(format)) {
-    return `format expects full, compact or title, got "${format}"`;
-  }
+  if (format !== undefined && !isMessageFormat(format))
+    problems.push(`format expects full, compact or title, got "${format}"`);
   params.delete('format');
   const onRemoval = params.get('on-removal') ?? undefined;
-  if (onRemoval !== undefined && !isOnRemoval(onRemoval)) {
-    return `on-removal expects mark or delete, got "${onRemoval}"`;
-  }
+  if (onRemoval !== undefined && !isOnRemoval(onRemoval))
+    problems.push(`on-removal expects mark or delete, got "${onRemoval}"`);
   params.delete('on-removal');
   const threading = parseThreadParams(params, feed);
-  if (typeof threading === 'string') return threading;
-  const schedule = takeSchedule(params, feed);
-  if (typeof schedule === 'string') return schedule;
-  const conflict = threadCommentsScheduleConflict(threading, schedule);
-  if (conflict !== undefined) return conflict.replace(/\.$/, '');
+  problems.push(...threading.problems);
+  const schedule = takeSchedule(params, feedText);
+  problems.push(...schedule.problems);
+  if (threading.problems.length === 0 && schedule.problems.length === 0) {
+    const conflict = threadCommentsScheduleConflict(threading.settings, schedule.schedule);
+    if (conflict !== undefined) problems.push(conflict.replace(/\.$/, ''));
+  }
   const filters = parseFilters(params);
-  if (typeof filters === 'string') return filters;
-  const misplaced = filtersNotApplicable(feed, filters);
-  if (misplaced.length > 0) return `filter ${misplaced.join(', ')} does not apply to the ${feed} feed`;
+  problems.push(...filters.problems);
+  if (feed !== undefined && filters.problems.length === 0) {
+    const misplaced = filtersNotApplicable(feed, filters.filters);
+    if (misplaced.length > 0)
+      problems.push(`filter ${misplaced.join(', ')} does not apply to the ${feed} feed`);
+  }
+  if (problems.length > 0 || feed === undefined || !knownPlatform) return problems;
   return {
     platform,
     channelId,
     feed,
-    filters,
-    ...(format === undefined ? {} : { format }),
+    filters: filters.filters,
+    ...(format === undefined ? {} : { format: format as MessageFormat }),
     ...(onRemoval === 'delete' ? { onRemoval } : {}),
-    ...(threading === undefined ? {} : { threading }),
-    ...(schedule === undefined ? {} : { schedule }),
+    ...(threading.settings === undefined ? {} : { threading: threading.settings }),
+    ...(schedule.schedule === undefined ? {} : { schedule: schedule.schedule }),
   };
 }
 
 /**
  * Takes the schedule options (`digest=daily@09:00&top=5&tz=Asia/Tokyo&quiet=22:00-07:00`…) out
- * of `params`, checked by the same parser as `/directory subscribe`; a problem names the key.
+ * of `params`, checked by the same parser as `/directory subscribe`; each problem names its key.
  */
-function takeSchedule(params: URLSearchParams, feed: string): ScheduleOptions | undefined | string {
+function takeSchedule(
+  params: URLSearchParams,
+  feed: string,
+): { schedule: ScheduleOptions | undefined; problems: string[] } {
   const input: ScheduleInput = {};
+  const problems: string[] = [];
   for (const name of SCHEDULE_OPTION_NAMES) {
     const values = params.getAll(name);
     params.delete(name);
-    if (values.length > 1) return `${name} is given more than once`;
-    if (values[0] !== undefined) input[name] = values[0];
+    if (values.length > 1) problems.push(`${name} is given more than once`);
+    else if (values[0] !== undefined) input[name] = values[0];
   }
+  problems.push(...scheduleProblems(input, feed, (name) => name).map((p) => p.replace(/\.$/, '')));
+  if (problems.length > 0) return { schedule: undefined, problems };
   const checked = buildSchedule(input, feed, (name) => name);
-  return checked.ok ? checked.schedule : checked.problem.replace(/\.$/, '');
+  return { schedule: checked.ok ? checked.schedule : undefined, problems };
 }
 
-function parseFilters(params: URLSearchParams): FeedFilters | string {
+/** The filters left in `params`, and a sentence for each key or value that is wrong. */
+function parseFilters(params: URLSearchParams): { filters: FeedFilters; problems: string[] } {
   const raw: Record<string, unknown> = {};
+  const problems: string[] = [];
   for (const [key, value] of params) {
     const name = FILTER_KEYS[key];
-    if (!name)
-      return `unknown filter "${key}" (post, user, keyword, exclude, video, min-votes, remind; or format, on-removal, threads, thread-comments, broadcast, ${SCHEDULE_OPTION_NAMES.join(', ')})`;
-    if (name === 'keywords' || name === 'exclude') {
+    if (!name) {
+      problems.push(
+        `unknown filter "${key}" (post, user, keyword, exclude, video, min-votes, remind; or format, on-removal, threads, thread-comments, broadcast, ${SCHEDULE_OPTION_NAMES.join(', ')})`,
+      );
+    } else if (name === 'keywords' || name === 'exclude') {
       const list = (raw[name] as string[] | undefined) ?? [];
       list.push(
         ...value
@@ -146,20 +170,21 @@ function parseFilters(params: URLSearchParams): FeedFilters | string {
       );
       raw[name] = list;
     } else if (name === 'video') {
-      if (value !== 'true' && value !== 'false') return `video expects true or false, got "${value}"`;
-      raw[name] = value === 'true';
+      if (value !== 'true' && value !== 'false') problems.push(`video expects true or false, got "${value}"`);
+      else raw[name] = value === 'true';
     } else if (name === 'minVotes' || name === 'remindMinutes') {
-      if (!/^\d+$/.test(value)) return `${key} expects a whole number, got "${value}"`;
-      raw[name] = Number(value);
+      if (!/^\d+$/.test(value)) problems.push(`${key} expects a whole number, got "${value}"`);
+      else raw[name] = Number(value);
     } else {
       raw[name] = value;
     }
   }
   const parsed = feedFiltersSchema.safeParse(raw);
   if (!parsed.success) {
-    return parsed.error.issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`).join('; ');
+    problems.push(...parsed.error.issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`));
+    return { filters: {}, problems };
   }
-  return stripUndefined(parsed.data);
+  return { filters: stripUndefined(parsed.data), problems };
 }
 
 function stripUndefined(filters: z.output<typeof feedFiltersSchema>): FeedFilters {

@@ -37,32 +37,35 @@ export function describeThreading(settings: ThreadSettings | undefined): string 
 
 /**
  * The thread keys of a SUBSCRIPTIONS entry (`threads=on|off`, `thread-comments=true`,
- * `broadcast=true`), removed from `params`; a sentence naming the key when one is wrong.
+ * `broadcast=true`), removed from `params`, with a sentence naming the key for each that is
+ * wrong. `feed` is undefined when the entry's feed is unknown (what applies to it is not judged).
  */
 export function parseThreadParams(
   params: URLSearchParams,
-  feed: FeedName,
-): ThreadSettings | undefined | string {
+  feed: FeedName | undefined,
+): { settings: ThreadSettings | undefined; problems: string[] } {
   const threads = params.get('threads');
   const comments = params.get('thread-comments');
   const broadcast = params.get('broadcast');
   for (const key of ['threads', 'thread-comments', 'broadcast']) params.delete(key);
+  const problems: string[] = [];
   if (threads !== null && threads !== 'on' && threads !== 'off')
-    return `threads expects on or off, got "${threads}"`;
+    problems.push(`threads expects on or off, got "${threads}"`);
   for (const [key, value] of [
     ['thread-comments', comments],
     ['broadcast', broadcast],
   ] as const) {
     if (value !== null && value !== 'true' && value !== 'false')
-      return `${key} expects true or false, got "${value}"`;
+      problems.push(`${key} expects true or false, got "${value}"`);
   }
-  if (comments === 'true' && feed !== 'posts')
-    return `thread-comments applies to the posts feed, not ${feed}`;
-  return storedThreading({
+  if (comments === 'true' && feed !== undefined && feed !== 'posts')
+    problems.push(`thread-comments applies to the posts feed, not ${feed}`);
+  const settings = storedThreading({
     ...(threads === 'off' ? { off: true as const } : {}),
     ...(comments === 'true' ? { comments: true as const } : {}),
     ...(broadcast === 'true' ? { broadcast: true as const } : {}),
   });
+  return { settings, problems };
 }
 
 /**

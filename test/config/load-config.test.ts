@@ -15,6 +15,11 @@ function load(environment: Record<string, string>) {
 /** A real directory, which every configuration with a chat platform needs. */
 const DIRECTORY = { DIRECTORY_BASE_URL: 'https://directory.example.com', DIRECTORY_TOKEN: 'dir-token' };
 
+/** `text` as a literal inside a RegExp. */
+function literal(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+}
+
 function problemsOf(environment: Record<string, string>): readonly string[] {
   try {
     load(environment);
@@ -323,6 +328,25 @@ describe('loading the configuration', () => {
     expect(problems).toEqual([
       'SUBSCRIPTIONS: "slack:C0123ABCD=tweets": unknown feed "tweets" (posts, comments, collections, live or notifications)',
       'SUBSCRIPTIONS: "discord:1=live": "1" is not a Discord channel id (17 to 20 digits)',
+    ]);
+  });
+
+  it('names every problem of each SUBSCRIPTIONS entry, not only the first', () => {
+    const entry =
+      'discord:1=comments?format=tiny&on-removal=hide&video=maybe&min-votes=lots&digest=daily@25:00&tz=Mars/Base';
+    const other = 'slack:C0123ABCD=tweets?keyword=ai&colour=red';
+    expect(problemsOf({ SUBSCRIPTIONS: `${entry};${other}` })).toEqual([
+      `SUBSCRIPTIONS: "${entry}": "1" is not a Discord channel id (17 to 20 digits)`,
+      `SUBSCRIPTIONS: "${entry}": format expects full, compact or title, got "tiny"`,
+      `SUBSCRIPTIONS: "${entry}": on-removal expects mark or delete, got "hide"`,
+      `SUBSCRIPTIONS: "${entry}": digest: 25:00 is not a time of day (00:00 to 23:59)`,
+      expect.stringMatching(
+        new RegExp(`^SUBSCRIPTIONS: "${literal(entry)}": tz: "Mars/Base" is not an IANA time zone`),
+      ),
+      `SUBSCRIPTIONS: "${entry}": video expects true or false, got "maybe"`,
+      `SUBSCRIPTIONS: "${entry}": min-votes expects a whole number, got "lots"`,
+      `SUBSCRIPTIONS: "${other}": unknown feed "tweets" (posts, comments, collections, live or notifications)`,
+      expect.stringMatching(new RegExp(`^SUBSCRIPTIONS: "${literal(other)}": unknown filter "colour"`)),
     ]);
   });
 
