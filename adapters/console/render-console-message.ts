@@ -11,10 +11,22 @@ const FIELD_VALUE_MAX = 300;
 const TITLE_MAX = 200;
 
 export interface ConsoleRenderOptions {
-  /** Columns to wrap the body at; default 80. */
-  width?: number;
+  /**
+   * Columns to wrap the body at, or how to read them at each render (a terminal's width changes
+   * when its window does); default 80.
+   */
+  width?: number | (() => number | undefined);
   /** Bold title and dim small print with ANSI codes; only for a TTY. Default false. */
   color?: boolean;
+}
+
+/** How the bot's own text wraps: continuation lines two columns in, `[…]`/`<…>` kept whole. */
+export const INFO_WRAP = { hang: 2, keepGroups: true } as const;
+
+/** The columns to render for: the terminal's width when given, at least 20, 80 by default. */
+export function renderWidth(options: ConsoleRenderOptions): number {
+  const width = typeof options.width === 'function' ? options.width() : options.width;
+  return Math.max(20, width ?? 80);
 }
 
 const bold = (text: string) => `\u001b[1m${text}\u001b[22m`;
@@ -35,7 +47,7 @@ function formatTime(iso: string): string | undefined {
  */
 export function renderConsoleMessage(message: Message, options: ConsoleRenderOptions = {}): string {
   if (message.layout === 'line') return renderLine(message);
-  const width = Math.max(20, options.width ?? 80);
+  const width = renderWidth(options);
   const indent = '  ';
   const bodyWidth = width - indent.length;
   const style = options.color === true;
@@ -48,10 +60,14 @@ export function renderConsoleMessage(message: Message, options: ConsoleRenderOpt
   }
   if (message.text !== undefined) {
     const clean = stripControls(message.text).replace(/^\n+|\s+$/g, '');
-    const body = message.kind === 'info' ? clean : truncate(clean.trim(), CONSOLE_BODY_MAX);
+    const info = message.kind === 'info';
+    const body = info ? clean : truncate(clean.trim(), CONSOLE_BODY_MAX);
     if (body !== '') {
       lines.push('');
-      for (const line of wrap(body, bodyWidth)) lines.push(line === '' ? '' : indent + line);
+      // The bot's own text (help, status) keeps a usage's [options] whole and indents what a
+      // line wraps onto, so a wrapped `cancel <id>` never reads as a command of its own.
+      for (const line of wrap(body, bodyWidth, info ? INFO_WRAP : {}))
+        lines.push(line === '' ? '' : indent + line);
     }
   }
 

@@ -1,6 +1,11 @@
 import type { CommandReply } from '../../src/ports/index.js';
-import { type ConsoleRenderOptions, renderConsoleMessage } from './render-console-message.js';
-import { stripControls } from './terminal-text.js';
+import {
+  type ConsoleRenderOptions,
+  INFO_WRAP,
+  renderConsoleMessage,
+  renderWidth,
+} from './render-console-message.js';
+import { stripControls, wrap } from './terminal-text.js';
 
 /**
  * Renders a command reply for the terminal: the lead line (marked ✗, with the usage when the
@@ -9,11 +14,15 @@ import { stripControls } from './terminal-text.js';
  */
 export function renderConsoleReply(reply: CommandReply, options: ConsoleRenderOptions = {}): string {
   const parts: string[] = [];
-  const lead = stripControls(reply.text).trim();
+  const width = renderWidth(options);
+  const lead = wrap(stripControls(reply.text).trim(), width).join('\n');
   if (reply.error !== undefined) {
     parts.push(`✗ ${lead || 'The command failed.'}`);
     if (reply.error.usage !== undefined && reply.error.usage.trim() !== '') {
-      parts.push(`Usage: ${stripControls(reply.error.usage).trim()}`);
+      // Wrapped at the terminal's width, never mid-word: the terminal itself would cut
+      // `full|co` / `mpact`.
+      const usage = `Usage: ${stripControls(reply.error.usage).replace(/\s+/g, ' ').trim()}`;
+      parts.push(wrap(usage, width, { ...INFO_WRAP, hang: 4 }).join('\n'));
     }
   } else if (lead !== '') {
     parts.push(lead);

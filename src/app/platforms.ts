@@ -86,7 +86,8 @@ export async function createAdapters(
         ...(options.consoleWrite ? { write: options.consoleWrite } : {}),
         ...(options.consoleScreen ? { screen: options.consoleScreen } : {}),
         ...(options.consoleJobControl ? { jobControl: options.consoleJobControl } : {}),
-        render: { color: process.stdout.isTTY === true },
+        // The terminal's width as it is when each message is printed (its window may be resized).
+        render: { color: process.stdout.isTTY === true, width: () => process.stdout.columns },
       }),
     );
   }

@@ -10,7 +10,7 @@ export function helpReply(specs: readonly CommandSpec[], command: string | undef
   if (command === undefined) {
     const lines = specs.map(
       (spec) =>
-        `${spec.usage}\n    ${spec.description}${spec.kind === 'manage' ? ' (channel managers)' : ''}`,
+        `${usageForms(spec.usage).join('\n')}\n    ${spec.description}${spec.kind === 'manage' ? ' (channel managers)' : ''}`,
     );
     return infoReply('Commands of /directory. "help <command>" shows examples.', [
       infoMessage('/directory commands', lines.join('\n')),
@@ -44,6 +44,29 @@ export function helpReply(specs: readonly CommandSpec[], command: string | undef
     ...spec.examples.map((e) => `/directory ${e}`),
   ].join('\n');
   return infoReply(`Usage: ${spec.usage}`, [infoMessage(spec.name, text)]);
+}
+
+/**
+ * A usage's forms, one per line: `remind <event> [--before <minutes>] | remind list | remind
+ * cancel <id>` is three commands, and written as one line it wraps wherever the width ends,
+ * leaving `cancel <id>` on a line of its own, where it reads as a command. `|` inside `[…]` or
+ * `<…>` separates choices of one option, not forms.
+ */
+export function usageForms(usage: string): string[] {
+  const forms: string[] = [];
+  let depth = 0;
+  let start = 0;
+  for (let i = 0; i < usage.length; i += 1) {
+    const c = usage[i];
+    if (c === '[' || c === '<') depth += 1;
+    else if ((c === ']' || c === '>') && depth > 0) depth -= 1;
+    else if (c === '|' && depth === 0) {
+      forms.push(usage.slice(start, i).trim());
+      start = i + 1;
+    }
+  }
+  forms.push(usage.slice(start).trim());
+  return forms.filter((form) => form !== '');
 }
 
 export const help: ActionCommand = {

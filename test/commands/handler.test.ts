@@ -1,4 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
+import { usageForms } from '../../src/commands/help.js';
 import type { StatusReport } from '../../src/commands/index.js';
 import { CHANNEL, type Harness, startHarness } from '../support/command-harness.js';
 
@@ -206,8 +207,11 @@ describe('the command handler', () => {
   it('explains every command in help, one in detail, and suggests for a typo', async () => {
     h = await startHarness();
     const all = await h.run('help');
+    // Every form of every command, each on a line of its own (remind has three).
+    const lines = (all.messages[0]?.text ?? '').split('\n');
     for (const definition of h.handler.definitions())
-      expect(all.messages[0]?.text).toContain(definition.usage);
+      for (const form of usageForms(definition.usage)) expect(lines).toContain(form);
+    expect(lines).toContain('remind cancel <id>');
     const empty = await h.run('');
     expect(empty).toEqual(all);
     const one = await h.run('help subscribe');
