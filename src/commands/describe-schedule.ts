@@ -60,6 +60,34 @@ export function describeSchedule(schedule: ScheduleOptions, clock?: ScheduleCloc
   return parts.join(', ');
 }
 
+/**
+ * When a new subscription's items will show, for the line under `subscribe`'s answer: as they
+ * come, or, with a digest, in the digest (never "new ones will appear in this channel", which a
+ * digest subscription's items do not). `items` names them: "new ones", "new matching items".
+ */
+export function arrivalText(
+  items: string,
+  schedule: ScheduleOptions | undefined,
+  clock: ScheduleClock | undefined,
+): string {
+  if (schedule?.digest !== undefined) {
+    const first =
+      clock === undefined
+        ? ''
+        : `, the first on ${formatLocal(nextDigestAt(schedule.digest, clock.zone, clock.now), clock.zone, 'day-time')} ${clock.zone}`;
+    return `${items} will not be posted one by one: they are gathered into the digest${first}`;
+  }
+  const held = [
+    schedule?.quiet === undefined
+      ? ''
+      : 'outside quiet hours (what comes during them is posted when they end)',
+    schedule?.maxPerHour === undefined && schedule?.maxPerDay === undefined
+      ? ''
+      : 'up to the cap (what is over it is summed up when its hour or day ends)',
+  ].filter(Boolean);
+  return `${items} will appear in this channel as they come${held.length > 0 ? `, ${held.join(', and ')}` : ''}`;
+}
+
 /** The zone `subscription`'s schedule is read in, now; undefined when it has no schedule. */
 export async function scheduleClock(
   deps: Pick<CommandDependencies, 'zones' | 'clock'>,

@@ -13,7 +13,7 @@ import {
 import { splitList } from './arg-formats.js';
 import type { ActionCommand } from './command-module.js';
 import type { ParsedArgs } from './command-spec.js';
-import { scheduleClock } from './describe-schedule.js';
+import { arrivalText, scheduleClock } from './describe-schedule.js';
 import { describeSubscription } from './describe-subscription.js';
 import { errorReply, infoReply } from './replies.js';
 import {
@@ -284,9 +284,9 @@ export const subscribe: ActionCommand = {
       if (message) {
         // Shown as the channel will see it, in the subscription's format.
         messages.push(formatMessage(message, format));
-        preview = 'The most recent matching item is below; new ones will appear in this channel.';
+        preview = `The most recent matching item is below; ${arrivalText('new ones', subscription.schedule, clock)}.`;
       } else {
-        preview = 'Nothing recent matches these filters; new matching items will appear in this channel.';
+        preview = `Nothing recent matches these filters; ${arrivalText('new matching items', subscription.schedule, clock)}.`;
       }
     } catch (error) {
       // The subscription is saved either way; only the preview is missing.

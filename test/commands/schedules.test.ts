@@ -48,6 +48,21 @@ describe('schedule options on /directory subscribe, timezone and subscriptions',
     );
   });
 
+  it('says when a scheduled subscription’s items come: a digest’s never "appear in this channel"', async () => {
+    const digest = await h.run('subscribe posts --digest daily@09:00', MANAGER);
+    expect(digest.error).toBeUndefined();
+    expect(digest.text).not.toContain('will appear in this channel');
+    expect(digest.text).toMatch(
+      /will not be posted one by one: they are gathered into the digest, the first on Tue 24 Nov 09:00 America\/New_York\.$/,
+    );
+    const quiet = await h.run('subscribe comments --quiet 22:00-07:00 --max-per-hour 5', MANAGER);
+    expect(quiet.text).toMatch(
+      /will appear in this channel as they come, outside quiet hours \(what comes during them is posted when they end\), and up to the cap/,
+    );
+    const plain = await h.run('subscribe collections', MANAGER);
+    expect(plain.text).toMatch(/will appear in this channel as they come\.$/);
+  });
+
   it('shows quiet hours, caps and a weekly digest, each subscription in its own zone', async () => {
     await h.run('timezone europe/berlin', MANAGER);
     await h.run('subscribe comments --quiet 22:00-07:00 --max-per-hour 10 --max-per-day 50', MANAGER);
