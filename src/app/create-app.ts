@@ -12,7 +12,13 @@ import { createSecretSealer, createStore, verifyStoreKey } from '../store/index.
 import { checkDirectoryToken } from './directory-token.js';
 import { createLostAccessRemoval, type LostAccessRemoval } from './lost-access-removal.js';
 import { type ConsoleOptions, createAdapters } from './platforms.js';
-import { isSandbox, SANDBOX_STORE_NAMESPACE, storeNamespace, subscriptionSeeds } from './sandbox.js';
+import {
+  isSandbox,
+  SANDBOX_STORE_NAMESPACE,
+  startSandboxAfresh,
+  storeNamespace,
+  subscriptionSeeds,
+} from './sandbox.js';
 import {
   buildCommandHandler,
   buildHomeService,
@@ -185,6 +191,12 @@ export function createApp(config: Config, options: AppOptions): App {
       directory.emulator === undefined && baseUrl !== undefined
         ? checkDirectoryToken({ ...config.directory, baseUrl })
         : Promise.resolve();
+    // Before the engine seeds SUBSCRIPTIONS: a sandbox start is a first start (see sandbox.ts).
+    if (sandbox && !(await startSandboxAfresh(store)))
+      logger.warn(
+        { store: store.description },
+        "the sandbox's poller lease is held (another sandbox runs on this store, or one stopped without releasing it within POLLER_LEASE_TTL_S): its state is kept instead of started afresh",
+      );
     await startAdapters(contexts, directoryCheck);
     // Not awaited: a platform's answer must not hold up the start.
     void lostAccess.sweep();

@@ -11,7 +11,12 @@ export { REMINDERS_KEY, type Reminder, ReminderRepository, reminderDueAt } from 
 export { destinationKey } from './routing.js';
 export { ON_REMOVAL, type Subscription } from './subscription.js';
 export type { SubscriptionIndex } from './subscription-index.js';
-export { SUBSCRIPTIONS_KEY, SubscriptionRepository, USER_PAUSE_CODE } from './subscription-repository.js';
+export {
+  SUBSCRIPTIONS_KEY,
+  SUBSCRIPTIONS_VERSION_KEY,
+  SubscriptionRepository,
+  USER_PAUSE_CODE,
+} from './subscription-repository.js';
 export { parseSubscriptionSpec, type SubscriptionSeed } from './subscription-spec.js';
 export { describeThreading, type ThreadSettings, threadCommentsScheduleConflict } from './thread-options.js';
 export { createZoneResolver, type ResolvedZone, type ZoneResolver } from './zone-of.js';

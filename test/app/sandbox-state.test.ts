@@ -1,11 +1,13 @@
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { type App, createApp } from '../../src/app/create-app.js';
+import { SANDBOX_STORE_NAMESPACE } from '../../src/app/sandbox.js';
 import { loadConfig } from '../../src/config/load-config.js';
 import { type RunningEmulator, startEmulator } from '../../src/emulator/index.js';
 import { createSilentLogger } from '../../src/observability/create-logger.js';
 import { systemClock } from '../../src/ports/clock.js';
 import { createStore } from '../../src/store/create-store.js';
+import { CHANNEL_ZONES_KEY, REMINDERS_KEY } from '../../src/subscriptions/index.js';
 import { SubscriptionRepository } from '../../src/subscriptions/subscription-repository.js';
 import { eventually } from '../support/polling.js';
 import { makeTempDir } from '../support/temp-dir.js';
@@ -143,6 +145,73 @@ describe('sandbox state and live state', () => {
     const second = await startApp({ ...FAST, SANDBOX_ACTIVITY_PER_MIN: '120', STORE_URL: store });
     try {
       await eventually(() => second.output().includes(FEED_ITEM), 12_000, 'the second run to show an item');
+    } finally {
+      await second.app.stop();
+    }
+  }, 60_000);
+
+  it('a second sandbox start forgets everything changed at the prompt: subscriptions, a digest, reminders, zones', async () => {
+    const store = storeUrl('afresh');
+    const first = await startApp({ ...FAST, STORE_URL: store });
+    await eventually(() => first.output().includes(FEED_ITEM), 15_000, 'the first run to show an item');
+    await first.app.stop();
+
+    // What a person did at the first run's prompt, as its commands store it.
+    const kept = createStore({ url: store, namespace: SANDBOX_STORE_NAMESPACE });
+    const subscriptions = new SubscriptionRepository({
+      keyv: kept.keyv,
+      leases: kept.leases,
+      clock: systemClock,
+    });
+    const seeded = await subscriptions.list();
+    expect(seeded.map((s) => s.feed).sort()).toEqual([
+      'collections',
+      'comments',
+      'live',
+      'notifications',
+      'posts',
+    ]);
+    await subscriptions.add({
+      platform: 'console',
+      channelId: 'sandbox',
+      feed: 'comments',
+      filters: { keywords: ['launch'] },
+      createdBy: 'console',
+    });
+    const digest = await subscriptions.add({
+      platform: 'console',
+      channelId: 'sandbox',
+      feed: 'posts',
+      filters: {},
+      schedule: { digest: { every: 'hourly' } },
+      createdBy: 'console',
+    });
+    expect(digest.rescheduled).toBe(true);
+    await kept.keyv.set(REMINDERS_KEY, [{ id: 'r1', eventId: 111 }]);
+    await kept.keyv.set(CHANNEL_ZONES_KEY, [
+      { platform: 'console', channelId: 'sandbox', zone: 'Asia/Tokyo' },
+    ]);
+    await kept.close();
+
+    const second = await startApp({ ...FAST, STORE_URL: store });
+    try {
+      await eventually(() => second.output().includes(FEED_ITEM), 15_000, 'the second run to show an item');
+      const after = createStore({ url: store, namespace: SANDBOX_STORE_NAMESPACE });
+      try {
+        const now = await new SubscriptionRepository({
+          keyv: after.keyv,
+          leases: after.leases,
+          clock: systemClock,
+        }).list();
+        // The seeded five, as configured: no added subscription, no digest on the posts one.
+        expect(now.map((s) => [s.feed, s.filters, s.schedule])).toEqual(
+          seeded.map((s) => [s.feed, s.filters, undefined]),
+        );
+        expect(await after.keyv.get(REMINDERS_KEY)).toBeUndefined();
+        expect(await after.keyv.get(CHANNEL_ZONES_KEY)).toBeUndefined();
+      } finally {
+        await after.close();
+      }
     } finally {
       await second.app.stop();
     }
