@@ -19,6 +19,7 @@ const E2E = [
   'test/cli/npm-process-tree.test.ts', // npm start and npm run dev themselves in a tmux terminal: job control, signals, pipes
   'test/engine/redis-restart.test.ts', // a private redis-server restarted under a running bot
   'test/store/store-contract.test.ts', // every store backend, on real Redis and PostgreSQL servers
+  'test/store/redis-key-layout.test.ts', // raw Redis keys of both layouts and their migration, on a real Redis
   'test/workspaces/workspace-data.test.ts', // one workspace's data on real Redis and PostgreSQL servers
   'test/cli/workspace-command.test.ts', // directory-bot workspace as a child process, on every store
   'test/adapters/slack/tokens-at-rest.test.ts', // raw dumps of every store backend after a Slack install

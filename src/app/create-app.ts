@@ -172,6 +172,11 @@ export function createApp(config: Config, options: AppOptions): App {
     }
     await store.ping();
     logger.info({ store: store.description }, `store ready (${store.kind})`);
+    if ((await store.keyLayout?.()) === 'legacy')
+      logger.info(
+        { store: store.description },
+        'the Redis keys are in the layout of earlier versions (directory-bot::directory-bot:…), read and written in place; to rename them, stop every instance and run "directory-bot store migrate-keys"',
+      );
     if (sealer) {
       // A wrong STORE_ENCRYPTION_KEY stops the start here, with the error naming it.
       const check = await verifyStoreKey(store.keyv, sealer);

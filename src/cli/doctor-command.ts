@@ -1,3 +1,4 @@
+import { storeNamespace } from '../app/sandbox.js';
 import type { Config } from '../config/config.js';
 import { CONFIG_ERROR_EXIT_CODE, configProblems, loadConfig } from '../config/load-config.js';
 import { messageOf } from '../errors.js';
@@ -73,12 +74,28 @@ async function checkStore(config: Config): Promise<CheckResult> {
         detail: `${store.description} accepted a write but did not read it back`,
       };
     const detail = `${store.description} is readable and writable`;
+    if ((await botKeyLayout(config)) === 'legacy')
+      return {
+        name,
+        status: 'warning',
+        detail: `${detail}; its keys are in the layout of earlier versions (directory-bot::directory-bot:…): stop every instance and run "directory-bot store migrate-keys" to rename them`,
+      };
     if (store.kind === 'sqlite' && config.server.onHeroku) {
       return { name, status: 'warning', detail: `${detail}, but a file store on Heroku is wiped daily` };
     }
     return { name, status: 'ok', detail };
   } catch (error) {
     return { name, status: 'failed', detail: messageOf(error) };
+  } finally {
+    await store.close().catch(() => {});
+  }
+}
+
+/** Where the bot's own keys are (Redis only; its namespace, not the probe's). */
+async function botKeyLayout(config: Config): Promise<'flat' | 'legacy' | undefined> {
+  const store = createStore({ url: config.store.url, ...storeNamespace(config) });
+  try {
+    return await store.keyLayout?.();
   } finally {
     await store.close().catch(() => {});
   }

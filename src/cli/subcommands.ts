@@ -8,6 +8,7 @@ import { emulatorCommand } from './emulator-command.js';
 import { createLookupCommand } from './lookup-command.js';
 import { createRenderCommand } from './render-command.js';
 import { startCommand } from './start-command.js';
+import { storeMigrateKeysCommand } from './store-migrate-keys-command.js';
 import { storeRotateKeyCommand } from './store-rotate-key-command.js';
 import type { Subcommand } from './subcommand.js';
 import { workspaceExportCommand, workspaceForgetCommand } from './workspace-command.js';
@@ -23,4 +24,5 @@ export const SUBCOMMANDS: readonly Subcommand[] = [
   workspaceExportCommand,
   workspaceForgetCommand,
   storeRotateKeyCommand,
+  storeMigrateKeysCommand,
 ];

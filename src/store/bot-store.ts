@@ -33,6 +33,16 @@ export interface BotStore {
    * still on disk. For finding everything about one workspace (src/workspaces/).
    */
   keysMatching(parts: readonly string[]): Promise<string[]>;
+  /**
+   * Redis only: where keys live, `flat` (`directory-bot:…`) or `legacy` (the doubled prefix of
+   * earlier versions, `directory-bot::directory-bot:…`); see redis-key-layout.ts.
+   */
+  keyLayout?(): Promise<'flat' | 'legacy'>;
+  /**
+   * Redis only: renames a legacy layout's keys to flat ones; refuses while an instance holds the
+   * poller lease. Resolves with the number of keys renamed.
+   */
+  migrateKeyLayout?(): Promise<number>;
   close(): Promise<void>;
 }
 
@@ -58,6 +68,8 @@ export interface StoreBackend {
   sweep: (namespace: string, now: number) => Promise<number>;
   deleteByPrefix: (namespacedPrefix: string) => Promise<number>;
   keysMatching: (namespacedParts: readonly string[]) => Promise<string[]>;
+  keyLayout?: () => Promise<'flat' | 'legacy'>;
+  migrateKeyLayout?: () => Promise<number>;
 }
 
 /** A `BotStore` on one backend: keyv with our namespace and error policy, plus the backend's native operations. */
@@ -114,6 +126,8 @@ export function storeOver(backend: StoreBackend): BotStore {
       const keys = await keysMatching([`${namespace}:${first}`, ...rest]);
       return keys.map((key) => key.slice(namespace.length + 1)).sort();
     },
+    ...(backend.keyLayout ? { keyLayout: backend.keyLayout } : {}),
+    ...(backend.migrateKeyLayout ? { migrateKeyLayout: backend.migrateKeyLayout } : {}),
     async close() {
       if (closed) return;
       closed = true;

@@ -1,11 +1,28 @@
 import KeyvRedis from '@keyv/redis';
+import { BotError } from '../errors.js';
 import { type BotStore, mask, storeOver } from './bot-store.js';
 import type { LeaseBackend } from './leases.js';
+import {
+  detectKeyLayout,
+  escapeGlob,
+  isRawKey,
+  type LayoutClient,
+  LayoutRedisAdapter,
+  migrateToFlat,
+  type RedisKeyLayout,
+  redisKeyOf,
+} from './redis-key-layout.js';
 
-/** A store in Redis (`redis://`, `rediss://`, Heroku Redis): shared by every instance. */
+/**
+ * A store in Redis (`redis://`, `rediss://`, Heroku Redis): shared by every instance. Its keys
+ * are laid out flat (`directory-bot:subscriptions`) on a store this version starts, or where
+ * earlier versions put them (`directory-bot::directory-bot:…`) until `store migrate-keys` moves
+ * them (redis-key-layout.ts).
+ */
 export function redisStore(url: URL, namespace: string, onError: (error: unknown) => void): BotStore {
   const tls = url.protocol === 'rediss:';
-  const adapter = new KeyvRedis(
+  // No namespace of its own: the layout adapter decides each key (keyv names it `namespace:…`).
+  const redis = new KeyvRedis(
     {
       url: url.toString(),
       socket: {
@@ -17,52 +34,76 @@ export function redisStore(url: URL, namespace: string, onError: (error: unknown
     },
     { throwOnConnectError: true, connectionTimeout: 5000 },
   );
-  adapter.on('error', onError);
-  releaseConnectTimer(adapter);
+  redis.on('error', onError);
+  releaseConnectTimer(redis);
+  const client = async () => (await redis.getClient()) as unknown as RedisLike;
+  let found: Promise<RedisKeyLayout> | undefined;
+  const layout = () => {
+    found ??= client()
+      .then((c) => detectKeyLayout(c, namespace))
+      .catch((error: unknown) => {
+        // Unreachable now is not an answer: ask again on the next call.
+        found = undefined;
+        throw error;
+      });
+    return found;
+  };
+  const adapter = new LayoutRedisAdapter(redis, namespace, layout);
   return storeOver({
     kind: 'redis',
     description: mask(url),
     adapter,
     namespace,
     onError,
-    leases: redisLeases(
-      async () => (await adapter.getClient()) as unknown as RedisLike,
-      `${namespace}:lease:`,
-    ),
+    leases: redisLeases(client, `${namespace}:lease:`),
     closeAdapter: async () => {
-      await adapter.disconnect();
+      await redis.disconnect();
     },
     // Redis expires keys itself.
     sweep: async () => 0,
-    // @keyv/redis puts its own `namespace::` in front of keyv's key; ask it rather than guess.
     deleteByPrefix: async (prefix) => {
-      const client = (await adapter.getClient()) as unknown as RedisLike;
-      const pattern = `${escapeGlob(adapter.createKeyPrefix(prefix, adapter.namespace))}*`;
+      const pattern = `${escapeGlob(redisKeyOf(await layout(), namespace, prefix))}*`;
+      const c = await client();
       let removed = 0;
-      for await (const keys of client.scanIterator({ MATCH: pattern, COUNT: 500 })) {
-        if (keys.length > 0) removed += await client.unlink(keys);
+      for await (const keys of c.scanIterator({ MATCH: pattern, COUNT: 500 })) {
+        const stored = keys.filter((key) => !isRawKey(namespace, key));
+        if (stored.length > 0) removed += await c.unlink(stored);
       }
       return removed;
     },
-    // Keys come back with @keyv/redis's own prefix in front of keyv's; strip it.
+    // Keys come back as keyv names them: a legacy layout's doubled prefix is taken off.
     keysMatching: async ([first = '', ...rest]) => {
-      const client = (await adapter.getClient()) as unknown as RedisLike;
-      const head = adapter.createKeyPrefix('', adapter.namespace);
+      const head = redisKeyOf(await layout(), namespace, '');
       const pattern = [escapeGlob(`${head}${first}`), ...rest.map(escapeGlob)].join('*') + '*';
       const found: string[] = [];
-      for await (const keys of client.scanIterator({ MATCH: pattern, COUNT: 500 })) {
-        for (const key of keys) found.push(key.slice(head.length));
+      const c = await client();
+      for await (const keys of c.scanIterator({ MATCH: pattern, COUNT: 500 })) {
+        for (const key of keys) if (!isRawKey(namespace, key)) found.push(key.slice(head.length));
       }
       return found;
+    },
+    keyLayout: layout,
+    migrateKeyLayout: async () => {
+      const c = await client();
+      // A running instance would go on writing where it read: stop them all first.
+      for await (const keys of c.scanIterator({
+        MATCH: `${escapeGlob(`${namespace}:lease:poller`)}*`,
+        COUNT: 500,
+      }))
+        if (keys.length > 0)
+          throw new BotError(
+            'store_unavailable',
+            `an instance holds the poller lease ${keys[0]} (a bot is running on this store): stop every instance, then run this again`,
+          );
+      found = undefined;
+      return migrateToFlat(c, namespace);
     },
   });
 }
 
-/** The parts of the node-redis client the lease needs. */
-export interface RedisLike {
-  get(key: string): Promise<string | null>;
+/** The parts of the node-redis client the store uses. */
+export interface RedisLike extends LayoutClient {
   eval(script: string, options: { keys: string[]; arguments: string[] }): Promise<unknown>;
-  scanIterator(options: { MATCH: string; COUNT: number }): AsyncIterable<string[]>;
   unlink(keys: string[]): Promise<number>;
 }
 
@@ -111,9 +152,4 @@ export function releaseConnectTimer(adapter: KeyvRedis<unknown>): void {
     new Promise<never>((_, reject) => {
       setTimeout(() => reject(new Error(`Redis timed out after ${ms}ms`)), ms).unref();
     });
-}
-
-/** A literal prefix for a Redis MATCH pattern. */
-export function escapeGlob(text: string): string {
-  return text.replace(/[\\*?[\]^]/g, (c) => `\\${c}`);
 }

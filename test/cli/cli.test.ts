@@ -216,6 +216,14 @@ describe('the directory-bot command', () => {
     }
   });
 
+  it('store migrate-keys has nothing to do on a SQLite store, and says so', async () => {
+    const bot = spawnBot(['store', 'migrate-keys'], {
+      STORE_URL: `sqlite://${join(temp.path, 'migrate.sqlite')}`,
+    });
+    expect((await bot.exited).code).toBe(0);
+    expect(bot.output()).toContain('Nothing to migrate: only Redis stores had the doubled prefix');
+  });
+
   it('doctor fails with a clear line when the store is unreachable', async () => {
     const bot = spawnBot(['doctor'], { STORE_URL: 'redis://127.0.0.1:1' });
     expect((await bot.exited).code).toBe(1);
