@@ -1,9 +1,12 @@
 import { randomUUID } from 'node:crypto';
+import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { buildCommandHandler } from '../../src/app/wiring.js';
 import { storeBackends } from '../support/backends.js';
 import { startInstance, startWorld } from '../support/engine-harness.js';
 import { eventually } from '../support/polling.js';
 import { RecordingAdapter } from '../support/recording-adapter.js';
+import { makeTempDir } from '../support/temp-dir.js';
 
 const world = await startWorld();
 afterAll(() => world.close());
@@ -81,6 +84,67 @@ describe('two instances on one Redis', () => {
     } finally {
       await a.close();
       await b.close();
+    }
+  });
+});
+
+describe('two instances on one store, asked for status', () => {
+  it('the one that does not poll shows the quota and the directory as the poller sees them, not its own unused counters', async () => {
+    const temp = makeTempDir();
+    const storeUrl = `sqlite://${join(temp.path, 'status.sqlite')}`;
+    const a = await startInstance({ emulator: world.emulator, storeUrl, namespace: 'status' });
+    const b = await startInstance({ emulator: world.emulator, storeUrl, namespace: 'status' });
+    try {
+      await a.engine.subscriptions.add({
+        platform: 'console',
+        channelId: 'news',
+        feed: 'comments',
+        filters: {},
+        createdBy: 't',
+      });
+      await a.engine.start();
+      await eventually(() => a.engine.leader.isLeader, 5000, 'a polls');
+      await b.engine.start();
+      await eventually(
+        () => a.engine.polling.health().some((h) => h.lastSuccessAt !== undefined),
+        10_000,
+        'a first poll',
+      );
+      const statusOf = (bot: typeof a) =>
+        buildCommandHandler(
+          { feeds: { adminUserIds: [], liveRemindMinutes: 15 }, directory: { baseUrl: world.emulator.url } },
+          bot,
+        ).handle({
+          platform: 'console',
+          channelId: 'news',
+          actor: { userId: 'u', displayName: 'u', canManageChannel: true },
+          text: 'status',
+        });
+      const pollerQuota = a.client.ledger.snapshot().v1;
+      expect(pollerQuota.remaining).toBeLessThan(pollerQuota.limit);
+      // b has sent nothing: its own counter still says the whole quota is left.
+      expect(b.client.ledger.snapshot().v1.remaining).toBe(b.client.ledger.snapshot().v1.limit);
+      await eventually(
+        async () => {
+          const fields = (await statusOf(b)).messages[0]?.fields ?? [];
+          const v1 = fields.find((f) => f.name === 'V1 requests')?.value ?? '';
+          return v1.startsWith(`${a.client.ledger.snapshot().v1.remaining} of ${pollerQuota.limit} left`);
+        },
+        10_000,
+        "b's status shows a's V1 quota",
+      );
+      const reply = await statusOf(b);
+      expect(reply.messages[0]?.text).toMatch(
+        /^Another instance polls the directory; .* as it last saved them \(\d+ (ms|s) ago\)\.$/,
+      );
+      expect(reply.messages[0]?.fields?.[0]).toEqual({
+        name: 'Directory',
+        value: 'answers and accepts the token',
+      });
+    } finally {
+      await a.close();
+      await b.close();
+      temp.cleanup();
     }
   });
 });
