@@ -51,8 +51,10 @@ export interface ConsoleAdapterOptions {
  * channel; whoever reaches a console channel in the panel is the person at this machine (the
  * panel signs only them in for the console), who manages every channel, as at the prompt.
  */
+const CONSOLE_INSTALLATION = { id: 'console', name: 'This machine (console)' };
 const CONSOLE_ACCESS: WorkspaceAccess = {
-  installations: async () => [{ id: 'console', name: 'This machine (console)' }],
+  installations: async () => [CONSOLE_INSTALLATION],
+  installation: async (id) => (id === CONSOLE_INSTALLATION.id ? CONSOLE_INSTALLATION : undefined),
   workspaceOfChannel: async () => 'console',
   mayManageChannel: async () => true,
 };

@@ -50,19 +50,35 @@ export function createAccess(deps: AccessDeps) {
     return (await deps.access.get(platform)?.installations()) ?? [];
   }
 
-  /** Every workspace the viewer may look at, by platform then name. */
-  async function workspaces(user: PanelUser): Promise<VisibleWorkspace[]> {
-    const shown: VisibleWorkspace[] = [];
-    for (const platform of deps.access.keys()) {
-      const installed = await installations(platform);
-      const theirs = isOperator(user)
-        ? installed
-        : platform !== user.platform
-          ? []
-          : installed.filter((w) => user.workspaces.some((mine) => mine.id === w.id));
-      for (const w of theirs) shown.push({ platform, id: w.id, name: w.name });
+  /**
+   * Every workspace the viewer may look at: for an operator every installation the platforms list
+   * and every one a subscription names; for anyone else the workspaces they belong to (as the
+   * platform said at sign-in) where the bot is installed.
+   */
+  async function workspaces(user: PanelUser, index: SubscriptionIndex): Promise<VisibleWorkspace[]> {
+    const shown = new Map<string, VisibleWorkspace>();
+    const add = (platform: string, w: Installation) =>
+      shown.set(`${platform}:${w.id}`, { platform, id: w.id, name: w.name });
+    for (const [platform, access] of deps.access) {
+      if (isOperator(user)) {
+        for (const w of await access.installations()) add(platform, w);
+        const named = new Set(
+          index
+            .where((s) => s.platform === platform && s.workspaceId !== undefined)
+            .map((s) => s.workspaceId as string),
+        );
+        for (const id of named) {
+          if (!shown.has(`${platform}:${id}`))
+            add(platform, (await access.installation(id)) ?? { id, name: id });
+        }
+      } else if (platform === user.platform) {
+        for (const mine of user.workspaces) {
+          const installed = await access.installation(mine.id);
+          if (installed !== undefined) add(platform, installed);
+        }
+      }
     }
-    return shown;
+    return [...shown.values()];
   }
 
   /**
@@ -78,7 +94,7 @@ export function createAccess(deps: AccessDeps) {
 
   /** Every channel with subscriptions in the viewer's workspaces, grouped. */
   async function channels(user: PanelUser, index: SubscriptionIndex): Promise<VisibleChannel[]> {
-    const visible = await workspaces(user);
+    const visible = await workspaces(user, index);
     const names = new Map(visible.map((w) => [`${w.platform}:${w.id}`, w.name]));
     const byChannel = new Map<string, VisibleChannel>();
     const platforms = new Set(visible.map((w) => w.platform));
@@ -121,7 +137,9 @@ export function createAccess(deps: AccessDeps) {
     const named = subscriptions.find((s) => s.workspaceId !== undefined)?.workspaceId;
     const workspaceId = named ?? (await workspaceOf({ platform, channelId }));
     if (workspaceId === undefined) return undefined;
-    const visible = (await workspaces(user)).find((w) => w.platform === platform && w.id === workspaceId);
+    const visible = (await workspaces(user, index)).find(
+      (w) => w.platform === platform && w.id === workspaceId,
+    );
     if (visible === undefined) return undefined;
     return {
       platform,

@@ -28,7 +28,7 @@ export function channelPages(
     const viewer = user(req);
     const index = await deps.subscriptions.index();
     const [workspaces, channels, report] = await Promise.all([
-      access.workspaces(viewer),
+      access.workspaces(viewer, index),
       access.channels(viewer, index),
       deps.status(),
     ]);

@@ -13,8 +13,14 @@ export interface Installation {
 }
 
 export interface WorkspaceAccess {
-  /** Every workspace the bot is installed in on this platform. Cached by the adapter; never rejects. */
+  /**
+   * The workspaces the bot is installed in that the platform can list (a single-token Slack app:
+   * its one workspace; Discord: every server the bot is in; a multi-workspace Slack install lists
+   * none, as it keeps no list). Cached by the adapter; never rejects.
+   */
   installations(): Promise<readonly Installation[]>;
+  /** The bot's installation in `workspaceId`, or undefined when it is not installed there. Never rejects. */
+  installation(workspaceId: string): Promise<Installation | undefined>;
   /**
    * The workspace `channelId` is in, as the platform says (undefined when the bot cannot see the
    * channel). For channels whose subscriptions name no workspace (routes from SUBSCRIPTIONS), and
