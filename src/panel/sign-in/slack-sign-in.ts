@@ -18,8 +18,8 @@ const TEAM_NAME = 'https://slack.com/team_name';
 /**
  * Sign in with Slack: OpenID Connect's authorization code flow with state, nonce and PKCE (S256),
  * through openid-client. The provider's metadata and keys come from Slack's discovery document,
- * read once at the first sign-in; the ID token's signature, issuer, audience, expiry and nonce
- * are checked by the library. Only `openid profile` is asked: who the person is and which
+ * read once at the first sign-in; the ID token's signature (against Slack's JWKS), issuer,
+ * audience, expiry and nonce are checked by the library. Only `openid profile` is asked: who the person is and which
  * workspace they signed in to.
  */
 export function slackSignIn(options: SlackSignInOptions): SignInProvider {
@@ -28,7 +28,12 @@ export function slackSignIn(options: SlackSignInOptions): SignInProvider {
   const configure = () => {
     configuration ??= oidc
       .discovery(issuer, options.clientId, options.clientSecret, undefined, {
-        ...(isLoopbackHttp(issuer) ? { execute: [oidc.allowInsecureRequests] } : {}),
+        // The ID token's signature is checked against Slack's published keys too, not only
+        // trusted for arriving over TLS from the token endpoint.
+        execute: [
+          oidc.enableNonRepudiationChecks,
+          ...(isLoopbackHttp(issuer) ? [oidc.allowInsecureRequests] : []),
+        ],
         timeout: 10,
       })
       .catch((error: unknown) => {
