@@ -47,6 +47,8 @@ export interface PanelHarness {
   deliveries: Map<string, DeliveryLogRecord[]>;
   explanations: Map<string, ItemExplanation>;
   logs: ReturnType<typeof createCapturingLogger>;
+  /** Every request the panel answered, with its server time. */
+  served: { method: string; path: string; ms: number }[];
   close(): Promise<void>;
 }
 
@@ -144,7 +146,15 @@ export async function startPanelHarness(options: Partial<PanelOptions> = {}): Pr
     signInLimit: { limit: SIGN_IN_LIMIT, windowMs: 60_000 },
     ...options,
   });
-  server.http.mount('/', panel.handler);
+  const served: PanelHarness['served'] = [];
+  server.http.mount('/', (req, res) => {
+    // Server time: from the request to the last byte of the answer handed to the socket.
+    const started = performance.now();
+    res.once('finish', () =>
+      served.push({ method: req.method ?? '', path: req.url ?? '', ms: performance.now() - started }),
+    );
+    return panel.handler(req, res);
+  });
   return {
     url: server.url,
     h,
@@ -154,6 +164,7 @@ export async function startPanelHarness(options: Partial<PanelOptions> = {}): Pr
     deliveries,
     explanations,
     logs,
+    served,
     async close() {
       await server.close();
       await discordAdapter.stop();
