@@ -3,6 +3,7 @@ import type { FeedHealth } from '../engine/index.js';
 import type { FeedName } from '../feeds/feed-names.js';
 import type { Clock, LinkPreview } from '../ports/index.js';
 import type {
+  ChannelHistory,
   ChannelZoneRepository,
   ReminderRepository,
   Subscription,
@@ -91,6 +92,11 @@ export interface CommandDependencies {
   zones?: ZoneDesk;
   /** Personal live-event reminders; absent where nothing is stored (then `remind` says so). */
   reminders?: ReminderDesk;
+  /**
+   * Where every change a `manage` command makes is recorded (who, what, when): the channel's
+   * history the control panel shows. Absent where nothing is stored (the CLI's lookups).
+   */
+  history?: ChannelHistory;
   /** Identical lookups within this many ms are answered from memory. Default 60 s. */
   cacheTtlMs?: number;
   /** Lookups that go upstream per person per minute. Default 10. */

@@ -1,4 +1,11 @@
 /** What a channel follows: subscriptions, their filters and routing, channel zones, personal reminders. */
+export {
+  CHANNEL_HISTORY_LIMIT,
+  type ChangeSurface,
+  type ChannelChange,
+  ChannelHistory,
+  channelHistoryKey,
+} from './channel-history.js';
 export { CHANNEL_ZONES_KEY, type ChannelZone, ChannelZoneRepository } from './channel-zones.js';
 export {
   describeFilters,
