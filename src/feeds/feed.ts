@@ -27,6 +27,8 @@ export interface FeedPollResult<State> {
   /**
    * `observed` is the newest records of the feed: everything newer than its oldest would be in
    * it, so a remembered record newer than all of them was removed too (not merely unlisted).
+   * "Newer" is by the feed's position (see refresh-shown): creation for posts and comments, the
+   * start for live events, whose listing holds everything after its oldest once read to its end.
    */
   observedThroughNewest?: boolean;
   /**
