@@ -158,6 +158,9 @@ function commandDependencies(
     status,
     defaultRemindMinutes: config.feeds.liveRemindMinutes,
     reminders: { repository: engine.reminders, directoryId, listedEvents: engine.listedLiveEvents },
+    digests: {
+      latest: async (id) => (await engine.scheduling.held.read([id])).get(id)?.lastRelease,
+    },
     ...(zones ? { zones: { channelZones: zones.channelZones, resolve: zones.resolver.resolve } } : {}),
     directoryLinks: directoryLinks(config.directory.baseUrl, EMULATOR_WEB_URL),
     ...(metrics

@@ -1,7 +1,7 @@
 import type { DirectoryClient, DirectoryLiveEvent, QuotaClass } from '../directory/index.js';
 import type { FeedHealth } from '../engine/index.js';
 import type { FeedName } from '../feeds/feed-names.js';
-import type { Clock, LinkPreview } from '../ports/index.js';
+import type { Clock, LinkPreview, Message } from '../ports/index.js';
 import type {
   ChannelZoneRepository,
   ReminderRepository,
@@ -70,6 +70,19 @@ export interface ReminderDesk {
   listedEvents(): Promise<readonly DirectoryLiveEvent[]>;
 }
 
+/** A subscription's latest digest or summary, every part numbered (what `/directory digest` shows). */
+export interface LatestDigest {
+  kind: 'digest' | 'quiet' | 'cap';
+  /** The instant it was due: the digest slot, or the end of quiet hours or of the cap window. */
+  before: number;
+  parts: readonly Message[];
+}
+
+/** Where the latest digest of each subscription is kept (the held items' store; read-only here). */
+export interface DigestDesk {
+  latest(subscriptionId: string): Promise<LatestDigest | undefined>;
+}
+
 /** Channel time zones (`/directory timezone`) and how a schedule's zone is found. */
 export interface ZoneDesk {
   channelZones: ChannelZoneRepository;
@@ -91,6 +104,8 @@ export interface CommandDependencies {
   zones?: ZoneDesk;
   /** Personal live-event reminders; absent where nothing is stored (then `remind` says so). */
   reminders?: ReminderDesk;
+  /** Subscriptions' latest digests (`/directory digest`); absent where nothing is stored. */
+  digests?: DigestDesk;
   /** Identical lookups within this many ms are answered from memory. Default 60 s. */
   cacheTtlMs?: number;
   /** Lookups that go upstream per person per minute. Default 10. */

@@ -15,7 +15,7 @@ import { ReminderRepository, SubscriptionRepository } from '../subscriptions/ind
 import { type DirectoryReturn, startFromNowAfterDirectoryChange } from './active-directory.js';
 import { type PollSummary, runFeedOnce } from './feed-runner.js';
 import { type PollEvent, PollScheduler } from './poll-scheduler.js';
-import { PollerLease, type LeaderEvent } from './poller-lease.js';
+import { type LeaderEvent, PollerLease } from './poller-lease.js';
 import { createReminderRunner, type ReminderEvent } from './reminder-runner.js';
 import { olderToCheck } from './removal-memory.js';
 import { createTodaysRanking } from './todays-ranking.js';
@@ -129,6 +129,7 @@ export function createEngine(options: EngineOptions) {
     clock,
     wake: () => dispatcher.wake(),
     platforms: () => new Set(adapters.keys()),
+    repliesInThreads: (platform) => adapters.get(platform)?.repliesInThreads === true,
     onEvent: (event) => onEvent?.({ source: 'schedule', ...event }),
   });
 

@@ -1,5 +1,6 @@
 import type Keyv from 'keyv';
 import type { HeldItem } from '../messages/index.js';
+import type { Message } from '../ports/index.js';
 import { SCHEDULE_LIMITS } from '../schedule/index.js';
 import { type DirectoryKeys, directoryKeys } from '../store/index.js';
 
@@ -38,6 +39,11 @@ export interface HeldState {
   releasing?: { kind: HoldReason; before: number; lateFor?: number };
   /** Item keys of recent releases: an item found again (a crash before its cursor moved) is not held twice. */
   released?: string[];
+  /**
+   * The latest digest or summary released, every part numbered "(1/3)"…: what `/directory digest`
+   * shows (issue 29), whatever the channel could see of it. Replaced by the next one.
+   */
+  lastRelease?: { kind: HoldReason; before: number; parts: Message[] };
 }
 
 /**

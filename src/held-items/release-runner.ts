@@ -48,6 +48,8 @@ export interface ScheduleRunnerOptions {
   wake: () => void;
   /** Platforms with an adapter running here; other subscriptions' schedules wait. */
   platforms: () => ReadonlySet<string>;
+  /** Whether a platform keeps replies in threads: a digest's later parts go there (issue 29). */
+  repliesInThreads: (platform: string) => boolean;
   tickMs?: number;
   onEvent?: (event: ScheduleEvent) => void;
 }
@@ -149,7 +151,15 @@ export function createScheduleRunner(options: ScheduleRunnerOptions) {
       return { next, result: next };
     });
     const release = lateIfOverdue(marked.releasing ?? wanted, now);
-    const entries = releaseEntries(subscription, marked, release, zone, now, options.composeDigest);
+    const target = { zone, repliesInThreads: options.repliesInThreads(subscription.platform) };
+    const { entries, parts } = releaseEntries(
+      subscription,
+      marked,
+      release,
+      target,
+      now,
+      options.composeDigest,
+    );
     const already = await ledger.delivered(
       entries.map((e) => ({ destination: e.destinationKey, itemKey: e.itemKey })),
     );
@@ -159,6 +169,8 @@ export function createScheduleRunner(options: ScheduleRunnerOptions) {
     const taken = new Set(releasedItems(marked, release).map((item) => item.itemKey));
     const state = await held.update(subscription.id, (current) => {
       const next = settle(structuredClone(current ?? marked), subscription, release, taken, zone, now);
+      // Kept for /directory digest: the whole of what was posted, however the channel showed it.
+      if (parts !== undefined) next.lastRelease = { kind: release.kind, before: release.before, parts };
       return { next, result: next };
     });
     options.onEvent?.({
