@@ -161,6 +161,7 @@ function commandDependencies(
     digests: {
       latest: async (id) => (await engine.scheduling.held.read([id])).get(id)?.lastRelease,
     },
+    backfill: { withinMs: engine.backfill.withinMs, keep: engine.backfill.keep },
     ...(zones ? { zones: { channelZones: zones.channelZones, resolve: zones.resolver.resolve } } : {}),
     directoryLinks: directoryLinks(config.directory.baseUrl, EMULATOR_WEB_URL),
     ...(metrics

@@ -1,5 +1,6 @@
 import type { DirectoryClient, DirectoryLiveEvent, QuotaClass } from '../directory/index.js';
 import type { FeedHealth } from '../engine/index.js';
+import type { FeedItem } from '../feeds/feed-item.js';
 import type { FeedName } from '../feeds/feed-names.js';
 import type { Clock, LinkPreview, Message } from '../ports/index.js';
 import type {
@@ -83,6 +84,17 @@ export interface DigestDesk {
   latest(subscriptionId: string): Promise<LatestDigest | undefined>;
 }
 
+/**
+ * Where `subscribe --backfill N` hands the items it chose to the poller, which queues them
+ * (src/engine/backfill-runner.ts): the command fetched them for its preview already.
+ */
+export interface BackfillDesk {
+  /** Only items from within this long of now are backfilled (DEDUPE_TTL_DAYS; see chooseBackfill). */
+  withinMs: number;
+  /** Keeps `items` for the request `token`; answers how many the channel `destination` has not had. */
+  keep(token: string, destination: string, items: readonly FeedItem[]): Promise<number>;
+}
+
 /** Channel time zones (`/directory timezone`) and how a schedule's zone is found. */
 export interface ZoneDesk {
   channelZones: ChannelZoneRepository;
@@ -106,6 +118,8 @@ export interface CommandDependencies {
   reminders?: ReminderDesk;
   /** Subscriptions' latest digests (`/directory digest`); absent where nothing is stored. */
   digests?: DigestDesk;
+  /** Backfill on subscribe; absent where nothing polls (the poller then fetches the items itself). */
+  backfill?: BackfillDesk;
   /** Identical lookups within this many ms are answered from memory. Default 60 s. */
   cacheTtlMs?: number;
   /** Lookups that go upstream per person per minute. Default 10. */

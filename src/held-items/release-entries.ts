@@ -3,7 +3,7 @@ import type { DigestInput, DigestLayout, HeldItem } from '../messages/index.js';
 import type { Message } from '../ports/index.js';
 import { capWindowAt, quietWindowAt, SCHEDULE_LIMITS, type ScheduleOptions } from '../schedule/index.js';
 import type { Subscription } from '../subscriptions/index.js';
-import { destinationKey } from '../subscriptions/index.js';
+import { subscriptionDestination } from '../subscriptions/index.js';
 import type { DueRelease } from './due-releases.js';
 import type { HeldState } from './held-item-store.js';
 
@@ -60,12 +60,7 @@ export function releaseEntries(
   const omitted = state.omitted[release.kind] ?? 0;
   const schedule = subscription.schedule ?? {};
   const entry = (itemKey: string, message: Message, thread?: EntryThread): OutboxEntry => ({
-    destination: {
-      platform: subscription.platform,
-      channelId: subscription.channelId,
-      ...(subscription.workspaceId ? { workspaceId: subscription.workspaceId } : {}),
-    },
-    destinationKey: destinationKey(subscription.platform, subscription.channelId),
+    ...subscriptionDestination(subscription),
     itemKey,
     message,
     subscriptionIds: [subscription.id],

@@ -49,7 +49,7 @@ const MODES = {
     home: { subscriptions: 1_000, viewers: 10, changes: 5, burst: 10 },
     // Quick mode runs it only when asked (`--only edits`): two simulated runs, ~20 s.
     edits: { durationMs: 300_000, minIntervalMs: 60_000, pollMs: 10_000, posts: 8, comments: 6, seed: 1 },
-    digest: { subscriptions: 200, slots: 3, itemsPerSlot: 3 },
+    digest: { subscriptions: 200, slots: 3, itemsPerSlot: 25 },
   },
   full: {
     freshness: { durationMs: 300_000, comments: 150, posts: 40, windowSeconds: 30, seed: 1 },
@@ -63,7 +63,7 @@ const MODES = {
     ],
     home: { subscriptions: 1_000, viewers: 20, changes: 10, burst: 20 },
     edits: { durationMs: 300_000, minIntervalMs: 60_000, pollMs: 10_000, posts: 8, comments: 6, seed: 1 },
-    digest: { subscriptions: 2_000, slots: 4, itemsPerSlot: 5 },
+    digest: { subscriptions: 2_000, slots: 4, itemsPerSlot: 25 },
   },
 } as const;
 
