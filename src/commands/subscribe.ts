@@ -359,9 +359,10 @@ const DEFAULT_BACKFILL_WINDOW_MS = 30 * 86_400_000;
  * (`chosen` matched, of which the channel had not had `unseen`), oldest first, and why fewer.
  */
 function backfillText(count: number, chosen: number, unseen: number, deps: CommandDependencies): string {
-  const days = Math.round((deps.backfill?.withinMs ?? DEFAULT_BACKFILL_WINDOW_MS) / 86_400_000);
+  const whole = Math.round((deps.backfill?.withinMs ?? DEFAULT_BACKFILL_WINDOW_MS) / 86_400_000);
+  const days = whole === 1 ? 'day' : `${whole} days`;
   if (chosen === 0) {
-    return `Nothing from the last ${days} days matches these filters, so nothing is posted now; new matching items will appear in this channel.`;
+    return `Nothing from the last ${days} matches these filters, so nothing is posted now; new matching items will appear in this channel.`;
   }
   if (unseen === 0) {
     return `This channel already has the ${chosen === 1 ? 'most recent matching item' : `${chosen} most recent matching items`}; new ones will appear here.`;
@@ -371,7 +372,7 @@ function backfillText(count: number, chosen: number, unseen: number, deps: Comma
     unseen < chosen
       ? ` (of the ${chosen} most recent, the ones this channel has not had yet)`
       : chosen < count
-        ? ` (all that match from the last ${days} days)`
+        ? ` (all that match from the last ${days})`
         : '';
   return `Posting ${items} here now${why}, oldest first; new ones will follow.`;
 }

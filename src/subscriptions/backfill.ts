@@ -1,6 +1,6 @@
 import type { FeedItem, FeedRecord } from '../feeds/feed-item.js';
-import { matchesFilters } from './filters.js';
-import type { Subscription } from './subscription.js';
+import type { FeedName } from '../feeds/feed-names.js';
+import { type FeedFilters, matchesFilters } from './filters.js';
 
 /**
  * Backfill on subscribe (issue 29): `/directory subscribe … --backfill N` (and `backfill=N` in
@@ -58,7 +58,7 @@ function itemTime(record: FeedRecord): number {
  */
 export function chooseBackfill(
   recent: readonly FeedItem[],
-  subscription: Pick<Subscription, 'feed' | 'filters'>,
+  subscription: { feed: FeedName; filters: FeedFilters },
   count: number,
   window: { now: number; withinMs: number },
 ): FeedItem[] {
