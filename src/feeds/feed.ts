@@ -33,9 +33,11 @@ export interface FeedPollResult<State> {
   observedThroughNewest?: boolean;
   /**
    * `observed` lists every record with an id in this span (above exclusive, through inclusive;
-   * no `above`: every id up to `through`): a remembered record in it and not listed was removed.
+   * no `above`: every id up to `through`; no `through`: every id above `above`, a listing cut by
+   * id from the newest): a remembered record in it and not listed was removed. Where a listing is
+   * cut by id, this judges it, not the records' times, which may disagree with their ids.
    */
-  observedIds?: { above?: string; through: string };
+  observedIds?: { above?: string; through?: string };
   /**
    * A record of the listing failed validation and was left out: it could be any of the
    * remembered ones, so nothing is judged removed from this listing (values are still refreshed).
