@@ -158,9 +158,7 @@ function commandDependencies(
     status,
     defaultRemindMinutes: config.feeds.liveRemindMinutes,
     reminders: { repository: engine.reminders, directoryId, listedEvents: engine.listedLiveEvents },
-    digests: {
-      latest: async (id) => (await engine.scheduling.held.read([id])).get(id)?.lastRelease,
-    },
+    digests: { latest: (id) => engine.scheduling.held.latest(id) },
     backfill: { withinMs: engine.backfill.withinMs, keep: engine.backfill.keep },
     ...(zones ? { zones: { channelZones: zones.channelZones, resolve: zones.resolver.resolve } } : {}),
     directoryLinks: directoryLinks(config.directory.baseUrl, EMULATOR_WEB_URL),

@@ -18,8 +18,8 @@ const WHAT: Readonly<Record<LatestDigest['kind'], string>> = {
 
 /**
  * `digest <id> [part]`: the latest digest (or quiet-hours or cap summary) of one of this
- * channel's subscriptions, one numbered part per answer (each fits one message on every
- * platform). A digest is one message in the channel (issue 29); where its later parts could not
+ * channel's subscriptions that was too long for one message, one numbered part per answer (each
+ * fits one message on every platform); one that fit was shown whole in the channel. A digest is one message in the channel (issue 29); where its later parts could not
  * go in that message's thread (the console, a thread the platform refused, threads off), the
  * message counts them and names this command, so every item stays within reach.
  */
@@ -57,26 +57,18 @@ export const digest: ActionCommand = {
     const latest = await deps.digests?.latest(id);
     if (!latest || latest.parts.length === 0) {
       const why = subscription.schedule
-        ? 'has not posted a digest or summary yet'
+        ? 'has posted no digest or summary too long for one message: each was shown whole in the channel'
         : 'has no digest, quiet hours or cap: its items are posted one by one';
       return infoReply(`${id} ${why}.`);
     }
+    const what = `The latest ${WHAT[latest.kind]} of ${id} too long for one message`;
     const count = latest.parts.length;
     const part = typeof args['part'] === 'number' ? args['part'] : 1;
-    if (part > count) {
-      const parts = count === 1 ? 'is one message' : `has ${count} parts`;
-      return errorReply(
-        'command_usage',
-        `The latest ${WHAT[latest.kind]} of ${id} ${parts}.`,
-        spec.usage,
-        'part',
-      );
-    }
+    if (part > count) return errorReply('command_usage', `${what} has ${count} parts.`, spec.usage, 'part');
     const zone = (await scheduleClock(deps, subscription))?.zone ?? 'UTC';
     const due = `${formatLocal(latest.before, zone, 'day-time')} ${zone}`;
-    const which = count === 1 ? '' : `, part ${part} of ${count}`;
     const next = part < count ? ` Next: digest ${id} ${part + 1}.` : '';
     const message = latest.parts[part - 1]!;
-    return infoReply(`The latest ${WHAT[latest.kind]} of ${id}, due ${due}${which}.${next}`, [message]);
+    return infoReply(`${what}, due ${due}, part ${part} of ${count}.${next}`, [message]);
   },
 };

@@ -26,7 +26,10 @@ export interface ReleaseTarget {
 /** What one release queues, and its digest or summary in numbered parts (what `/directory digest` shows). */
 export interface ReleaseMessages {
   entries: OutboxEntry[];
-  /** Absent when nothing is summarised (no message, or quiet hours' few items posted as they were). */
+  /**
+   * Absent when it fits one message (or there is none, or quiet hours' few items go as they were):
+   * only a longer one has parts the channel may not see whole.
+   */
   parts?: Message[];
 }
 
@@ -98,12 +101,14 @@ export function releaseEntries(
   };
   const stamp = new Date(release.before).toISOString();
   const keyOf = (part: number) => `${release.kind}:${subscription.id}:${stamp}:${part}`;
+  const [head, ...replies] = composeDigest(input, { rest: 'thread' });
+  if (head === undefined) return { entries: [] };
+  // One message holds it all, the same in every layout: nothing to thread, count or keep.
+  if (replies.length === 0) return { entries: [entry(keyOf(1), head)] };
   const summary = composeDigest(input, { rest: 'summary', seeMore: seeMoreCommand(subscription.id) });
   const parts = composeDigest(input, { rest: 'parts' });
   const threaded = target.repliesInThreads && subscription.threading?.off !== true;
   if (!threaded) return { entries: summary.map((message, i) => entry(keyOf(i + 1), message)), parts };
-  const [head, ...replies] = composeDigest(input, { rest: 'thread' });
-  if (head === undefined) return { entries: [], parts };
   const thread: EntryThread = {
     parentKey: keyOf(1),
     title: head.title,

@@ -160,6 +160,9 @@ export function createScheduleRunner(options: ScheduleRunnerOptions) {
       now,
       options.composeDigest,
     );
+    // Before its messages are queued, so one that names /directory digest never finds an older one.
+    if (parts !== undefined)
+      await held.keepLatest(subscription.id, { kind: release.kind, before: release.before, parts });
     const already = await ledger.delivered(
       entries.map((e) => ({ destination: e.destinationKey, itemKey: e.itemKey })),
     );
@@ -169,8 +172,6 @@ export function createScheduleRunner(options: ScheduleRunnerOptions) {
     const taken = new Set(releasedItems(marked, release).map((item) => item.itemKey));
     const state = await held.update(subscription.id, (current) => {
       const next = settle(structuredClone(current ?? marked), subscription, release, taken, zone, now);
-      // Kept for /directory digest: the whole of what was posted, however the channel showed it.
-      if (parts !== undefined) next.lastRelease = { kind: release.kind, before: release.before, parts };
       return { next, result: next };
     });
     options.onEvent?.({

@@ -50,6 +50,8 @@ export function directoryKeys(directoryId: string) {
     heldIndex: `${prefix}held:subscriptions`,
     /** One subscription's held items and schedule state: what it holds names this directory's items. */
     held: (subscriptionId: string) => `${prefix}held:sub:${subscriptionId}`,
+    /** Its latest digest or summary, every part (`/directory digest`): apart, so ticks never read it. */
+    heldLatest: (subscriptionId: string) => `${prefix}held:sub:${subscriptionId}:latest`,
     /**
      * One poller per directory per store: the lease guards this directory's positions and
      * outbox. Bots on one store that read different directories do not block each other

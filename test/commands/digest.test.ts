@@ -17,7 +17,7 @@ describe('/directory digest', () => {
   let held: HeldItems;
   beforeAll(async () => {
     // Where the schedule runner keeps each subscription's latest digest, as the bot wires it.
-    const digests = { latest: async (id: string) => (await held.read([id])).get(id)?.lastRelease };
+    const digests = { latest: (id: string) => held.latest(id) };
     h = await startHarness({ startMs: DUE + 60_000, handler: { digests } });
     held = new HeldItems({ keyv: h.store.keyv, directoryId: 'commands-test' });
   });
@@ -40,13 +40,12 @@ describe('/directory digest', () => {
     const items = Array.from({ length: 44 }, (_, i) => heldComment(i + 1, (i + 1) * 10));
     const parts = composeDigest(dailyDigest(items, { feed: 'comments' }), { rest: 'parts' });
     expect(parts.length).toBeGreaterThan(2);
-    const lastRelease = { kind: 'digest' as const, before: DUE, parts };
-    await held.update(id, () => ({ next: { items: [], omitted: {}, lastRelease }, result: undefined }));
+    await held.keepLatest(id, { kind: 'digest', before: DUE, parts });
 
     const first = await h.run(`digest ${id}`);
     expect(first.error).toBeUndefined();
     expect(first.text).toBe(
-      `The latest digest of ${id}, due Mon 23 Nov 09:00 Europe/Berlin, part 1 of ${parts.length}. Next: digest ${id} 2.`,
+      `The latest digest of ${id} too long for one message, due Mon 23 Nov 09:00 Europe/Berlin, part 1 of ${parts.length}. Next: digest ${id} 2.`,
     );
     expect(first.messages).toEqual([parts[0]]);
     const last = await h.run(`digest ${id} ${parts.length}`);
@@ -56,14 +55,14 @@ describe('/directory digest', () => {
 
   it('says so for a part past the end, a subscription without a schedule, one with no digest yet, and another channel’s id', async () => {
     const { id } = await digestSubscription();
-    expect((await h.run(`digest ${id}`)).text).toBe(`${id} has not posted a digest or summary yet.`);
-    const [one] = composeDigest(dailyDigest([heldComment(1, 10)], { feed: 'comments' }));
-    await held.update(id, () => ({
-      next: { items: [], omitted: {}, lastRelease: { kind: 'digest', before: DUE, parts: [one!] } },
-      result: undefined,
-    }));
-    expect(await h.run(`digest ${id} 2`)).toMatchObject({
-      text: `The latest digest of ${id} is one message.`,
+    expect((await h.run(`digest ${id}`)).text).toBe(
+      `${id} has posted no digest or summary too long for one message: each was shown whole in the channel.`,
+    );
+    const items = Array.from({ length: 30 }, (_, i) => heldComment(i + 1, (i + 1) * 10));
+    const parts = composeDigest(dailyDigest(items, { feed: 'comments' }), { rest: 'parts' });
+    await held.keepLatest(id, { kind: 'digest', before: DUE, parts });
+    expect(await h.run(`digest ${id} ${parts.length + 1}`)).toMatchObject({
+      text: `The latest digest of ${id} too long for one message has ${parts.length} parts.`,
       error: { code: 'command_usage', option: 'part' },
     });
     expect((await h.run(`digest ${id} 0`)).text).toBe('<part> must be a whole number from 1 to 10, got "0".');

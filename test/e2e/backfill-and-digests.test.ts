@@ -317,7 +317,9 @@ describe('the console: backfill on subscribe, and a digest that is one message',
     );
     const part2 = await e2e.type(`digest ${id} 2`);
     expect(part2).toMatch(
-      new RegExp(`The latest digest of ${id}, due Mon 23 Nov 13:00 UTC, part 2 of \\d+\\.`),
+      new RegExp(
+        `The latest digest of ${id} too long for one message, due Mon 23 Nov 13:00 UTC, part 2 of \\d+\\.`,
+      ),
     );
     expect(linksTo(part2)).toBeGreaterThan(0);
   });

@@ -245,7 +245,7 @@ describe('what a digest holds', () => {
       `and 15 more: /directory digest ${subscription.id} 2`,
     );
     // /directory digest shows every part, numbered, whatever the channel saw.
-    const stored = (await w.held.read([subscription.id])).get(subscription.id)?.lastRelease;
+    const stored = await w.held.latest(subscription.id);
     expect(stored?.parts.map((part) => part.title)).toEqual([
       'digest 25 items 1/3',
       'digest 25 items 2/3',
