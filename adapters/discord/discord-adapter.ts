@@ -25,6 +25,7 @@ import { rememberThreadRefusals } from './thread-refusals.js';
 import { openThread, postInThread } from './threads.js';
 import { importDiscordPublicKey } from './verify-signature.js';
 import { verifyDiscordToken } from './verify-token.js';
+import { createDiscordWorkspaceAccess } from './workspace-access.js';
 
 export interface DiscordAdapterOptions {
   /** Bot token: needed to deliver and for the gateway. */
@@ -185,6 +186,9 @@ export function createDiscordAdapter(options: DiscordAdapterOptions): ChatAdapte
     repliesInThreads: true,
     // Without a token nothing is posted, so no channel can be refused.
     ...(options.token === undefined ? {} : { removalCheck: discordRemovalCheck(rest) }),
+    ...(options.token === undefined
+      ? {}
+      : { access: createDiscordWorkspaceAccess({ rest, logger, now: Date.now }) }),
 
     attach(context: AdapterContext): void {
       attach(context);

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { z } from 'zod';
-import { composeFeedRecord, recentItems } from '../engine/index.js';
+import { recentItems } from '../engine/index.js';
 import { FEED_NAMES, type FeedName, isFeedName } from '../feeds/feed-names.js';
 import { formatMessage } from '../messages/index.js';
 import { isMessageFormat, MESSAGE_FORMATS } from '../ports/index.js';
@@ -13,7 +13,6 @@ import {
   type FeedFilters,
   feedFiltersSchema,
   filtersNotApplicable,
-  matchesFilters,
   ON_REMOVAL,
   threadCommentsScheduleConflict,
 } from '../subscriptions/index.js';
@@ -31,6 +30,7 @@ import {
   scheduleInput,
 } from './schedule-option-specs.js';
 import { slug, username } from './shared-options.js';
+import { previewOf } from './subscription-preview.js';
 import { THREAD_OPTIONS, threadSettingsFromArgs } from './thread-options.js';
 import type { CommandDependencies } from './types.js';
 import { upstreamFailureReply } from './upstream-failure.js';
@@ -335,14 +335,14 @@ export const subscribe: ActionCommand = {
     }
     if (chosen !== undefined)
       return infoReply(`${lead}\n${backfillText(count, chosen.length, unseen, deps)}`);
-    const match = recent.items.find((item) => matchesFilters(item, checked.filters));
-    if (!match) {
+    const preview = previewOf(recent.items, checked.filters, now);
+    if (!preview) {
       return infoReply(
         `${lead}\nNothing recent matches these filters; new matching items will appear in this channel.`,
       );
     }
     // Shown as the channel will see it, in the subscription's format.
-    const message = formatMessage(composeFeedRecord(match.record, { now }), format);
+    const message = formatMessage(preview, format);
     return infoReply(
       `${lead}\nThe most recent matching item is below; new ones will appear in this channel.`,
       [message],

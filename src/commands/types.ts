@@ -4,6 +4,7 @@ import type { FeedItem } from '../feeds/feed-item.js';
 import type { FeedName } from '../feeds/feed-names.js';
 import type { Clock, LinkPreview, Message } from '../ports/index.js';
 import type {
+  ChannelHistory,
   ChannelZoneRepository,
   ReminderRepository,
   Subscription,
@@ -120,6 +121,11 @@ export interface CommandDependencies {
   digests?: DigestDesk;
   /** Backfill on subscribe; absent where nothing polls (the poller then fetches the items itself). */
   backfill?: BackfillDesk;
+  /**
+   * Where every change a `manage` command makes is recorded (who, what, when): the channel's
+   * history the control panel shows. Absent where nothing is stored (the CLI's lookups).
+   */
+  history?: ChannelHistory;
   /** Identical lookups within this many ms are answered from memory. Default 60 s. */
   cacheTtlMs?: number;
   /** Lookups that go upstream per person per minute. Default 10. */

@@ -4,6 +4,7 @@ import type { HomeService } from './home.js';
 import type { Logger } from './logger.js';
 import type { Message } from './message.js';
 import type { ThreadOpening, ThreadTarget } from './threads.js';
+import type { WorkspaceAccess } from './workspace-access.js';
 
 /** Where a message goes: a channel id in the platform's own format (Slack `C…`, Discord snowflake). */
 export interface Destination {
@@ -257,6 +258,8 @@ export interface ChatAdapter {
   workspaceTimeZone?(workspaceId: string | undefined): Promise<string | undefined>;
   /** Present where a removal can go unannounced: see `RemovalCheck`. */
   readonly removalCheck?: RemovalCheck;
+  /** Who may see and change what in the control panel (see `WorkspaceAccess`); absent: operators only. */
+  readonly access?: WorkspaceAccess;
   /** Stop taking work and close connections. */
   stop(): Promise<void>;
 }

@@ -5,6 +5,13 @@ export {
   type BackfillRequest,
   chooseBackfill,
 } from './backfill.js';
+export {
+  CHANNEL_HISTORY_LIMIT,
+  type ChangeSurface,
+  type ChannelChange,
+  ChannelHistory,
+  channelHistoryKey,
+} from './channel-history.js';
 export { CHANNEL_ZONES_KEY, type ChannelZone, ChannelZoneRepository } from './channel-zones.js';
 export {
   describeFilters,

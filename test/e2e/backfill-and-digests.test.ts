@@ -153,7 +153,7 @@ describe('Slack: backfill on subscribe, and a digest that is one message', () =>
     await runBackfills(e2e.bot);
     const posted = e2e.slack.threads.topLevel('C1');
     expect(posted).toHaveLength(3);
-    posted.forEach((message, i) => expect(message.text).toContain(newest[i]));
+    for (const [i, message] of posted.entries()) expect(message.text).toContain(newest[i]);
     expect(await typed(e2e, 'subscribe posts --backfill 3')).toContain(
       'This channel already has the 3 most recent matching items',
     );

@@ -207,7 +207,12 @@ describe('the subscribe form on Slack', () => {
       'subscribe posts --min-votes -1',
     ],
     ['a filter of another feed', { feed: 'comments', video: true }, 'video', 'subscribe comments --video'],
-    ['a backfill out of range', { feed: 'posts', backfill: '50' }, 'backfill', 'subscribe posts --backfill 50'],
+    [
+      'a backfill out of range',
+      { feed: 'posts', backfill: '50' },
+      'backfill',
+      'subscribe posts --backfill 50',
+    ],
     [
       'a malformed username',
       { feed: 'posts', user: 'jane doe' },
