@@ -108,6 +108,35 @@ describe('backfill on subscribe, through the engine', () => {
     }
   });
 
+  it("puts a backfilled comment under its post's message where the channel has the post, as any comment", async () => {
+    const b = await bot();
+    try {
+      await subscribeConsole(b, 'news', ['posts']);
+      await b.engine.pollAllOnce();
+      const post = admin.addPost({ name: 'Threaded launch' });
+      clock.advance(1000);
+      await b.engine.pollAllOnce();
+      await b.engine.dispatcher.drained(2);
+      admin.addComment({ postId: post.id as number, body: 'An earlier remark on the launch' });
+      clock.advance(1000);
+      const { subscription } = await b.engine.subscriptions.add({
+        platform: 'console',
+        channelId: 'news',
+        feed: 'comments',
+        filters: { post: String(post.id) },
+        backfill: { count: 1, token: 'threaded', at: clock.now() },
+        createdBy: 'U1',
+      });
+      expect(subscription.backfill?.count).toBe(1);
+      expect(await backfill(b)).toBe(1);
+      const [launch, remark] = b.adapter.deliveries;
+      expect(launch?.message.title).toBe('Threaded launch');
+      expect(remark?.thread?.parentMessageId).toBe('m1');
+    } finally {
+      await b.close();
+    }
+  });
+
   it('is paid from the lookup reserve: it posts when the feeds have spent their share of the quota', async () => {
     const small = await startWorld({ clock, quotaV1: 10 });
     const b = await bot(small.sqliteUrl(), small);
