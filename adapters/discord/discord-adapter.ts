@@ -182,6 +182,8 @@ export function createDiscordAdapter(options: DiscordAdapterOptions): ChatAdapte
   return {
     platform: 'discord',
     pacing: DISCORD_PACING,
+    // Replies go in a thread under their message (Slack `thread_ts`, a Discord thread).
+    repliesInThreads: true,
     // Without a token nothing is posted, so no channel can be refused.
     ...(options.token === undefined ? {} : { removalCheck: discordRemovalCheck(rest) }),
     ...(options.token === undefined

@@ -88,6 +88,8 @@ export function createSlackAdapter(options: SlackAdapterOptions): ChatAdapter {
   return {
     platform: 'slack',
     pacing: slackPacing(options.workspaceMessagesPerMinute),
+    // Replies go in a thread under their message (Slack `thread_ts`, a Discord thread).
+    repliesInThreads: true,
     access,
 
     attach(context) {

@@ -173,6 +173,8 @@ function commandDependencies(
     status,
     defaultRemindMinutes: config.feeds.liveRemindMinutes,
     reminders: { repository: engine.reminders, directoryId, listedEvents: engine.listedLiveEvents },
+    digests: { latest: (id) => engine.scheduling.held.latest(id) },
+    backfill: { withinMs: engine.backfill.withinMs, keep: engine.backfill.keep },
     ...(zones ? { zones: { channelZones: zones.channelZones, resolve: zones.resolver.resolve } } : {}),
     ...(history ? { history } : {}),
     directoryLinks: directoryLinks(config.directory.baseUrl, EMULATOR_WEB_URL),

@@ -222,7 +222,7 @@ export const VARIABLES: readonly VariableSpec[] = [
     name: 'SUBSCRIPTIONS',
     group: 'Feeds',
     description:
-      'Static feed routes, ";"-separated platform:channel=feed?filters, e.g. slack:C0123=comments;discord:112233=live?video=true. Beside the filters: format=, on-removal=mark|delete and the schedule options of /directory subscribe (digest=daily@09:00&top=5&tz=Asia/Tokyo&quiet=22:00-07:00…; docs/commands.md).',
+      'Static feed routes, ";"-separated platform:channel=feed?filters, e.g. slack:C0123=comments;discord:112233=live?video=true. Beside the filters: format=, on-removal=mark|delete, backfill=N (the N most recent posted once, when the route is added) and the schedule options of /directory subscribe (digest=daily@09:00&top=5&tz=Asia/Tokyo&quiet=22:00-07:00…; docs/commands.md).',
     example:
       'slack:C0123ABCD=comments;slack:C0123ABCD=collections;discord:112233445566778899=live?video=true',
     schema: z.string().optional(),

@@ -96,7 +96,8 @@ export async function findWorkspaceData(store: BotStore, ref: WorkspaceRef): Pro
       ...(await matching(
         store,
         ['dir:', `:held:sub:${subscription.id}`],
-        `^${IN_ANY_DIRECTORY}held:sub:${subscription.id}$`,
+        // Its held document, and its latest digest beside it.
+        `^${IN_ANY_DIRECTORY}held:sub:${subscription.id}(:latest)?$`,
       )),
     );
 

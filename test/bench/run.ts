@@ -52,7 +52,7 @@ const MODES = {
     home: { subscriptions: 1_000, viewers: 10, changes: 5, burst: 10 },
     // Quick mode runs it only when asked (`--only edits`): two simulated runs, ~20 s.
     edits: { durationMs: 300_000, minIntervalMs: 60_000, pollMs: 10_000, posts: 8, comments: 6, seed: 1 },
-    digest: { subscriptions: 200, slots: 3, itemsPerSlot: 3 },
+    digest: { subscriptions: 200, slots: 3, itemsPerSlot: 25 },
     // Quick mode runs it only when asked (`--only panel`).
     panel: { subscriptions: 10_000, channels: 1_000, requests: 50, changes: 10 },
   },
@@ -68,7 +68,7 @@ const MODES = {
     ],
     home: { subscriptions: 1_000, viewers: 20, changes: 10, burst: 20 },
     edits: { durationMs: 300_000, minIntervalMs: 60_000, pollMs: 10_000, posts: 8, comments: 6, seed: 1 },
-    digest: { subscriptions: 2_000, slots: 4, itemsPerSlot: 5 },
+    digest: { subscriptions: 2_000, slots: 4, itemsPerSlot: 25 },
     panel: { subscriptions: 10_000, channels: 1_000, requests: 200, changes: 20 },
   },
 } as const;
