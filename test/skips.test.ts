@@ -54,7 +54,7 @@ describe('a suite that needs a tool the machine lacks', () => {
 
 describe('every skip in the suite', () => {
   /** The helpers that print why a suite is skipped (and fail in CI instead). */
-  const REPORTING_HELPERS = /from '(\.\.\/|\.\/)+support\/(required-tools|backends)\.js'/;
+  const REPORTING_HELPERS = /from '(\.\.\/|\.\/)+support\/(required-tools|backends|chromium)\.js'/;
 
   it('prints its reason: conditional skips only in files that use a reporting helper, and no unconditional ones', () => {
     const silent: string[] = [];

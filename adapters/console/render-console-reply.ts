@@ -15,7 +15,7 @@ import { stripControls, wrap } from './terminal-text.js';
 export function renderConsoleReply(reply: CommandReply, options: ConsoleRenderOptions = {}): string {
   const parts: string[] = [];
   const width = renderWidth(options);
-  const lead = wrap(stripControls(reply.text).trim(), width).join('\n');
+  const lead = stripControls(reply.text).trim();
   if (reply.error !== undefined) {
     parts.push(`✗ ${lead || 'The command failed.'}`);
     if (reply.error.usage !== undefined && reply.error.usage.trim() !== '') {

@@ -146,12 +146,20 @@ function consoleBanner(config: Config, sandbox: boolean, port: number, logFile: 
     : [
         `Directory Bot is running: ${config.directory.baseUrl ?? 'embedded emulator'}; console subscriptions print here.`,
       ];
+  // The address a browser on this machine opens, and who else can: HOST decides (see variables.ts).
   const host = config.server.host;
-  const where =
-    host === undefined
-      ? `port ${port} of every interface`
-      : `http://${host.includes(':') ? `[${host}]` : host}:${port}${host === '127.0.0.1' ? ' (this machine only; HOST changes it)' : ''}`;
-  lines.push(`HTTP on ${where}: /healthz, /readyz, /metrics.`);
+  const everywhere = host === undefined || host === '0.0.0.0' || host === '::';
+  const address = `http://${everywhere ? 'localhost' : host.includes(':') ? `[${host}]` : host}:${port}/`;
+  const reach = everywhere
+    ? 'every interface'
+    : host === '127.0.0.1'
+      ? 'this machine only; HOST changes it'
+      : host;
+  lines.push(
+    sandbox
+      ? `Control panel: ${address} (${reach}; also /healthz, /readyz, /metrics).`
+      : `HTTP on ${address} (${reach}): /healthz, /readyz, /metrics.`,
+  );
   if (logFile !== undefined) {
     lines.push(`Full logs go to ${logFile}; only warnings show here (set LOG_LEVEL to see them all here).`);
   }

@@ -23,7 +23,12 @@ import type { ChatAdapter, CommandHandler, Logger } from '../ports/index.js';
 import { systemClock } from '../ports/index.js';
 import type { BotStore } from '../store/index.js';
 import { directoryIdFor, SANDBOX_DIRECTORY_ID } from '../store/index.js';
-import { ChannelZoneRepository, createZoneResolver, type ZoneResolver } from '../subscriptions/index.js';
+import {
+  type ChannelHistory,
+  ChannelZoneRepository,
+  createZoneResolver,
+  type ZoneResolver,
+} from '../subscriptions/index.js';
 import { USER_AGENT } from '../version.js';
 import { isSandbox, SANDBOX_TOKEN } from './sandbox.js';
 
@@ -108,6 +113,8 @@ export interface CommandParts {
   metrics?: Metrics;
   /** Channel zones and how a schedule's zone is found (`buildZones`); absent: schedules shown in UTC. */
   zones?: Zones;
+  /** Where every change to a channel's subscriptions is recorded; absent: not recorded (the CLI). */
+  history?: ChannelHistory;
 }
 
 /** The channel zones store and the resolver over it: what the commands and the engine share. */
@@ -184,28 +191,34 @@ export function connectionDegradation(connection: DirectoryConnection): string |
   return undefined;
 }
 
+/** `/directory status`'s report (the home tab's and the control panel's too), from the running parts. */
+export async function statusReport(
+  parts: Pick<CommandParts, 'client' | 'engine' | 'store' | 'directoryId'>,
+): Promise<StatusReport> {
+  const { engine, store, directoryId } = parts;
+  const index = await engine.subscriptions.index();
+  const isPoller = engine.leader.isLeader;
+  // Only the poller's view is live; another instance shows what the poller last saved (its own
+  // quota counters only count its lookups, and its connection is rarely tried).
+  const view = await directoryView(parts);
+  return {
+    quotas: view.quotas,
+    connection: view.connection,
+    feeds: isPoller ? engine.polling.health() : await PollScheduler.savedHealth(store.keyv, directoryId),
+    pausedSubscriptions: index.paused(),
+    subscribedFeeds: await engine.wantedFeeds(),
+    isPoller,
+    ...(view.savedAt === undefined ? {} : { savedAt: view.savedAt }),
+  };
+}
+
 /** What the `/directory` commands (and the home tab) answer from, built from the running parts. */
 function commandDependencies(
   config: CommandConfig,
-  { client, engine, store, directoryId, metrics, zones }: CommandParts,
+  { client, engine, store, directoryId, metrics, zones, history }: CommandParts,
   overrides: Partial<CommandDependencies> = {},
 ): CommandDependencies {
-  const status = async (): Promise<StatusReport> => {
-    const index = await engine.subscriptions.index();
-    const isPoller = engine.leader.isLeader;
-    // Only the poller's view is live; another instance shows what the poller last saved (its own
-    // quota counters only count its lookups, and its connection is rarely tried).
-    const view = await directoryView({ client, engine, store, directoryId });
-    return {
-      quotas: view.quotas,
-      connection: view.connection,
-      feeds: isPoller ? engine.polling.health() : await PollScheduler.savedHealth(store.keyv, directoryId),
-      pausedSubscriptions: index.paused(),
-      subscribedFeeds: await engine.wantedFeeds(),
-      isPoller,
-      ...(view.savedAt === undefined ? {} : { savedAt: view.savedAt }),
-    };
-  };
+  const status = () => statusReport({ client, engine, store, directoryId });
   return {
     client,
     subscriptions: engine.subscriptions,
@@ -214,7 +227,10 @@ function commandDependencies(
     status,
     defaultRemindMinutes: config.feeds.liveRemindMinutes,
     reminders: { repository: engine.reminders, directoryId, listedEvents: engine.listedLiveEvents },
+    digests: { latest: (id) => engine.scheduling.held.latest(id) },
+    backfill: { withinMs: engine.backfill.withinMs, keep: engine.backfill.keep },
     ...(zones ? { zones: { channelZones: zones.channelZones, resolve: zones.resolver.resolve } } : {}),
+    ...(history ? { history } : {}),
     directoryLinks: directoryLinks(config.directory.baseUrl, EMULATOR_WEB_URL),
     ...(metrics
       ? {

@@ -85,7 +85,9 @@ export function arrivalText(
       ? ''
       : 'up to the cap (what is over it is summed up when its hour or day ends)',
   ].filter(Boolean);
-  return `${items} will appear in this channel as they come${held.length > 0 ? `, ${held.join(', and ')}` : ''}`;
+  return held.length > 0
+    ? `${items} will appear in this channel as they come, ${held.join(', and ')}`
+    : `${items} will appear in this channel`;
 }
 
 /** The zone `subscription`'s schedule is read in, now; undefined when it has no schedule. */

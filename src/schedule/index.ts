@@ -5,6 +5,7 @@ export {
   SCHEDULE_OPTION_NAMES,
   type ScheduleInput,
   sameSchedule,
+  scheduleOptionValues,
   scheduleProblems,
 } from './parse-schedule.js';
 export {

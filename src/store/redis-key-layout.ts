@@ -181,9 +181,20 @@ export class LayoutRedisAdapter extends EventEmitter {
     }
   }
 
-  /** Not offered: @keyv/redis without a namespace would clear other programs' keys too. */
+  /**
+   * Deletes every keyv key of the namespace (its leases and layout marker stay). @keyv/redis's own
+   * clear, without a namespace, would delete other programs' keys too.
+   */
   async clear(): Promise<void> {
-    throw new BotError('internal', 'clearing a whole Redis store is not supported; delete by prefix');
+    const layout = await this.#layout();
+    const client = (await this.#inner.getClient()) as unknown as LayoutClient & {
+      unlink(keys: string[]): Promise<number>;
+    };
+    const pattern = `${escapeGlob(redisKeyOf(layout, this.#namespace, `${this.#namespace}:`))}*`;
+    for await (const keys of client.scanIterator({ MATCH: pattern, COUNT: 500 })) {
+      const stored = keys.filter((key) => !isRawKey(this.#namespace, key));
+      if (stored.length > 0) await client.unlink(stored);
+    }
   }
 
   async disconnect() {

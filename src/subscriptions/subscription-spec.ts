@@ -8,6 +8,7 @@ import {
   type ScheduleInput,
   scheduleProblems,
 } from '../schedule/index.js';
+import { BACKFILL_LIMITS, BACKFILL_PROBLEM } from './backfill.js';
 import { type FeedFilters, feedFiltersSchema, filtersNotApplicable } from './filters.js';
 import { isOnRemoval } from './subscription.js';
 import { parseThreadParams, type ThreadSettings, threadCommentsScheduleConflict } from './thread-options.js';
@@ -26,6 +27,8 @@ export interface SubscriptionSeed {
   onRemoval?: 'delete';
   /** `digest=`, `quiet=`, `max-per-hour=`… in the entry; absent: each item as soon as found. */
   schedule?: ScheduleOptions;
+  /** `backfill=N` in the entry: the N most recent matching items, posted once when the route is added. */
+  backfill?: number;
 }
 
 const CHANNEL_PATTERNS: Record<SubscriptionSeed['platform'], RegExp> = {
@@ -52,7 +55,8 @@ const FILTER_KEYS: Record<string, keyof FeedFilters> = {
  * `format` (full, compact or title) sits among the filters but is how items look, not which;
  * `on-removal` (mark or delete) what happens to the message of an item removed upstream;
  * the schedule options (`digest`, `top`, `digest-empty`, `quiet`, `quiet-strict`, `max-per-hour`,
- * `max-per-day`, `tz`) say when they are posted, as the `/directory subscribe` options do.
+ * `max-per-day`, `tz`) say when they are posted, as the `/directory subscribe` options do;
+ * `backfill=N` posts the N most recent matching items once, when the route is first added.
  * Returns every problem of every malformed entry, each naming its entry, so one typo never hides
  * another, in the same entry or the next.
  */
@@ -100,6 +104,8 @@ function parseEntry(entry: string): SubscriptionSeed | string[] {
   if (onRemoval !== undefined && !isOnRemoval(onRemoval))
     problems.push(`on-removal expects mark or delete, got "${onRemoval}"`);
   params.delete('on-removal');
+  const backfill = takeBackfill(params);
+  if (typeof backfill === 'string') problems.push(backfill);
   const threading = parseThreadParams(params, feed);
   problems.push(...threading.problems);
   const schedule = takeSchedule(params, feedText);
@@ -125,7 +131,21 @@ function parseEntry(entry: string): SubscriptionSeed | string[] {
     ...(onRemoval === 'delete' ? { onRemoval } : {}),
     ...(threading.settings === undefined ? {} : { threading: threading.settings }),
     ...(schedule.schedule === undefined ? {} : { schedule: schedule.schedule }),
+    ...(typeof backfill !== 'number' || backfill === 0 ? {} : { backfill }),
   };
+}
+
+/** `backfill=N` taken out of `params`: 0 to 20, as `--backfill` takes; a problem names the key. */
+function takeBackfill(params: URLSearchParams): number | undefined | string {
+  const values = params.getAll('backfill');
+  params.delete('backfill');
+  if (values.length > 1) return 'backfill is given more than once';
+  const [raw] = values;
+  if (raw === undefined) return undefined;
+  const count = /^\d{1,3}$/.test(raw) ? Number(raw) : Number.NaN;
+  if (!(count >= BACKFILL_LIMITS.min && count <= BACKFILL_LIMITS.max))
+    return `backfill ${BACKFILL_PROBLEM}, got "${raw.slice(0, 20)}"`;
+  return count;
 }
 
 /**
@@ -158,7 +178,7 @@ function parseFilters(params: URLSearchParams): { filters: FeedFilters; problems
     const name = FILTER_KEYS[key];
     if (!name) {
       problems.push(
-        `unknown filter "${key}" (post, user, keyword, exclude, video, min-votes, remind; or format, on-removal, threads, thread-comments, broadcast, ${SCHEDULE_OPTION_NAMES.join(', ')})`,
+        `unknown filter "${key}" (post, user, keyword, exclude, video, min-votes, remind; or format, on-removal, threads, thread-comments, broadcast, ${SCHEDULE_OPTION_NAMES.join(', ')}, backfill)`,
       );
     } else if (name === 'keywords' || name === 'exclude') {
       const list = (raw[name] as string[] | undefined) ?? [];

@@ -254,6 +254,7 @@ describe('the command handler', () => {
       'pause',
       'resume',
       'subscriptions',
+      'digest',
       'timezone',
       'status',
     ]);
