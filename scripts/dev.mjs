@@ -2,7 +2,7 @@
 // `npm run dev`: runs the bot from source and starts it again whenever a file under src/ or
 // adapters/ changes. Plain JavaScript, like build-if-stale.mjs: it runs before anything is built.
 //
-// Why not `tsx watch` or `node --watch` (docs/adr/008-dev-runner.md): both keep running after the
+// Why not `tsx watch` or `node --watch` (docs/adr/017-npm-and-the-terminal.md): both keep running after the
 // bot exits, so `exit` at the directory> prompt left a watcher behind, and `tsx watch` reads the
 // terminal itself (Enter reran the bot). This runner never reads stdin: the bot's prompt has the
 // terminal to itself. When the bot exits on its own with 0 (`exit`, Ctrl-C, Ctrl-D) the runner
