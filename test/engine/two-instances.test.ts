@@ -1,12 +1,10 @@
 import { randomUUID } from 'node:crypto';
-import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { buildCommandHandler } from '../../src/app/wiring.js';
 import { storeBackends } from '../support/backends.js';
 import { startInstance, startWorld } from '../support/engine-harness.js';
 import { eventually } from '../support/polling.js';
 import { RecordingAdapter } from '../support/recording-adapter.js';
-import { makeTempDir } from '../support/temp-dir.js';
 
 const world = await startWorld();
 afterAll(() => world.close());
@@ -89,11 +87,11 @@ describe('two instances on one Redis', () => {
 });
 
 describe('two instances on one store, asked for status', () => {
-  it('the one that does not poll shows the quota and the directory as the poller sees them, not its own unused counters', async () => {
-    const temp = makeTempDir();
-    const storeUrl = `sqlite://${join(temp.path, 'status.sqlite')}`;
-    const a = await startInstance({ emulator: world.emulator, storeUrl, namespace: 'status' });
-    const b = await startInstance({ emulator: world.emulator, storeUrl, namespace: 'status' });
+  it('the one that does not poll shows the quota and the directory as the poller sees them, not its own unused counters', async (context) => {
+    if (!redis || redis.unavailable) return context.skip(redis?.unavailable ?? 'no redis');
+    const namespace = `status-${randomUUID()}`;
+    const a = await startInstance({ emulator: world.emulator, storeUrl: redis.url, namespace });
+    const b = await startInstance({ emulator: world.emulator, storeUrl: redis.url, namespace });
     try {
       await a.engine.subscriptions.add({
         platform: 'console',
@@ -142,9 +140,9 @@ describe('two instances on one store, asked for status', () => {
         value: 'answers and accepts the token',
       });
     } finally {
+      await a.store.keyv.clear();
       await a.close();
       await b.close();
-      temp.cleanup();
     }
   });
 });
