@@ -5,7 +5,7 @@ import { configDefaults, defineConfig } from 'vitest/config';
  * a private redis-server restarted under it, tmux terminals), the end-to-end platform
  * pipelines, and the few in-process whole-system runs that take many seconds. Each costs
  * seconds to minutes of process start-up and real waiting; everything else runs in-process in
- * the unit project, the inner loop (`npm run test:unit`, under 20 s on two cores). A new test
+ * the unit project, the inner loop (`npm run test:unit`, about a minute of CPU). A new test
  * that spawns a process, drives a terminal or runs the whole app belongs on this list.
  */
 const E2E = [
