@@ -111,46 +111,57 @@ export class LayoutRedisAdapter extends EventEmitter {
     inner.on('error', (error: unknown) => this.emit('error', error));
   }
 
-  async #keys(keys: readonly string[]): Promise<string[]> {
-    const layout = await this.#layout();
-    return keys.map((key) => redisKeyOf(layout, this.#namespace, key));
+  /** The layout once found: every call after the first maps its keys without waiting. */
+  #known: RedisKeyLayout | undefined;
+
+  async #found(): Promise<RedisKeyLayout> {
+    this.#known ??= await this.#layout();
+    return this.#known;
+  }
+
+  /** After a migration in this process: find the layout again on the next call. */
+  forgetLayout(): void {
+    this.#known = undefined;
+  }
+
+  #key(layout: RedisKeyLayout, key: string): string {
+    return redisKeyOf(layout, this.#namespace, key);
   }
 
   async get(key: string) {
-    const [redisKey] = await this.#keys([key]);
-    return this.#inner.get(redisKey as string);
+    return this.#inner.get(this.#key(this.#known ?? (await this.#found()), key));
   }
 
   async getMany(keys: string[]) {
-    return this.#inner.getMany(await this.#keys(keys));
+    const layout = this.#known ?? (await this.#found());
+    return this.#inner.getMany(keys.map((key) => this.#key(layout, key)));
   }
 
   async set(key: string, value: string, ttl?: number) {
-    const [redisKey] = await this.#keys([key]);
-    return this.#inner.set(redisKey as string, value, ttl);
+    return this.#inner.set(this.#key(this.#known ?? (await this.#found()), key), value, ttl);
   }
 
   async setMany(entries: { key: string; value: string; ttl?: number }[]) {
-    const keys = await this.#keys(entries.map((entry) => entry.key));
-    return this.#inner.setMany(entries.map((entry, i) => ({ ...entry, key: keys[i] as string })));
+    const layout = this.#known ?? (await this.#found());
+    return this.#inner.setMany(entries.map((entry) => ({ ...entry, key: this.#key(layout, entry.key) })));
   }
 
   async delete(key: string) {
-    const [redisKey] = await this.#keys([key]);
-    return this.#inner.delete(redisKey as string);
+    return this.#inner.delete(this.#key(this.#known ?? (await this.#found()), key));
   }
 
   async deleteMany(keys: string[]) {
-    return this.#inner.deleteMany(await this.#keys(keys));
+    const layout = this.#known ?? (await this.#found());
+    return this.#inner.deleteMany(keys.map((key) => this.#key(layout, key)));
   }
 
   async has(key: string) {
-    const [redisKey] = await this.#keys([key]);
-    return this.#inner.has(redisKey as string);
+    return this.#inner.has(this.#key(this.#known ?? (await this.#found()), key));
   }
 
   async hasMany(keys: string[]) {
-    return this.#inner.hasMany(await this.#keys(keys));
+    const layout = this.#known ?? (await this.#found());
+    return this.#inner.hasMany(keys.map((key) => this.#key(layout, key)));
   }
 
   /** keyv asks for the dialect (`redis`) to offer `iterator`. */

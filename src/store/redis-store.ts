@@ -95,8 +95,10 @@ export function redisStore(url: URL, namespace: string, onError: (error: unknown
             'store_unavailable',
             `an instance holds the poller lease ${keys[0]} (a bot is running on this store): stop every instance, then run this again`,
           );
+      const renamed = await migrateToFlat(c, namespace);
       found = undefined;
-      return migrateToFlat(c, namespace);
+      adapter.forgetLayout();
+      return renamed;
     },
   });
 }
