@@ -1,5 +1,5 @@
 import type { DispatchEvent, EditLimits } from '../delivery/index.js';
-import { DeliveredLedger, Dispatcher, Outbox } from '../delivery/index.js';
+import { DeliveredLedger, DeliveryLog, Dispatcher, Outbox } from '../delivery/index.js';
 import type { DirectoryClient, DirectoryLiveEvent } from '../directory/index.js';
 import { createFeeds } from '../feeds/create-feeds.js';
 import type { Feed } from '../feeds/feed.js';
@@ -15,7 +15,7 @@ import { ReminderRepository, SubscriptionRepository } from '../subscriptions/ind
 import { type DirectoryReturn, startFromNowAfterDirectoryChange } from './active-directory.js';
 import { type PollSummary, runFeedOnce } from './feed-runner.js';
 import { type PollEvent, PollScheduler } from './poll-scheduler.js';
-import { PollerLease, type LeaderEvent } from './poller-lease.js';
+import { type LeaderEvent, PollerLease } from './poller-lease.js';
 import { createReminderRunner, type ReminderEvent } from './reminder-runner.js';
 import { olderToCheck } from './removal-memory.js';
 import { createTodaysRanking } from './todays-ranking.js';
@@ -96,6 +96,8 @@ export function createEngine(options: EngineOptions) {
   const subscriptions = new SubscriptionRepository({ keyv, leases: store.leases, clock });
   const outbox = new Outbox({ keyv, directoryId });
   const ledger = new DeliveredLedger({ keyv, ttlMs: settings.dedupeTtlMs, directoryId });
+  // What became of each delivery, kept as long as the ledger remembers it (`/directory why`).
+  const deliveryLog = new DeliveryLog({ keyv, directoryId, ttlMs: settings.dedupeTtlMs, clock });
   const adapters = new Map(options.adapters.map((a) => [a.platform, a]));
   const dispatcher = new Dispatcher({
     outbox,
@@ -103,6 +105,7 @@ export function createEngine(options: EngineOptions) {
     subscriptions,
     adapters,
     clock,
+    log: deliveryLog,
     onEvent: (event) => onEvent?.({ source: 'dispatcher', ...event }),
   });
 
@@ -251,6 +254,10 @@ export function createEngine(options: EngineOptions) {
     /** Held items (digests, quiet hours, caps) and the runner releasing them. */
     scheduling,
     outbox,
+    /** What each destination already received (where each message is). */
+    ledger,
+    /** What became of each delivery lately, per destination. */
+    deliveryLog,
     dispatcher,
     polling,
     leader,

@@ -21,6 +21,8 @@ export interface ForgetReport {
     channelZones: number;
     queuedDeliveries: number;
     deliveryLedger: number;
+    /** Delivery-log pages (up to 25 records of what became of recent messages each). */
+    deliveryLog: number;
     /** Items held by its subscriptions' schedules. */
     heldItems: number;
     installations: number;
@@ -61,6 +63,7 @@ export async function forgetWorkspace(
       channelZones: data.channelZones.length,
       queuedDeliveries: data.queues.reduce((sum, q) => sum + q.entries.length, 0),
       deliveryLedger: data.ledgerKeys.length,
+      deliveryLog: data.logKeys.length,
       heldItems: data.heldKeys.length,
       installations: installationKeys.length,
     },
@@ -71,6 +74,7 @@ export async function forgetWorkspace(
       ...data.queueIndexes.map((i) => i.key),
       ...queueKeys,
       ...data.ledgerKeys,
+      ...data.logKeys,
       ...data.heldKeys,
       ...installationKeys,
     ],
@@ -95,7 +99,7 @@ export async function forgetWorkspace(
     else await store.keyv.delete(index.key);
   }
   // A held-items index naming a deleted document is harmless: the poller drops the name.
-  const doomed = [...queueKeys, ...data.ledgerKeys, ...data.heldKeys, ...installationKeys];
+  const doomed = [...queueKeys, ...data.ledgerKeys, ...data.logKeys, ...data.heldKeys, ...installationKeys];
   for (let start = 0; start < doomed.length; start += BATCH)
     await store.keyv.deleteMany(doomed.slice(start, start + BATCH));
   return report;
