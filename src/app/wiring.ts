@@ -5,6 +5,7 @@ import {
   createHomeService,
   directoryLinks,
   type StatusReport,
+  type WhyDesk,
 } from '../commands/index.js';
 import type { Config } from '../config/config.js';
 import { createDirectoryClient, type DirectoryClient, SPEC_WINDOW_MS } from '../directory/index.js';
@@ -17,7 +18,7 @@ import type { Metrics } from '../observability/metrics.js';
 import type { ChatAdapter, CommandHandler, Logger } from '../ports/index.js';
 import { systemClock } from '../ports/index.js';
 import type { BotStore } from '../store/index.js';
-import { directoryIdFor, SANDBOX_DIRECTORY_ID } from '../store/index.js';
+import { directoryIdFor, directoryKeys, SANDBOX_DIRECTORY_ID } from '../store/index.js';
 import { ChannelZoneRepository, createZoneResolver, type ZoneResolver } from '../subscriptions/index.js';
 import { USER_AGENT } from '../version.js';
 import { isSandbox, SANDBOX_TOKEN } from './sandbox.js';
@@ -142,18 +143,35 @@ function commandDependencies(
     return {
       quotas: client.ledger.snapshot(),
       // Only the poller's health is live; another instance reads what the poller last saved.
-      feeds: engine.leader.isLeader
-        ? engine.polling.health()
-        : await PollScheduler.savedHealth(store.keyv, directoryId),
+      feeds: await feedHealth(),
       pausedSubscriptions: index.paused(),
       subscribedFeeds: await engine.wantedFeeds(),
       isPoller: engine.leader.isLeader,
     };
   };
+  const feedHealth = async () =>
+    engine.leader.isLeader
+      ? engine.polling.health()
+      : await PollScheduler.savedHealth(store.keyv, directoryId);
+  const keys = directoryKeys(directoryId);
+  const why: WhyDesk = {
+    subscriptions: engine.subscriptions,
+    ledger: engine.ledger,
+    log: engine.deliveryLog,
+    outbox: engine.outbox,
+    held: engine.scheduling.held,
+    feedState: (feed) => store.keyv.get(keys.feedState(feed)),
+    feedPolling: feedHealth,
+    // Without channel zones (the CLI's lookups), a schedule's own `--tz`, else UTC.
+    zoneOf: zones?.resolver.zoneOf ?? (async (s) => s.schedule?.timeZone ?? 'UTC'),
+    rememberMs: engine.rememberMs,
+    messageLink: engine.messageLink,
+  };
   return {
     client,
     subscriptions: engine.subscriptions,
     clock: systemClock,
+    why,
     adminUserIds: config.feeds.adminUserIds,
     status,
     defaultRemindMinutes: config.feeds.liveRemindMinutes,

@@ -16,6 +16,7 @@ import { subscriptions } from './subscriptions.js';
 import { timezone } from './timezone.js';
 import { unsubscribe } from './unsubscribe.js';
 import { user } from './user.js';
+import { why } from './why.js';
 
 /**
  * Every `/directory` command, in the order help lists them and Discord registers them. Adding
@@ -38,6 +39,7 @@ export const COMMANDS = [
   subscriptions,
   timezone,
   status,
+  why,
 ] as const satisfies readonly CommandModule[];
 
 /** The registry of COMMANDS: parser, help and public definitions. */

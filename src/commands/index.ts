@@ -26,4 +26,5 @@ export type {
   PreviewEvent,
   QuotaStatus,
   StatusReport,
+  WhyDesk,
 } from './types.js';

@@ -7,7 +7,7 @@ import type { FeedItem } from '../feeds/feed-item.js';
 import type { FeedName } from '../feeds/feed-names.js';
 import type { LiveFeedState } from '../feeds/live-feed.js';
 import { createScheduling, type SchedulingEvent, type SchedulingOptions } from '../held-items/index.js';
-import type { ChatAdapter, Clock, Message } from '../ports/index.js';
+import type { ChatAdapter, Clock, Destination, Message, MessageReference } from '../ports/index.js';
 import type { BotStore } from '../store/index.js';
 import { directoryKeys, LEGACY_POLLER_LEASE } from '../store/index.js';
 import type { SubscriptionSeed } from '../subscriptions/index.js';
@@ -258,6 +258,12 @@ export function createEngine(options: EngineOptions) {
     ledger,
     /** What became of each delivery lately, per destination. */
     deliveryLog,
+    /** How long the ledger and the delivery log remember a delivery (DEDUPE_TTL_DAYS). */
+    rememberMs: settings.dedupeTtlMs,
+    /** A link to a message posted on one of the platforms, where its adapter can make one. */
+    messageLink(destination: Destination, reference: MessageReference): string | undefined {
+      return adapters.get(destination.platform)?.messageLink?.(destination, reference);
+    },
     dispatcher,
     polling,
     leader,

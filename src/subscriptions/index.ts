@@ -1,11 +1,15 @@
 /** What a channel follows: subscriptions, their filters and routing, channel zones, personal reminders. */
+
 export { CHANNEL_ZONES_KEY, type ChannelZone, ChannelZoneRepository } from './channel-zones.js';
+export { describePause } from './describe-pause.js';
 export {
   describeFilters,
   type FeedFilters,
   feedFiltersSchema,
   filtersNotApplicable,
   matchesFilters,
+  type UnmatchedFilter,
+  unmatchedFilter,
 } from './filters.js';
 export { REMINDERS_KEY, type Reminder, ReminderRepository, reminderDueAt } from './personal-reminders.js';
 export { destinationKey } from './routing.js';

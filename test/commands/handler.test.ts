@@ -211,6 +211,7 @@ describe('the command handler', () => {
       'subscriptions',
       'timezone',
       'status',
+      'why',
     ]);
     expect(definitions.filter((d) => d.managesChannel).map((d) => d.name)).toEqual([
       'subscribe',
