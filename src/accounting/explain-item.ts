@@ -252,7 +252,8 @@ async function verdictFor(
   if (subscription.feed !== ref.feed)
     return line('not_this_feed', sentences.notThisFeed(subscription.feed, ref.feed));
   // Here through another subscription: a duplicate for this one only if its filters let the item in.
-  if ((postedFor !== undefined || entry !== undefined) && !subscription.paused) {
+  const heldBy = [...facts.held].find(([id, s]) => id !== subscription.id && holds(s, facts.key))?.[0];
+  if ((postedFor !== undefined || entry !== undefined || heldBy !== undefined) && !subscription.paused) {
     const miss = await filterMiss(subscription, ref, facts, lookup);
     if (miss) return line('filtered', sentences.filtered(miss));
   }
@@ -269,6 +270,7 @@ async function verdictFor(
       'duplicate',
       sentences.duplicate(entry.subscriptionIds.join(', '), 'queued', undefined, moment),
     );
+  if (heldBy !== undefined) return line('duplicate', sentences.duplicate(heldBy, 'held', undefined, moment));
   const refusal = itemRecords.find(
     (r) => r.outcome === 'rejected' || r.outcome === 'dropped' || r.outcome === 'abandoned',
   );
@@ -354,6 +356,11 @@ async function fromTheDirectory(
   if (itemAt !== undefined && itemAt < facts.now - deps.rememberMs)
     return ['too_old', sentences.forgotten(itemAt, deps.rememberMs, moment), { at: itemAt }];
   return ['no_record', sentences.noRecord(deps.rememberMs)];
+}
+
+/** Whether a subscription's schedule holds the item, or let it go in a release. */
+function holds(state: HeldState, key: string): boolean {
+  return state.items.some((item) => item.itemKey === key) || (state.released?.includes(key) ?? false);
 }
 
 /** The filter of `subscription` the item fails, when the directory's record of it can be had. */

@@ -86,11 +86,18 @@ export const sentences = {
     return `Taken into this subscription's ${kind === 'digest' ? 'digest' : 'summary'}, which is waiting in the outbox to be posted.`;
   },
 
-  duplicate(other: string, how: 'posted' | 'queued', at: number | undefined, moment: Moment): string {
+  duplicate(
+    other: string,
+    how: 'posted' | 'queued' | 'held',
+    at: number | undefined,
+    moment: Moment,
+  ): string {
     const through = other === '' ? '' : ` through ${other}`;
+    const once = 'a channel gets each item once.';
+    if (how === 'held') return `Already taken here by ${other}'s schedule (held, or in its digest): ${once}`;
     return how === 'posted'
-      ? `Already posted here${through}${at === undefined ? '' : ` ${when(at, moment)}`}: a channel gets each item once.`
-      : `Already waiting in the outbox here${through}: a channel gets each item once.`;
+      ? `Already posted here${through}${at === undefined ? '' : ` ${when(at, moment)}`}: ${once}`
+      : `Already waiting in the outbox here${through}: ${once}`;
   },
 
   queuedRetry(notBefore: number, moment: Moment, last: DeliveryRecord | undefined): string {

@@ -193,6 +193,33 @@ describe('why an item was or was not posted: one verdict per subscription', () =
     );
   });
 
+  it('a duplicate of what another subscription holds for its digest', async () => {
+    const world = whyWorld(NOW);
+    world.directory.posts.push(ENGINE);
+    world.subscriptions.push(
+      subscription('s1', 'posts', WEEK_AGO, { schedule: { digest: { every: 'hourly' } } }),
+      subscription('s2', 'posts', WEEK_AGO),
+    );
+    await world.hold('s1', {
+      ...emptyHeldState(),
+      lastDigestAt: NOW,
+      items: [
+        {
+          itemKey: 'posts:new:42',
+          feed: 'posts',
+          message: { kind: 'post', title: 'Analytical Engine', fallback: '' },
+          discoveredAt: NOW - MINUTE,
+          reason: 'digest',
+        },
+      ],
+    });
+    expect(line(await world.explain('42'), 's2')).toEqual({
+      subscriptionId: 's2',
+      verdict: 'duplicate',
+      text: "Already taken here by s1's schedule (held, or in its digest): a channel gets each item once.",
+    });
+  });
+
   it('released in a digest: the digest it went out in, with its link', async () => {
     const world = whyWorld(NOW);
     world.subscriptions.push(
