@@ -69,6 +69,15 @@ export interface DeliveryRecorder {
   record(record: DeliveryRecord): Promise<void>;
 }
 
+/** Destinations one flush reads and writes at most (bounds one getMany or setMany). */
+const FLUSH_BATCH = 500;
+
+interface Pending {
+  record: DeliveryRecord;
+  resolve: () => void;
+  reject: (error: unknown) => void;
+}
+
 /**
  * What happened to each message lately, per destination: the newest ~200 settled attempts
  * (delivered, edited, deleted, failed, refused, dropped, given up), each kept no longer than
@@ -76,9 +85,12 @@ export interface DeliveryRecorder {
  * consulted to decide a delivery: the ledger and the outbox do that.
  *
  * Stored in pages of 25 records per destination: the page being written (`…:now`) and up to
- * seven full ones before it (`…:0`…`…:6`, a ring). A write costs one store call when this process
- * wrote the destination's page in the last minute, two otherwise (read the page, write it),
- * and one more (two pages in one call) every 25 records.
+ * seven full ones before it (`…:0`…`…:6`, a ring). Records are written in batches across
+ * destinations: those settled while a write is under way go together in the next, as one read
+ * of the pages this process does not remember (`getMany`) and one write of every page changed
+ * (`setMany`). A fan-out to many channels costs two store calls per batch, not per message; a
+ * lone record costs one write when its page is remembered (written here in the last minute),
+ * else a read and a write.
  */
 export class DeliveryLog implements DeliveryRecorder {
   readonly #keyv: Keyv;
@@ -86,8 +98,10 @@ export class DeliveryLog implements DeliveryRecorder {
   readonly #ttlMs: number;
   readonly #clock: Clock;
   readonly #cache = new Map<string, { page: LogPage; at: number }>();
-  /** Writes to one destination's page run one after another in this process. */
-  readonly #chains = new Map<string, Promise<void>>();
+  /** Records not written yet, in the order they settled. */
+  #buffer: Pending[] = [];
+  /** The write under way, which takes the buffer again until it is empty. */
+  #flushing: Promise<void> | undefined;
 
   constructor(options: { keyv: Keyv; directoryId: string; ttlMs: number; clock: Clock }) {
     this.#keyv = options.keyv;
@@ -96,23 +110,33 @@ export class DeliveryLog implements DeliveryRecorder {
     this.#clock = options.clock;
   }
 
-  /** Adds a record to its destination's log; resolves once it is written, rejects when the store failed. */
+  /**
+   * Adds a record to its destination's log, written with the others of its batch: resolves once
+   * it is, rejects when the store failed (the record is then lost, nothing else).
+   */
   record(record: DeliveryRecord): Promise<void> {
-    const destination = record.destinationKey;
-    const previous = this.#chains.get(destination) ?? Promise.resolve();
-    const write = previous.then(() => this.#append(record));
-    const settled = write.catch(() => {
-      // A failed write leaves the remembered page unknown: read it again next time.
-      this.#cache.delete(destination);
+    return new Promise<void>((resolve, reject) => {
+      this.#buffer.push({ record, resolve, reject });
+      this.#kick();
     });
-    this.#chains.set(destination, settled);
-    void settled.then(() => {
-      if (this.#chains.get(destination) === settled) this.#chains.delete(destination);
-    });
-    return write;
   }
 
-  /** The destination's records, newest first, at most `limit`. */
+  /** Starts a write unless one is under way (it takes what is buffered when it gets there). */
+  #kick(): void {
+    if (this.#flushing) return;
+    this.#flushing = this.#flush().finally(() => {
+      this.#flushing = undefined;
+      // Handed in after the write's last look at the buffer: write it too.
+      if (this.#buffer.length > 0) this.#kick();
+    });
+  }
+
+  /** Resolves once every record handed in so far is written (or failed): for a clean stop, and tests. */
+  async flushed(): Promise<void> {
+    while (this.#flushing) await this.#flushing;
+  }
+
+  /** The destination's records, newest first, at most `limit` (those still being written included). */
   async recent(destinationKey: string, limit = LOG_LIMIT): Promise<DeliveryRecord[]> {
     return (await this.#read(destinationKey)).slice(0, limit);
   }
@@ -123,45 +147,105 @@ export class DeliveryLog implements DeliveryRecorder {
   }
 
   async #read(destinationKey: string): Promise<DeliveryRecord[]> {
+    const unwritten = this.#buffer
+      .filter((p) => p.record.destinationKey === destinationKey)
+      .map((p) => p.record)
+      .reverse();
     const keys = [this.#currentKey(destinationKey), ...this.#archiveKeys(destinationKey)];
     const pages = (await this.#keyv.getMany<LogPage>(keys)).filter((page): page is LogPage => !!page);
     const since = this.#clock.now() - this.#ttlMs;
-    return pages
-      .sort((a, b) => b.seq - a.seq)
-      .flatMap((page) => page.records)
-      .filter((record) => record.at > since)
-      .slice(0, LOG_LIMIT);
+    const stored = pages.sort((a, b) => b.seq - a.seq).flatMap((page) => page.records);
+    return [...unwritten, ...stored].filter((record) => record.at > since).slice(0, LOG_LIMIT);
   }
 
-  async #append(record: DeliveryRecord): Promise<void> {
-    const destination = record.destinationKey;
+  /** Writes the buffer in batches until it is empty; waits a turn first so records settling together join. */
+  async #flush(): Promise<void> {
+    await new Promise((resolve) => setImmediate(resolve));
+    while (this.#buffer.length > 0) {
+      const batch = this.#takeBatch();
+      try {
+        await this.#write(batch);
+        for (const pending of batch) pending.resolve();
+      } catch (error) {
+        // What this process remembers of those pages is unknown now: read them again next time.
+        for (const pending of batch) this.#cache.delete(pending.record.destinationKey);
+        for (const pending of batch) pending.reject(error);
+      }
+    }
+  }
+
+  /** The oldest records of at most FLUSH_BATCH destinations (a destination's records stay in order). */
+  #takeBatch(): Pending[] {
+    const destinations = new Set<string>();
+    const taken: Pending[] = [];
+    const rest: Pending[] = [];
+    for (const pending of this.#buffer) {
+      const destination = pending.record.destinationKey;
+      if (destinations.has(destination) || destinations.size < FLUSH_BATCH) {
+        destinations.add(destination);
+        taken.push(pending);
+      } else rest.push(pending);
+    }
+    this.#buffer = rest;
+    return taken;
+  }
+
+  async #write(batch: readonly Pending[]): Promise<void> {
     const now = this.#clock.now();
-    const cached = this.#cache.get(destination);
-    const current =
-      cached && now - cached.at < CACHE_FRESH_MS
-        ? cached.page
-        : ((await this.#keyv.get<LogPage>(this.#currentKey(destination))) ?? { seq: 0, records: [] });
+    const byDestination = new Map<string, DeliveryRecord[]>();
+    for (const { record } of batch) {
+      const list = byDestination.get(record.destinationKey) ?? [];
+      list.push(record);
+      byDestination.set(record.destinationKey, list);
+    }
+    const pages = new Map<string, LogPage>();
+    const unknown: string[] = [];
+    for (const destination of byDestination.keys()) {
+      const cached = this.#cache.get(destination);
+      if (cached && now - cached.at < CACHE_FRESH_MS) pages.set(destination, cached.page);
+      else unknown.push(destination);
+    }
+    if (unknown.length > 0) {
+      const read = await this.#keyv.getMany<LogPage>(unknown.map((d) => this.#currentKey(d)));
+      for (const [i, destination] of unknown.entries())
+        pages.set(destination, read[i] ?? { seq: 0, records: [] });
+    }
+    const entries: { key: string; value: LogPage; ttl: number }[] = [];
+    for (const [destination, records] of byDestination) {
+      let current = pages.get(destination) ?? { seq: 0, records: [] };
+      for (const record of records) {
+        const { next, closed } = this.#append(current, record, now);
+        if (closed) {
+          const slot = String(closed.seq % LOG_ARCHIVED_PAGES);
+          entries.push({
+            key: this.#keys.deliveryLog(destination, slot),
+            value: closed,
+            ttl: this.#ttlOf(closed, now),
+          });
+        }
+        current = next;
+      }
+      entries.push({ key: this.#currentKey(destination), value: current, ttl: this.#ttlOf(current, now) });
+      pages.set(destination, current);
+    }
+    if (entries.length === 1) await this.#keyv.set(entries[0]!.key, entries[0]!.value, entries[0]!.ttl);
+    else await this.#keyv.setMany(entries);
+    for (const [destination, page] of pages)
+      if (byDestination.has(destination)) this.#remember(destination, page, now);
+  }
+
+  /** The page after `record`; `closed` is the page it filled or aged out, to keep in the ring. */
+  #append(current: LogPage, record: DeliveryRecord, now: number): { next: LogPage; closed?: LogPage } {
     const live = current.records.filter((r) => r.at > now - this.#ttlMs);
     const oldest = live.at(-1);
     const closes =
       live.length >= LOG_PAGE_SIZE ||
       (oldest !== undefined && now - oldest.at >= this.#ttlMs * PAGE_SPAN_OF_TTL);
-    const next: LogPage = closes
-      ? { seq: current.seq + 1, records: [record] }
-      : { seq: current.seq, records: [record, ...live] };
-    const entries = [{ key: this.#currentKey(destination), value: next, ttl: this.#ttlOf(next, now) }];
-    if (closes && oldest !== undefined) {
-      const archived = { seq: current.seq, records: live };
-      const slot = String(current.seq % LOG_ARCHIVED_PAGES);
-      entries.push({
-        key: this.#keys.deliveryLog(destination, slot),
-        value: archived,
-        ttl: this.#ttlOf(archived, now),
-      });
-    }
-    if (entries.length === 1) await this.#keyv.set(entries[0]!.key, next, entries[0]!.ttl);
-    else await this.#keyv.setMany(entries);
-    this.#remember(destination, next, now);
+    if (!closes) return { next: { seq: current.seq, records: [record, ...live] } };
+    return {
+      next: { seq: current.seq + 1, records: [record] },
+      ...(oldest === undefined ? {} : { closed: { seq: current.seq, records: live } }),
+    };
   }
 
   /** A page goes when its oldest record's time is up: no record is kept longer than the TTL. */

@@ -243,6 +243,8 @@ export function createEngine(options: EngineOptions) {
       await scheduling.stop();
       await polling.stop();
       await dispatcher.stop();
+      // The last attempts' records, before the store may be closed.
+      await deliveryLog.flushed();
     },
     onEvent: (event) => onEvent?.({ source: 'leader', ...event }),
   });

@@ -127,9 +127,29 @@ describe('the delivery log', () => {
       await log.record(record(n, now));
     }
     // One read (the first), then one write per record, plus one combined write per page closed.
-    expect(calls.get).toBe(1);
+    expect(calls.get + calls.getMany).toBe(1);
     expect(calls.set + calls.setMany).toBe(100);
     expect(calls.setMany).toBe(Math.floor((100 - 1) / LOG_PAGE_SIZE));
+  });
+
+  it('writes records settled together in one read and one write, however many channels they are for', async () => {
+    const { keyv, calls } = countingKeyv();
+    const log = logAt(() => START, keyv);
+    // A fan-out: one item delivered to 100 channels at once.
+    await Promise.all(
+      Array.from({ length: 100 }, (_, n) =>
+        log.record({ ...record(1, START), destinationKey: `slack:C${n}` }),
+      ),
+    );
+    expect(calls).toEqual({ get: 0, getMany: 1, set: 0, setMany: 1 });
+    expect(await itemKeysOf(log, 'slack:C99')).toEqual(['posts:new:1']);
+  });
+
+  it('shows a record at once, before its batch is written', async () => {
+    const log = logAt(() => START);
+    const written = log.record(record(7, START));
+    expect(await log.forItem('slack:C1', 'posts:new:7')).toMatchObject({ outcome: 'delivered' });
+    await written;
   });
 
   it('reads the page again after a failed write, so records written meanwhile elsewhere survive', async () => {

@@ -101,25 +101,26 @@ export class DeliveryAttempts {
     await ledger.markDelivered(entry.destinationKey, entry.itemKey, entry.reference);
     await outbox.remove(entry);
     onEvent?.({ type: 'delivered', entry, ms: clock.now() - startedAt });
-    await this.#log(entry, 'delivered', placeOf(adapter, entry, entry.reference));
+    this.#log(entry, 'delivered', placeOf(adapter, entry, entry.reference));
   }
 
   /**
-   * Adds the settled attempt to the delivery log. The entry is settled already (recorded,
-   * removed or rescheduled), so a failed write loses only the record: it never fails the
-   * delivery, nor makes it be tried again. A person's DMs are not logged: the log is per channel.
+   * Hands the settled attempt to the delivery log, which writes it with others settling about
+   * now (see DeliveryLog): the attempt does not wait for it. The entry is settled already
+   * (recorded, removed or rescheduled), so a failed write loses only the record: it never fails
+   * the delivery, nor makes it be tried again. A person's DMs are not logged: the log is per channel.
    */
-  async #log(
+  #log(
     entry: OutboxEntry,
     outcome: DeliveryLogOutcome,
     details: Pick<DeliveryRecord, 'code' | 'reason' | 'messageId' | 'link'> = {},
-  ): Promise<void> {
+  ): void {
     const { log, clock, onEvent } = this.#deps;
     if (log === undefined || entry.destination.direct === true) return;
     const itemKey = entry.edit === undefined ? entry.itemKey : entry.itemKey.slice(0, -EDIT_SUFFIX.length);
     const title = entry.message.title;
-    try {
-      await log.record({
+    log
+      .record({
         at: clock.now(),
         destinationKey: entry.destinationKey,
         itemKey,
@@ -127,10 +128,8 @@ export class DeliveryAttempts {
         ...details,
         ...(title ? { title } : {}),
         subscriptionIds: entry.subscriptionIds,
-      });
-    } catch (error) {
-      onEvent?.({ type: 'log-failed', entry, error });
-    }
+      })
+      .catch((error: unknown) => onEvent?.({ type: 'log-failed', entry, error }));
   }
 
   /**
@@ -182,7 +181,7 @@ export class DeliveryAttempts {
     if (outcome.status === 'delivered' && entry.edit !== undefined) {
       await outbox.remove(entry);
       onEvent?.({ type: 'edited', entry, ms: clock.now() - startedAt });
-      await this.#log(entry, entry.edit.delete ? 'deleted' : 'edited', placeOf(adapter, entry, entry.edit));
+      this.#log(entry, entry.edit.delete ? 'deleted' : 'edited', placeOf(adapter, entry, entry.edit));
       return;
     }
     if (outcome.status === 'delivered') {
@@ -213,7 +212,7 @@ export class DeliveryAttempts {
     if (outcome.status === 'rejected' && (outcome.scope === 'message' || entry.destination.direct)) {
       await outbox.remove(entry);
       onEvent?.({ type: 'dropped', entry, code: outcome.code, reason: outcome.reason });
-      await this.#log(entry, 'dropped', { code: outcome.code, reason: outcome.reason });
+      this.#log(entry, 'dropped', { code: outcome.code, reason: outcome.reason });
       return;
     }
     if (outcome.status === 'rejected') {
@@ -231,7 +230,7 @@ export class DeliveryAttempts {
         reason: outcome.reason,
         dropped: dropped.length,
       });
-      await this.#log(entry, 'rejected', { code: outcome.code, reason: outcome.reason });
+      this.#log(entry, 'rejected', { code: outcome.code, reason: outcome.reason });
       return;
     }
     const rateLimited = outcome.retryAfterMs !== undefined;
@@ -243,7 +242,7 @@ export class DeliveryAttempts {
         entry,
         reason: `${outcome.code}: ${outcome.reason} (after ${maxAttempts} attempts)`,
       });
-      await this.#log(entry, 'abandoned', { code: outcome.code, reason: outcome.reason });
+      this.#log(entry, 'abandoned', { code: outcome.code, reason: outcome.reason });
       return;
     }
     const retryInMs = outcome.retryAfterMs ?? backoff(entry.attempts);
@@ -255,7 +254,7 @@ export class DeliveryAttempts {
     await outbox.reschedule(entry, notBefore, !rateLimited);
     onEvent?.({ type: 'failed', entry, code: outcome.code, reason: outcome.reason, retryInMs });
     // A rate limit is the platform's pace, not the message's failure: the outbox shows it waiting.
-    if (!rateLimited) await this.#log(entry, 'failed', { code: outcome.code, reason: outcome.reason });
+    if (!rateLimited) this.#log(entry, 'failed', { code: outcome.code, reason: outcome.reason });
   }
 
   /**

@@ -86,19 +86,25 @@ function setup(maxAttempts = 20) {
   return { outbox, ledger, log, platform, dispatcher, events };
 }
 
-async function run(dispatcher: Dispatcher, outbox: Outbox, entries: OutboxEntry[]): Promise<void> {
+async function run(
+  dispatcher: Dispatcher,
+  outbox: Outbox,
+  entries: OutboxEntry[],
+  log?: DeliveryLog,
+): Promise<void> {
   await outbox.enqueue(entries);
   dispatcher.start();
   // Entries rescheduled into the future stay queued: wait for the attempts, not an empty outbox.
   for (let i = 0; i < 50 && outbox.heads().some((e) => e.notBefore <= NOW); i += 1)
     await new Promise((resolve) => setTimeout(resolve, 5));
   await dispatcher.stop();
+  await log?.flushed();
 }
 
 describe('the delivery log, written where attempts settle', () => {
   it('records a post with its message id, link, title and subscriptions', async () => {
     const { outbox, log, dispatcher } = setup();
-    await run(dispatcher, outbox, [entry('42')]);
+    await run(dispatcher, outbox, [entry('42')], log);
     expect(await log.forItem('slack:C1', 'posts:new:42')).toEqual({
       at: NOW,
       destinationKey: 'slack:C1',
@@ -117,7 +123,7 @@ describe('the delivery log, written where attempts settle', () => {
       { status: 'rejected', code: 'invalid_blocks', reason: 'bad block', scope: 'message' },
     ]);
     platform.script.set('flaky', [{ status: 'failed', code: 'http_503', reason: 'Service Unavailable' }]);
-    await run(dispatcher, outbox, [entry('bad'), entry('flaky')]);
+    await run(dispatcher, outbox, [entry('bad'), entry('flaky')], log);
     expect(await log.forItem('slack:C1', 'posts:new:bad')).toMatchObject({
       outcome: 'dropped',
       code: 'invalid_blocks',
@@ -128,7 +134,7 @@ describe('the delivery log, written where attempts settle', () => {
 
     const gone = setup();
     gone.platform.script.set('x', [{ status: 'rejected', code: 'channel_not_found', reason: 'no channel' }]);
-    await run(gone.dispatcher, gone.outbox, [entry('x')]);
+    await run(gone.dispatcher, gone.outbox, [entry('x')], gone.log);
     expect(await gone.log.forItem('slack:C1', 'posts:new:x')).toMatchObject({
       outcome: 'rejected',
       code: 'channel_not_found',
@@ -140,14 +146,14 @@ describe('the delivery log, written where attempts settle', () => {
     platform.script.set('slow', [
       { status: 'failed', code: 'rate_limited', reason: '429', retryAfterMs: 60_000 },
     ]);
-    await run(dispatcher, outbox, [entry('slow')]);
+    await run(dispatcher, outbox, [entry('slow')], log);
     expect(await log.forItem('slack:C1', 'posts:new:slow')).toBeUndefined();
   });
 
   it('records a message given up on after its attempts', async () => {
     const { outbox, log, platform, dispatcher } = setup(1);
     platform.script.set('doomed', [{ status: 'failed', code: 'http_500', reason: 'boom' }]);
-    await run(dispatcher, outbox, [entry('doomed')]);
+    await run(dispatcher, outbox, [entry('doomed')], log);
     expect(await log.forItem('slack:C1', 'posts:new:doomed')).toMatchObject({
       outcome: 'abandoned',
       code: 'http_500',
@@ -160,7 +166,7 @@ describe('the delivery log, written where attempts settle', () => {
       itemKey: `posts:new:7${EDIT_SUFFIX}`,
       edit: { messageId: '1700.9', revision: 1 },
     });
-    await run(dispatcher, outbox, [edit]);
+    await run(dispatcher, outbox, [edit], log);
     expect(await log.forItem('slack:C1', 'posts:new:7')).toMatchObject({
       outcome: 'edited',
       messageId: '1700.9',
@@ -171,7 +177,7 @@ describe('the delivery log, written where attempts settle', () => {
   it('never fails nor repeats a delivery when the log cannot be written', async () => {
     const { outbox, ledger, log, platform, dispatcher, events } = setup();
     log.failing = true;
-    await run(dispatcher, outbox, [entry('1'), entry('2')]);
+    await run(dispatcher, outbox, [entry('1'), entry('2')], log);
     expect(platform.posts).toEqual(['1', '2']);
     expect(outbox.size()).toBe(0);
     expect(await ledger.delivered([{ destination: 'slack:C1', itemKey: 'posts:new:1' }])).toEqual([true]);
@@ -187,7 +193,7 @@ describe('the delivery log, written where attempts settle', () => {
       destinationKey: 'slack:dm:U1',
       itemKey: 'reminder:r1',
     });
-    await run(dispatcher, outbox, [dm]);
+    await run(dispatcher, outbox, [dm], log);
     expect(await log.recent('slack:dm:U1')).toEqual([]);
   });
 });
