@@ -74,7 +74,7 @@ export const why: ActionCommand = {
     options: [
       {
         name: 'item',
-        description: 'A directory link to the item, or its id (post 42, comment:812, live:ama-week…)',
+        description: 'A directory link to the item, or its id: 42, comment:812, live:ama-week…',
         type: 'string',
         required: true,
         positional: true,
