@@ -19,7 +19,12 @@ import type { ChatAdapter, CommandHandler, Logger } from '../ports/index.js';
 import { systemClock } from '../ports/index.js';
 import type { BotStore } from '../store/index.js';
 import { directoryIdFor, directoryKeys, SANDBOX_DIRECTORY_ID } from '../store/index.js';
-import { ChannelZoneRepository, createZoneResolver, type ZoneResolver } from '../subscriptions/index.js';
+import {
+  type ChannelHistory,
+  ChannelZoneRepository,
+  createZoneResolver,
+  type ZoneResolver,
+} from '../subscriptions/index.js';
 import { USER_AGENT } from '../version.js';
 import { isSandbox, SANDBOX_TOKEN } from './sandbox.js';
 
@@ -104,6 +109,8 @@ export interface CommandParts {
   metrics?: Metrics;
   /** Channel zones and how a schedule's zone is found (`buildZones`); absent: schedules shown in UTC. */
   zones?: Zones;
+  /** Where every change to a channel's subscriptions is recorded; absent: not recorded (the CLI). */
+  history?: ChannelHistory;
 }
 
 /** The channel zones store and the resolver over it: what the commands and the engine share. */
@@ -132,41 +139,60 @@ export function buildZones(store: BotStore, adapters: readonly ChatAdapter[]): Z
   return { channelZones, resolver };
 }
 
-/** What the `/directory` commands (and the home tab) answer from, built from the running parts. */
-function commandDependencies(
-  config: CommandConfig,
-  { client, engine, store, directoryId, metrics, zones }: CommandParts,
-  overrides: Partial<CommandDependencies> = {},
-): CommandDependencies {
-  const status = async (): Promise<StatusReport> => {
-    const index = await engine.subscriptions.index();
-    return {
-      quotas: client.ledger.snapshot(),
-      // Only the poller's health is live; another instance reads what the poller last saved.
-      feeds: await feedHealth(),
-      pausedSubscriptions: index.paused(),
-      subscribedFeeds: await engine.wantedFeeds(),
-      isPoller: engine.leader.isLeader,
-    };
+/** `/directory status`'s report (the home tab's and the control panel's too), from the running parts. */
+export async function statusReport({
+  client,
+  engine,
+  store,
+  directoryId,
+}: Pick<CommandParts, 'client' | 'engine' | 'store' | 'directoryId'>): Promise<StatusReport> {
+  const index = await engine.subscriptions.index();
+  return {
+    quotas: client.ledger.snapshot(),
+    feeds: await feedHealth({ engine, store, directoryId }),
+    pausedSubscriptions: index.paused(),
+    subscribedFeeds: await engine.wantedFeeds(),
+    isPoller: engine.leader.isLeader,
   };
-  const feedHealth = async () =>
-    engine.leader.isLeader
-      ? engine.polling.health()
-      : await PollScheduler.savedHealth(store.keyv, directoryId);
+}
+
+/** Each feed's health: only the poller's is live; another instance reads what the poller last saved. */
+function feedHealth({ engine, store, directoryId }: Pick<CommandParts, 'engine' | 'store' | 'directoryId'>) {
+  return engine.leader.isLeader
+    ? Promise.resolve(engine.polling.health())
+    : PollScheduler.savedHealth(store.keyv, directoryId);
+}
+
+/**
+ * What `/directory why` and the control panel's "why" read (src/accounting): the ledger, the
+ * delivery log, the outbox as stored, the held items and the feed positions of this directory.
+ */
+export function whyDesk(parts: Pick<CommandParts, 'engine' | 'store' | 'directoryId' | 'zones'>): WhyDesk {
+  const { engine, store, directoryId, zones } = parts;
   const keys = directoryKeys(directoryId);
-  const why: WhyDesk = {
+  return {
     subscriptions: engine.subscriptions,
     ledger: engine.ledger,
     log: engine.deliveryLog,
     outbox: engine.outbox,
     held: engine.scheduling.held,
     feedState: (feed) => store.keyv.get(keys.feedState(feed)),
-    feedPolling: feedHealth,
+    feedPolling: () => feedHealth(parts),
     // Without channel zones (the CLI's lookups), a schedule's own `--tz`, else UTC.
     zoneOf: zones?.resolver.zoneOf ?? (async (s) => s.schedule?.timeZone ?? 'UTC'),
     rememberMs: engine.rememberMs,
     messageLink: engine.messageLink,
   };
+}
+
+/** What the `/directory` commands (and the home tab) answer from, built from the running parts. */
+function commandDependencies(
+  config: CommandConfig,
+  { client, engine, store, directoryId, metrics, zones, history }: CommandParts,
+  overrides: Partial<CommandDependencies> = {},
+): CommandDependencies {
+  const status = () => statusReport({ client, engine, store, directoryId });
+  const why = whyDesk({ engine, store, directoryId, ...(zones === undefined ? {} : { zones }) });
   return {
     client,
     subscriptions: engine.subscriptions,
@@ -176,7 +202,10 @@ function commandDependencies(
     status,
     defaultRemindMinutes: config.feeds.liveRemindMinutes,
     reminders: { repository: engine.reminders, directoryId, listedEvents: engine.listedLiveEvents },
+    digests: { latest: (id) => engine.scheduling.held.latest(id) },
+    backfill: { withinMs: engine.backfill.withinMs, keep: engine.backfill.keep },
     ...(zones ? { zones: { channelZones: zones.channelZones, resolve: zones.resolver.resolve } } : {}),
+    ...(history ? { history } : {}),
     directoryLinks: directoryLinks(config.directory.baseUrl, EMULATOR_WEB_URL),
     ...(metrics
       ? {

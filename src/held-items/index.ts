@@ -7,5 +7,6 @@ export {
   type HoldReason,
   holdItems,
 } from './held-item-store.js';
+export { type HeldSummary, heldSummaries } from './held-summary.js';
 export type { ScheduledCandidate, ScheduleGate } from './hold-gate.js';
 export { createScheduling, type SchedulingEvent, type SchedulingOptions } from './scheduling.js';
