@@ -304,10 +304,13 @@ function queued(entry: OutboxEntry, facts: Facts, moment: Moment): LineParts {
 function released(subscription: Subscription, facts: Facts, moment: Moment): LineParts {
   const mine = (key: string) => RELEASE_KEY.exec(key)?.[2] === subscription.id;
   const posts = facts.records.filter((r) => r.outcome === 'delivered' && mine(r.itemKey));
-  const latest = posts[0];
+  const slotOf = (record: DeliveryRecord) => record.itemKey.replace(/:\d+$/, '');
+  // The release's first part is its top-level message (later parts go in its thread).
+  const newest = posts[0];
+  const latest = newest && (posts.find((r) => r.itemKey === `${slotOf(newest)}:1`) ?? newest);
   if (latest) {
     const kind = RELEASE_KEY.exec(latest.itemKey)?.[1] as 'digest' | 'quiet' | 'cap';
-    const slots = new Set(posts.map((r) => r.itemKey.replace(/:\d+$/, '')));
+    const slots = new Set(posts.map(slotOf));
     return [
       'delivered',
       sentences.inRelease(kind, latest.at, moment, slots.size > 1),

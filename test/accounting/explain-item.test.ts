@@ -233,6 +233,14 @@ describe('why an item was or was not posted: one verdict per subscription', () =
       link: 'https://acme.slack.com/archives/C0123/p1',
       subscriptionIds: ['s1'],
     });
+    // Its second part, in the first's thread: the answer links the digest's own message.
+    await world.logged({
+      at: NOW - MINUTE,
+      itemKey: 'digest:s1:2026-11-23T11:00:00.000Z:2',
+      outcome: 'delivered',
+      link: 'https://acme.slack.com/archives/C0123/p2',
+      subscriptionIds: ['s1'],
+    });
     expect(line(await world.explain('42'), 's1')).toEqual({
       subscriptionId: 's1',
       verdict: 'delivered',
