@@ -81,7 +81,7 @@ function visibleText(message: Record<string, unknown>): string {
 }
 
 /** A moment ago as the answer writes it, whatever the hour: `00:02 UTC (now)`, `Mon 23 Nov 23:59 UTC (3 s ago)`. */
-const JUST_NOW = '(?:[A-Z][a-z]{2} \\d{2} [A-Z][a-z]{2} )?\\d\\d:\\d\\d UTC \\((?:now|\\d+ s ago)\\)';
+const JUST_NOW = '(?:[A-Z][a-z]{2} \\d{1,2} [A-Z][a-z]{2} )?\\d\\d:\\d\\d UTC \\((?:now|\\d+ s ago)\\)';
 
 /** The lines of both answers: posted with the message's link and filtered out; held and a duplicate. */
 function expectStory(
