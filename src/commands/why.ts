@@ -1,7 +1,6 @@
 import { z } from 'zod';
 import {
   explainItem,
-  ITEM_FORMS,
   type ItemExplanation,
   parseItemRef,
   type SubscriptionVerdict,
