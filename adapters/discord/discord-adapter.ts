@@ -20,6 +20,7 @@ import { createHttpInteractionsHandler } from './http-interactions.js';
 import { createInteractionFlow } from './interaction-flow.js';
 import { interactionSchema } from './interaction-payload.js';
 import { createResponder } from './interaction-responder.js';
+import { discordMessageLink } from './message-link.js';
 import { createDiscordRest, type DiscordRestEvent } from './rest-client.js';
 import { rememberThreadRefusals } from './thread-refusals.js';
 import { openThread, postInThread } from './threads.js';
@@ -193,6 +194,8 @@ export function createDiscordAdapter(options: DiscordAdapterOptions): ChatAdapte
     attach(context: AdapterContext): void {
       attach(context);
     },
+
+    messageLink: discordMessageLink,
 
     async start(context: AdapterContext): Promise<void> {
       const attachedFlow = attach(context);

@@ -33,4 +33,5 @@ export type {
   PreviewEvent,
   QuotaStatus,
   StatusReport,
+  WhyDesk,
 } from './types.js';
