@@ -1,6 +1,6 @@
 import type { Message, MessageEntry } from '../../src/ports/index.js';
 import { sanitizeUrl, truncate } from '../../src/ports/index.js';
-import { oneLine, stripControls, wrap } from './terminal-text.js';
+import { oneLine, stripControls, type WrapOptions, wrap } from './terminal-text.js';
 
 /**
  * Enough of a comment to read in a terminal; the link leads to the rest. The bot's own `info`
@@ -20,8 +20,15 @@ export interface ConsoleRenderOptions {
   color?: boolean;
 }
 
-/** How the bot's own text wraps: continuation lines two columns in, `[…]`/`<…>` kept whole. */
-export const INFO_WRAP = { hang: 2, keepGroups: true } as const;
+/**
+ * How the bot's own text wraps: `[…]`/`<…>` kept whole, and a usage line (one naming options in
+ * brackets) continues two columns in, so what it wraps onto cannot read as a command of its own.
+ */
+export const INFO_WRAP: WrapOptions = {
+  hang: 2,
+  keepGroups: true,
+  hangs: (paragraph) => /[[<]/.test(paragraph),
+};
 
 /** The columns to render for: the terminal's width when given, at least 20, 80 by default. */
 export function renderWidth(options: ConsoleRenderOptions): number {

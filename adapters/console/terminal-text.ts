@@ -40,6 +40,8 @@ const MAX_INDENT = 8;
 export interface WrapOptions {
   /** Extra columns a wrapped line's continuation is indented by, so it cannot read as a line of its own. */
   hang?: number;
+  /** Which paragraphs hang (default all): a usage line does, prose reads better without. */
+  hangs?: (paragraph: string) => boolean;
   /**
    * Keeps `[…]` and `<…>` groups (a usage line's options) on one line when they fit one, so a
    * line never ends inside `[--format full|compact|title]`.
@@ -86,8 +88,9 @@ function grouped(plain: readonly string[], room: number, level: number): string[
  */
 export function wrap(text: string, width: number, options: WrapOptions = {}): string[] {
   const lines: string[] = [];
-  const hang = ' '.repeat(Math.max(0, options.hang ?? 0));
   for (const paragraph of text.split('\n')) {
+    const hangs = options.hangs?.(paragraph) ?? true;
+    const hang = ' '.repeat(hangs ? Math.max(0, options.hang ?? 0) : 0);
     const indent = ' '.repeat(Math.min(MAX_INDENT, /^ */.exec(paragraph)?.[0].length ?? 0));
     const room = Math.max(1, width - indent.length);
     // Continuation lines have `hang` columns less, when that leaves any room at all.
