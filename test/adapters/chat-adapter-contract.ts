@@ -95,7 +95,7 @@ export function describeChatAdapterContract(subject: ContractSubject): void {
 
     it('declares pacing it can keep: positive rates and room for at least one message', () => {
       const { perDestination, perWorkspace, global } = world.adapter.pacing;
-      const limits = [perDestination, perWorkspace, global].filter((limit) => limit !== undefined);
+      const limits = [perDestination, perWorkspace, global].flat().filter((limit) => limit !== undefined);
       // Some limit beyond one destination's, or a burst to many channels would go out at once.
       expect(perWorkspace ?? global).toBeDefined();
       for (const limit of limits) {
