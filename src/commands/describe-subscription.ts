@@ -1,5 +1,10 @@
 import type { Subscription } from '../subscriptions/index.js';
-import { describeFilters, describeThreading, USER_PAUSE_CODE } from '../subscriptions/index.js';
+import {
+  describeAddressing,
+  describeFilters,
+  describeThreading,
+  USER_PAUSE_CODE,
+} from '../subscriptions/index.js';
 import { describeSchedule, type ScheduleClock } from './describe-schedule.js';
 import { formatUtc } from './time-text.js';
 
@@ -31,7 +36,9 @@ export function describeSubscription(
   const threads = `${removal}${threading === '' ? '' : `, ${threading}`}`;
   const schedule = subscription.schedule === undefined ? '' : describeSchedule(subscription.schedule, clock);
   const when = schedule === '' ? '' : `; ${schedule}`;
-  return `${subscription.feed}${details === '' ? ' (everything)' : ` — ${details}`}${format}${threads}${when}`;
+  const addressing = describeAddressing(subscription);
+  const pings = addressing === '' ? '' : `; ${addressing}`;
+  return `${subscription.feed}${details === '' ? ' (everything)' : ` — ${details}`}${format}${threads}${when}${pings}`;
 }
 
 /**

@@ -1,18 +1,19 @@
 import { z } from 'zod';
 import { FEED_NAMES, type FeedName, isFeedName } from '../feeds/feed-names.js';
 import { formatMessage } from '../messages/index.js';
-import { isMessageFormat, MESSAGE_FORMATS } from '../ports/index.js';
+import { isMessageFormat, MESSAGE_FORMATS, type MentionSupport, type MentionTarget } from '../ports/index.js';
 import { buildSchedule } from '../schedule/index.js';
 import {
   type FeedFilters,
   feedFiltersSchema,
   filtersNotApplicable,
   ON_REMOVAL,
+  parseMentions,
   threadCommentsScheduleConflict,
 } from '../subscriptions/index.js';
 import { splitList } from './arg-formats.js';
 import type { ActionCommand } from './command-module.js';
-import type { ParsedArgs } from './command-spec.js';
+import type { OptionSpec, ParsedArgs } from './command-spec.js';
 import { scheduleClock } from './describe-schedule.js';
 import { describeSubscription } from './describe-subscription.js';
 import { errorReply, infoReply } from './replies.js';
@@ -80,6 +81,68 @@ function filtersFromArgs(
   return { ok: true, filters };
 }
 
+/**
+ * `--mention` (repeatable; each a target or a comma list of them) and `--mention-on`: whom a match
+ * pings. Only the person subscribing (a channel manager or admin: `subscribe` is a manage command)
+ * sets them, and only targets the channel's platform can ping are accepted.
+ */
+const MENTION_OPTIONS: OptionSpec[] = [
+  {
+    name: 'mention',
+    description: 'Ping these on a match: role:<id>, group:<id> (a user group) or user:<id>; repeatable',
+    type: 'string',
+    required: false,
+    positional: false,
+    maxLength: 500,
+    repeatable: true,
+  },
+  {
+    name: 'mention-on',
+    description: 'Ping only for items mentioning any of these words (comma list); default every item',
+    type: 'string',
+    required: false,
+    positional: false,
+    maxLength: 500,
+    repeatable: true,
+    aliases: ['mention_on'],
+  },
+];
+
+/** The mentions from parsed flags, checked against what `platform` can ping. */
+function mentionsFromArgs(
+  args: ParsedArgs,
+  platform: string,
+  support: MentionSupport | undefined,
+):
+  | { ok: true; addressing: { mentions?: MentionTarget[]; mentionOn?: string[] } }
+  | { ok: false; problem: string; option: string } {
+  const values = Array.isArray(args['mention']) ? args['mention'].map(String) : [];
+  const parsed = parseMentions(values, platform, support);
+  if (!parsed.ok) return { ok: false, problem: `--mention: ${parsed.problem}.`, option: 'mention' };
+  const words = Array.isArray(args['mention-on']) ? splitList(args['mention-on'].map(String)) : [];
+  if (words.length > 0 && parsed.mentions.length === 0) {
+    return {
+      ok: false,
+      problem: '--mention-on needs --mention (whom to ping on a match).',
+      option: 'mention-on',
+    };
+  }
+  if (words.some((word) => word.length > 100) || words.length > 20) {
+    return {
+      ok: false,
+      problem: '--mention-on takes at most 20 words of at most 100 characters.',
+      option: 'mention-on',
+    };
+  }
+  return {
+    ok: true,
+    addressing: {
+      ...(parsed.mentions.length > 0 ? { mentions: parsed.mentions } : {}),
+      ...(words.length > 0 ? { mentionOn: words } : {}),
+    },
+  };
+}
+
 /** `subscribe <feed> [filters]`: adds the subscription and previews the last matching item. */
 export const subscribe: ActionCommand = {
   spec: {
@@ -88,7 +151,8 @@ export const subscribe: ActionCommand = {
     description: 'Follow a feed in this channel, optionally filtered',
     usage:
       'subscribe <posts|comments|collections|live|notifications> [--post <id|slug>] [--user <username>] [--keyword <words>] [--exclude <words>] [--video] [--min-votes N] [--remind N] [--format full|compact|title] [--on-removal mark|delete] [--threads on|off] [--thread-comments] [--broadcast] ' +
-      SCHEDULE_USAGE,
+      SCHEDULE_USAGE +
+      ' [--mention <role|group|user>] [--mention-on <words>]',
     examples: [
       'subscribe posts --min-votes 50',
       'subscribe comments --keyword ai,ml --exclude crypto',
@@ -101,6 +165,8 @@ export const subscribe: ActionCommand = {
       'subscribe posts --digest daily@09:00 --top 5',
       'subscribe comments --post notion-ai --digest hourly',
       'subscribe posts --quiet 22:00-07:00 --max-per-hour 10 --tz Europe/Berlin',
+      'subscribe comments --keyword launch --mention role:112233445566778899',
+      'subscribe posts --mention group:S0123ABCD --mention-on security,outage',
     ],
     // `subscribe` alone opens this form on Slack and Discord. Discord shows the first five inputs
     // (its modals hold five rows); the rest stay typed-command-only there (docs/discord.md), the
@@ -232,6 +298,7 @@ export const subscribe: ActionCommand = {
       },
       ...THREAD_OPTIONS,
       ...SCHEDULE_OPTION_SPECS,
+      ...MENTION_OPTIONS,
     ],
   },
   async run({ invocation, args, spec, deps }) {
@@ -249,7 +316,13 @@ export const subscribe: ActionCommand = {
     if (!schedule.ok) return errorReply('command_usage', schedule.problem, spec.usage, schedule.option);
     const conflict = threadCommentsScheduleConflict(threading.settings, schedule.schedule, '--');
     if (conflict !== undefined) return errorReply('command_usage', conflict, spec.usage, 'thread-comments');
-    const { subscription, created, resumed, reformatted, removalChanged, rescheduled } =
+    const addressing = mentionsFromArgs(
+      args,
+      invocation.platform,
+      deps.mentionSupport?.(invocation.platform),
+    );
+    if (!addressing.ok) return errorReply('command_usage', addressing.problem, spec.usage, addressing.option);
+    const { subscription, created, resumed, reformatted, removalChanged, rescheduled, readdressed } =
       await deps.subscriptions.add({
         platform: invocation.platform,
         channelId: invocation.channelId,
@@ -260,6 +333,7 @@ export const subscribe: ActionCommand = {
         ...(args['on-removal'] === 'delete' ? { onRemoval: 'delete' as const } : {}),
         threading: threading.settings,
         ...(schedule.schedule === undefined ? {} : { schedule: schedule.schedule }),
+        ...addressing.addressing,
         createdBy: invocation.actor.userId,
       });
     const clock = await scheduleClock(deps, subscription);
@@ -268,13 +342,14 @@ export const subscribe: ActionCommand = {
       reformatted ? 'format' : '',
       removalChanged ? 'removal handling' : '',
       rescheduled ? 'schedule' : '',
+      readdressed ? 'mentions' : '',
     ];
     const changed = `Changed the ${parts.filter(Boolean).join(' and ')} of this channel's subscription${reformatted ? ` to ${format}` : ''}`;
     const lead = created
       ? `Subscribed this channel to ${what}. Id: ${subscription.id} (to stop: unsubscribe ${subscription.id}).`
       : resumed
         ? `Resumed this channel's paused subscription: ${what}. Id: ${subscription.id}.`
-        : reformatted || removalChanged || rescheduled
+        : reformatted || removalChanged || rescheduled || readdressed
           ? `${changed}: ${what}. Id: ${subscription.id}.`
           : `This channel already has that subscription: ${what}. Id: ${subscription.id}.`;
     let preview: string;

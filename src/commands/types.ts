@@ -1,7 +1,7 @@
 import type { DirectoryClient, DirectoryLiveEvent, QuotaClass } from '../directory/index.js';
 import type { FeedHealth } from '../engine/index.js';
 import type { FeedName } from '../feeds/feed-names.js';
-import type { Clock, LinkPreview } from '../ports/index.js';
+import type { Clock, LinkPreview, MentionSupport } from '../ports/index.js';
 import type {
   ChannelZoneRepository,
   ReminderRepository,
@@ -91,6 +91,11 @@ export interface CommandDependencies {
   zones?: ZoneDesk;
   /** Personal live-event reminders; absent where nothing is stored (then `remind` says so). */
   reminders?: ReminderDesk;
+  /**
+   * Whom `platform` can ping (`subscribe --mention`), as its adapter says; absent, or undefined for
+   * a platform: it pings nobody and `--mention` is refused there.
+   */
+  mentionSupport?: (platform: string) => MentionSupport | undefined;
   /** Identical lookups within this many ms are answered from memory. Default 60 s. */
   cacheTtlMs?: number;
   /** Lookups that go upstream per person per minute. Default 10. */

@@ -15,7 +15,7 @@ import { ReminderRepository, SubscriptionRepository } from '../subscriptions/ind
 import { type DirectoryReturn, startFromNowAfterDirectoryChange } from './active-directory.js';
 import { type PollSummary, runFeedOnce } from './feed-runner.js';
 import { type PollEvent, PollScheduler } from './poll-scheduler.js';
-import { PollerLease, type LeaderEvent } from './poller-lease.js';
+import { type LeaderEvent, PollerLease } from './poller-lease.js';
 import { createReminderRunner, type ReminderEvent } from './reminder-runner.js';
 import { olderToCheck } from './removal-memory.js';
 import { createTodaysRanking } from './todays-ranking.js';
@@ -97,6 +97,8 @@ export function createEngine(options: EngineOptions) {
   const outbox = new Outbox({ keyv, directoryId });
   const ledger = new DeliveredLedger({ keyv, ttlMs: settings.dedupeTtlMs, directoryId });
   const adapters = new Map(options.adapters.map((a) => [a.platform, a]));
+  /** Platforms whose deliveries carry the item's record: only their outbox entries keep it. */
+  const recordPlatforms = new Set(options.adapters.filter((a) => a.wantsRecords).map((a) => a.platform));
   const dispatcher = new Dispatcher({
     outbox,
     ledger,
@@ -164,6 +166,7 @@ export function createEngine(options: EngineOptions) {
         ...(settings.edits === undefined ? {} : { edits: settings.edits }),
         ...(ranking === undefined ? {} : { ranking }),
         schedule: scheduling.gate,
+        recordPlatforms,
       },
       signal,
     );

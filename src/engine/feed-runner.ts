@@ -8,7 +8,7 @@ import { formatMessage } from '../messages/index.js';
 import type { Clock, Message } from '../ports/index.js';
 import { directoryKeys } from '../store/index.js';
 import type { Subscription, SubscriptionRepository } from '../subscriptions/index.js';
-import { destinationKey } from '../subscriptions/index.js';
+import { addressMessage, destinationKey } from '../subscriptions/index.js';
 import { editEverywhere, type RefreshDeps, refreshShown, shownState } from './refresh-shown.js';
 import { type TodaysRanking, withoutRank } from './todays-ranking.js';
 
@@ -29,6 +29,8 @@ export interface FeedRunnerOptions {
   schedule?: ScheduleGate;
   /** The posts' rank of the day, shown and kept current with the other values (needs `edits`). */
   ranking?: TodaysRanking;
+  /** Platforms whose deliveries carry the item's record (`ChatAdapter.wantsRecords`); default none. */
+  recordPlatforms?: ReadonlySet<string>;
 }
 
 export interface PollSummary {
@@ -92,8 +94,10 @@ export async function runFeedOnce(
       full = options.compose(item);
       composed.set(composedKey, full);
     }
-    // Composed once per item; each destination gets it in its own subscription's format.
-    const message = formatMessage(full, subscription.format);
+    // Composed once per item; each destination gets it in its own subscription's format, with
+    // the mentions and poster its subscription configured (never any the item's text names).
+    const message = addressMessage(formatMessage(full, subscription.format), subscription, item);
+    const record = options.recordPlatforms?.has(subscription.platform) ? item.record : undefined;
     const thread = entryThread(item, subscription);
     const entry: OutboxEntry = {
       destination: {
@@ -110,6 +114,7 @@ export async function runFeedOnce(
       attempts: 0,
       notBefore: now,
       ...(thread === undefined ? {} : { thread }),
+      ...(record === undefined ? {} : { record }),
     };
     candidates.push(entry);
     if (subscription.schedule) scheduled.set(entry, { entry, subscription, item });

@@ -77,8 +77,17 @@ export function releaseEntries(
     ...(release.lateFor === undefined ? {} : { lateFor: release.lateFor }),
   };
   const stamp = new Date(release.before).toISOString();
+  // A digest pings whom its items would have pinged: the configured targets, when any item it
+  // folds in matched `--mention-on` (each held message was addressed when it was held).
+  const mentions = items.find((item) => item.message.mentions?.length)?.message.mentions;
+  const addressed = (message: Message, part: number): Message => ({
+    ...message,
+    // Once per digest: its first part pings, the "(2/3)" parts after it do not.
+    ...(mentions === undefined || part > 0 ? {} : { mentions }),
+    ...(subscription.sender === undefined ? {} : { sender: subscription.sender }),
+  });
   return composeDigest(input).map((message, i) =>
-    entry(`${release.kind}:${subscription.id}:${stamp}:${i + 1}`, message),
+    entry(`${release.kind}:${subscription.id}:${stamp}:${i + 1}`, addressed(message, i)),
   );
 }
 

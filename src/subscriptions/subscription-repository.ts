@@ -3,6 +3,7 @@ import type Keyv from 'keyv';
 import type { Clock, ThreadProblem } from '../ports/index.js';
 import { sleep } from '../ports/index.js';
 import type { LeaseBackend } from '../store/index.js';
+import { withAddressing } from './mentions.js';
 import type { ProblemField, Subscription } from './subscription.js';
 import { notifyChange, type SubscriptionChangeListener } from './subscription-changes.js';
 import {
@@ -119,11 +120,13 @@ export class SubscriptionRepository {
         const { paused, ...active } = existing;
         const formatted = withThreading(withFormat(active, input.format), input.threading);
         const how = withOnRemoval(formatted, input.onRemoval);
-        const subscription = withSchedule(how, input.schedule);
+        const scheduled = withSchedule(how, input.schedule);
+        const subscription = withAddressing(scheduled, input);
         const changed = {
           reformatted: formatted !== active,
           removalChanged: how !== formatted,
-          rescheduled: subscription !== how,
+          rescheduled: scheduled !== how,
+          readdressed: subscription !== scheduled,
         };
         return {
           next: all.map((s) => (s === existing ? subscription : s)),
@@ -135,8 +138,14 @@ export class SubscriptionRepository {
         withThreading(withFormat(fresh, input.format), input.threading),
         input.onRemoval,
       );
-      const created = withSchedule(how, input.schedule);
-      const unchanged = { resumed: false, reformatted: false, removalChanged: false, rescheduled: false };
+      const created = withAddressing(withSchedule(how, input.schedule), input);
+      const unchanged = {
+        resumed: false,
+        reformatted: false,
+        removalChanged: false,
+        rescheduled: false,
+        readdressed: false,
+      };
       return { next: [...all, created], result: { subscription: created, created: true, ...unchanged } };
     });
   }
@@ -148,6 +157,14 @@ export class SubscriptionRepository {
         (s) =>
           s.platform === platform && s.channelId === channelId && (s.id === idOrFeed || s.feed === idOrFeed),
       );
+      return { next: all.filter((s) => !removed.includes(s)), result: removed };
+    });
+  }
+
+  /** Removes every subscription of one destination (a webhook that is removed); returns them. */
+  async removeDestination(platform: string, channelId: string): Promise<Subscription[]> {
+    return this.#update((all) => {
+      const removed = all.filter((s) => s.platform === platform && s.channelId === channelId);
       return { next: all.filter((s) => !removed.includes(s)), result: removed };
     });
   }
