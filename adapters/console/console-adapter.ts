@@ -77,6 +77,12 @@ export function createConsoleAdapter(options: ConsoleAdapterOptions): ChatAdapte
   return {
     platform: 'console',
     pacing: CONSOLE_PACING,
+    // A terminal notifies nobody; any target is shown as it would be pinged, for trying it out.
+    mentions: {
+      kinds: ['role', 'group', 'user', 'tag'],
+      hint: 'role:, group:, user: or tag:<id>',
+      problem: () => undefined,
+    },
 
     async start(context) {
       if (state !== 'new') return;

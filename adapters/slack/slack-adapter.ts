@@ -6,6 +6,7 @@ import { createBoltLogger } from './bolt-logger.js';
 import { type SlackBotIdentity, verifySlackBotToken } from './bot-identity.js';
 import { createSlackDeliveries } from './deliveries.js';
 import type { SlackAdapterEvent } from './events.js';
+import { SLACK_MENTIONS } from './mentions.js';
 import { slackPacing } from './pacing.js';
 import { createSlackTokens } from './slack-tokens.js';
 import { connectSlackSocketMode } from './socket-mode.js';
@@ -75,6 +76,7 @@ export function createSlackAdapter(options: SlackAdapterOptions): ChatAdapter {
   return {
     platform: 'slack',
     pacing: slackPacing(options.workspaceMessagesPerMinute),
+    mentions: SLACK_MENTIONS,
 
     attach(context) {
       attach(context);
