@@ -103,6 +103,8 @@ export interface CommandParts {
   metrics?: Metrics;
   /** Channel zones and how a schedule's zone is found (`buildZones`); absent: schedules shown in UTC. */
   zones?: Zones;
+  /** Whom each platform can ping (its adapter's `mentions`); absent: `--mention` is refused everywhere. */
+  mentionSupport?: CommandDependencies['mentionSupport'];
 }
 
 /** The channel zones store and the resolver over it: what the commands and the engine share. */
@@ -134,7 +136,7 @@ export function buildZones(store: BotStore, adapters: readonly ChatAdapter[]): Z
 /** What the `/directory` commands (and the home tab) answer from, built from the running parts. */
 function commandDependencies(
   config: CommandConfig,
-  { client, engine, store, directoryId, metrics, zones }: CommandParts,
+  { client, engine, store, directoryId, metrics, zones, mentionSupport }: CommandParts,
   overrides: Partial<CommandDependencies> = {},
 ): CommandDependencies {
   const status = async (): Promise<StatusReport> => {
@@ -160,6 +162,7 @@ function commandDependencies(
     reminders: { repository: engine.reminders, directoryId, listedEvents: engine.listedLiveEvents },
     ...(zones ? { zones: { channelZones: zones.channelZones, resolve: zones.resolver.resolve } } : {}),
     directoryLinks: directoryLinks(config.directory.baseUrl, EMULATOR_WEB_URL),
+    ...(mentionSupport === undefined ? {} : { mentionSupport }),
     ...(metrics
       ? {
           onEvent: (event) =>
