@@ -66,7 +66,9 @@ export function jsonWebhookPayload(input: {
   message: Message | null;
 }): JsonWebhookPayload {
   const key = input.item?.key ?? 'unknown';
-  const { mentions, ...message } = input.message ?? { mentions: undefined };
+  const { mentions, actions, ...message } = input.message ?? { mentions: undefined, actions: undefined };
+  // Links only: a command button means something only in a chat where the bot reads the click.
+  const links = (actions ?? []).filter((action) => action.kind === 'link');
   return {
     version: JSON_PAYLOAD_VERSION,
     event: input.event,
@@ -75,7 +77,10 @@ export function jsonWebhookPayload(input: {
     webhook: input.webhook,
     sentAt: input.sentAt.toISOString(),
     item: { key, feed: key.split(':')[0] ?? key, record: input.item?.record ?? null },
-    message: input.message === null ? null : (message as Message),
+    message:
+      input.message === null
+        ? null
+        : ({ ...message, ...(links.length > 0 ? { actions: links } : {}) } as Message),
     mentions: mentions ?? [],
   };
 }

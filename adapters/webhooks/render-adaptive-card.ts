@@ -111,7 +111,7 @@ function card(message: Message, budget: Budget): AdaptiveCard {
   if (entities.length > 0) body.push(textBlock(entities.map((e) => e.text).join(' ')));
   if (message.author !== undefined && message.author.name.trim() !== '') {
     body.push(
-      textBlock(escapeWithin(message.author.name, 200), { size: 'Small', isSubtle: true, spacing: 'None' }),
+      textBlock(escapeWithin(message.author.name, 200), { size: 'small', isSubtle: true, spacing: 'none' }),
     );
   }
   const title = message.title.trim() === '' ? message.fallback : message.title;
@@ -119,13 +119,13 @@ function card(message: Message, budget: Budget): AdaptiveCard {
     body.push(textBlock(linked(title, message.url, TEAMS_LIMITS.title)));
   } else {
     body.push(
-      textBlock(linked(title, message.url, TEAMS_LIMITS.title), { size: 'Medium', weight: 'Bolder' }),
+      textBlock(linked(title, message.url, TEAMS_LIMITS.title), { size: 'medium', weight: 'bolder' }),
     );
     if (message.text !== undefined && message.text.trim() !== '' && budget.text > 0) {
       body.push(textBlock(escapeWithin(message.text, budget.text)));
     }
     for (const entry of (message.entries ?? []).slice(0, budget.entries)) {
-      body.push(textBlock(entryLine(entry), { spacing: 'Small' }));
+      body.push(textBlock(entryLine(entry), { spacing: 'small' }));
     }
     const left = (message.entries?.length ?? 0) - budget.entries;
     if (left > 0) body.push(textBlock(`…and ${left} more`, { isSubtle: true }));
@@ -135,8 +135,11 @@ function card(message: Message, budget: Budget): AdaptiveCard {
     }));
     if (facts.length > 0) body.push({ type: 'FactSet', facts });
     const image = sanitizeUrl(message.imageUrl) ?? sanitizeUrl(message.thumbnailUrl);
-    if (image !== undefined)
-      body.push({ type: 'Image', url: image, altText: escapeWithin(title, 200), size: 'Large' });
+    if (image !== undefined) {
+      // Alt text is read out as is, never as markdown: plain, without invisible characters.
+      const altText = truncate(stripInvisibleFormatting(title).replace(/\s+/g, ' ').trim(), 200);
+      body.push({ type: 'Image', url: image, altText });
+    }
   }
   const small = [
     message.footer === undefined || message.footer.trim() === ''
@@ -144,7 +147,7 @@ function card(message: Message, budget: Budget): AdaptiveCard {
       : escapeWithin(message.footer, 300),
     dateText(message.timestamp),
   ].filter((part) => part !== undefined);
-  if (small.length > 0) body.push(textBlock(small.join(' · '), { size: 'Small', isSubtle: true }));
+  if (small.length > 0) body.push(textBlock(small.join(' · '), { size: 'small', isSubtle: true }));
 
   const actions: CardElement[] = [];
   const open = sanitizeUrl(message.url);
