@@ -92,10 +92,25 @@ export function openWebhookAdmin(config: Config, logger: Logger, store?: BotStor
           `"${input.name}" is not a webhook name: lower-case letters, digits and single dashes, at most 32`,
         );
       }
+      // Everything is checked before anything is written: a route that cannot work stores nothing.
+      const identified =
+        input.url === undefined ? undefined : identifyWebhook(input.url, input.secret !== undefined);
+      if (identified !== undefined && 'problem' in identified) {
+        throw new BotError('command_usage', `the URL: ${identified.problem}`);
+      }
+      const existing = identified === undefined ? await known(input.name) : undefined;
+      const platform = identified?.kind.platform ?? existing?.platform ?? '';
+      const kind = WEBHOOK_KINDS.find((k) => k.platform === platform);
+      const seeds = input.routes.map((route) => {
+        const [feed = '', query] = route.split(/\?(.*)/s, 2);
+        const seed = parseRoute(platform, input.name, feed, query);
+        if (typeof seed === 'string') throw new BotError('command_usage', `"${route}": ${seed}`);
+        const problem = seedProblem(seed, platform, kind, kind?.mentions);
+        if (problem !== undefined) throw new BotError('command_usage', `"${route}": ${problem}`);
+        return seed;
+      });
       let stored = false;
-      if (input.url !== undefined) {
-        const identified = identifyWebhook(input.url, input.secret !== undefined);
-        if ('problem' in identified) throw new BotError('command_usage', `the URL: ${identified.problem}`);
+      if (identified !== undefined && input.url !== undefined) {
         stored = await registry.add({
           name: input.name,
           kind: identified.kind.kind,
@@ -108,14 +123,8 @@ export function openWebhookAdmin(config: Config, logger: Logger, store?: BotStor
         });
       }
       const webhook = await known(input.name);
-      const kind = WEBHOOK_KINDS.find((k) => k.platform === webhook.platform);
       const added: Subscription[] = [];
-      for (const route of input.routes) {
-        const [feed = '', query] = route.split(/\?(.*)/s, 2);
-        const seed = parseRoute(webhook.platform, webhook.name, feed, query);
-        if (typeof seed === 'string') throw new BotError('command_usage', `"${route}": ${seed}`);
-        const problem = seedProblem(seed, webhook.platform, kind, kind?.mentions);
-        if (problem !== undefined) throw new BotError('command_usage', `"${route}": ${problem}`);
+      for (const seed of seeds) {
         const { platform: _platform, channelId: _channelId, workspaceId: _workspaceId, ...rest } = seed;
         const result = await subscriptions.add({
           ...rest,
