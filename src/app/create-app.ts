@@ -9,8 +9,10 @@ import { createMetrics } from '../observability/metrics.js';
 import type { AdapterContext, ChatAdapter, Logger } from '../ports/index.js';
 import { systemClock, withDeadline } from '../ports/index.js';
 import { createSecretSealer, createStore, verifyStoreKey } from '../store/index.js';
+import { ChannelHistory } from '../subscriptions/index.js';
 import { WebhookRegistry } from '../webhooks/index.js';
 import { createLostAccessRemoval, type LostAccessRemoval } from './lost-access-removal.js';
+import { buildPanel } from './panel-wiring.js';
 import { type ConsoleOptions, createAdapters } from './platforms.js';
 import { isSandbox, SANDBOX_STORE_NAMESPACE, storeNamespace, subscriptionSeeds } from './sandbox.js';
 import { configuredWebhooks, mentionSupportOf, resolveSeeds } from './webhook-setup.js';
@@ -134,6 +136,7 @@ export function createApp(config: Config, options: AppOptions): App {
     });
     engine = activeEngine;
 
+    const history = new ChannelHistory({ keyv: store.keyv, leases: store.leases, clock: systemClock });
     const parts = {
       client,
       engine: activeEngine,
@@ -141,10 +144,14 @@ export function createApp(config: Config, options: AppOptions): App {
       directoryId: directory.id,
       metrics,
       zones,
+      history,
       mentionSupport: (platform: string) => mentionSupportOf(adapters, platform),
     };
     const commands = buildCommandHandler(config, parts);
     home = buildHomeService(config, parts, commands, logger);
+    // The panel answers at `/`; mounted with the adapters' routes, before the port is bound.
+    const panel = buildPanel(config, parts, commands, adapters, logger);
+    if (panel) http.mount('/', panel.handler);
     const workspaceRemoved = createWorkspaceRemoval({ store, outbox: activeEngine.outbox, logger, metrics });
     lostAccess = createLostAccessRemoval({
       subscriptions: activeEngine.subscriptions,

@@ -210,7 +210,11 @@ function consoleBanner(config: Config, sandbox: boolean, port: number, logFile: 
     : [
         `Directory Bot is running: ${config.directory.baseUrl ?? 'embedded emulator'}; console subscriptions print here.`,
       ];
-  lines.push(`HTTP on port ${port}: /healthz, /readyz, /metrics.`);
+  lines.push(
+    sandbox
+      ? `Control panel: http://localhost:${port}/ (HTTP on port ${port}: /healthz, /readyz, /metrics).`
+      : `HTTP on port ${port}: /healthz, /readyz, /metrics.`,
+  );
   if (logFile !== undefined) {
     lines.push(`Full logs go to ${logFile}; only warnings show here (set LOG_LEVEL to see them all here).`);
   }
@@ -218,11 +222,17 @@ function consoleBanner(config: Config, sandbox: boolean, port: number, logFile: 
   return lines.join('\n');
 }
 
-/** Each platform's message renderer, for `directory-bot render`. */
-export const MESSAGE_RENDERERS: Record<string, (message: Message) => Promise<unknown>> = {
+/** The chat platforms' message renderers (the control panel previews with Slack's and Discord's). */
+const CHAT_RENDERERS = {
   console: async (message: Message) => renderConsoleMessage(message),
   slack: async (message: Message) => (await loadSlack()).renderSlackMessage(message),
   discord: async (message: Message) => (await loadDiscord()).renderDiscordMessage(message),
+};
+
+/** Each platform's message renderer, for `directory-bot render`: the chat platforms and every webhook kind. */
+export const MESSAGE_RENDERERS: typeof CHAT_RENDERERS &
+  Record<string, (message: Message) => Promise<unknown>> = {
+  ...CHAT_RENDERERS,
   ...Object.fromEntries(
     WEBHOOK_KINDS.map((kind) => [kind.platform, async (message: Message) => kind.render(message)]),
   ),

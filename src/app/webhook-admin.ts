@@ -125,7 +125,14 @@ export function openWebhookAdmin(config: Config, logger: Logger, store?: BotStor
       const webhook = await known(input.name);
       const added: Subscription[] = [];
       for (const seed of seeds) {
-        const { platform: _platform, channelId: _channelId, workspaceId: _workspaceId, ...rest } = seed;
+        // A stored webhook's route is added now: its backfill is asked for as a subscribe's is.
+        const {
+          platform: _platform,
+          channelId: _channelId,
+          workspaceId: _workspaceId,
+          backfill: _backfill,
+          ...rest
+        } = seed;
         const result = await subscriptions.add({
           ...rest,
           platform: webhook.platform,

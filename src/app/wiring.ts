@@ -18,7 +18,12 @@ import type { ChatAdapter, CommandHandler, Logger } from '../ports/index.js';
 import { systemClock } from '../ports/index.js';
 import type { BotStore } from '../store/index.js';
 import { directoryIdFor, SANDBOX_DIRECTORY_ID } from '../store/index.js';
-import { ChannelZoneRepository, createZoneResolver, type ZoneResolver } from '../subscriptions/index.js';
+import {
+  type ChannelHistory,
+  ChannelZoneRepository,
+  createZoneResolver,
+  type ZoneResolver,
+} from '../subscriptions/index.js';
 import { USER_AGENT } from '../version.js';
 import { isSandbox, SANDBOX_TOKEN } from './sandbox.js';
 
@@ -105,6 +110,8 @@ export interface CommandParts {
   zones?: Zones;
   /** Whom each platform can ping (its adapter's `mentions`); absent: `--mention` is refused everywhere. */
   mentionSupport?: CommandDependencies['mentionSupport'];
+  /** Where every change to a channel's subscriptions is recorded; absent: not recorded (the CLI). */
+  history?: ChannelHistory;
 }
 
 /** The channel zones store and the resolver over it: what the commands and the engine share. */
@@ -133,25 +140,33 @@ export function buildZones(store: BotStore, adapters: readonly ChatAdapter[]): Z
   return { channelZones, resolver };
 }
 
+/** `/directory status`'s report (the home tab's and the control panel's too), from the running parts. */
+export async function statusReport({
+  client,
+  engine,
+  store,
+  directoryId,
+}: Pick<CommandParts, 'client' | 'engine' | 'store' | 'directoryId'>): Promise<StatusReport> {
+  const index = await engine.subscriptions.index();
+  return {
+    quotas: client.ledger.snapshot(),
+    // Only the poller's health is live; another instance reads what the poller last saved.
+    feeds: engine.leader.isLeader
+      ? engine.polling.health()
+      : await PollScheduler.savedHealth(store.keyv, directoryId),
+    pausedSubscriptions: index.paused(),
+    subscribedFeeds: await engine.wantedFeeds(),
+    isPoller: engine.leader.isLeader,
+  };
+}
+
 /** What the `/directory` commands (and the home tab) answer from, built from the running parts. */
 function commandDependencies(
   config: CommandConfig,
-  { client, engine, store, directoryId, metrics, zones, mentionSupport }: CommandParts,
+  { client, engine, store, directoryId, metrics, zones, history, mentionSupport }: CommandParts,
   overrides: Partial<CommandDependencies> = {},
 ): CommandDependencies {
-  const status = async (): Promise<StatusReport> => {
-    const index = await engine.subscriptions.index();
-    return {
-      quotas: client.ledger.snapshot(),
-      // Only the poller's health is live; another instance reads what the poller last saved.
-      feeds: engine.leader.isLeader
-        ? engine.polling.health()
-        : await PollScheduler.savedHealth(store.keyv, directoryId),
-      pausedSubscriptions: index.paused(),
-      subscribedFeeds: await engine.wantedFeeds(),
-      isPoller: engine.leader.isLeader,
-    };
-  };
+  const status = () => statusReport({ client, engine, store, directoryId });
   return {
     client,
     subscriptions: engine.subscriptions,
@@ -160,7 +175,10 @@ function commandDependencies(
     status,
     defaultRemindMinutes: config.feeds.liveRemindMinutes,
     reminders: { repository: engine.reminders, directoryId, listedEvents: engine.listedLiveEvents },
+    digests: { latest: (id) => engine.scheduling.held.latest(id) },
+    backfill: { withinMs: engine.backfill.withinMs, keep: engine.backfill.keep },
     ...(zones ? { zones: { channelZones: zones.channelZones, resolve: zones.resolver.resolve } } : {}),
+    ...(history ? { history } : {}),
     directoryLinks: directoryLinks(config.directory.baseUrl, EMULATOR_WEB_URL),
     ...(mentionSupport === undefined ? {} : { mentionSupport }),
     ...(metrics

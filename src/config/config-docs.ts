@@ -8,6 +8,7 @@ const GROUP_ORDER: VariableGroup[] = [
   'Slack',
   'Discord',
   'Webhooks',
+  'Panel',
   'Sandbox',
 ];
 

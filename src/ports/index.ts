@@ -123,3 +123,4 @@ export type {
   WebhookRequest,
   WebhookResponse,
 } from './webhooks.js';
+export type { Installation, WorkspaceAccess } from './workspace-access.js';

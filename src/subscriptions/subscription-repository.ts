@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import type Keyv from 'keyv';
 import type { Clock, ThreadProblem } from '../ports/index.js';
 import { sleep } from '../ports/index.js';
+import { sameSchedule } from '../schedule/index.js';
 import type { LeaseBackend } from '../store/index.js';
 import { withAddressing } from './mentions.js';
 import type { ProblemField, Subscription } from './subscription.js';
@@ -11,6 +12,7 @@ import {
   idsOf,
   newId,
   sameFilters,
+  withBackfill,
   withFormat,
   withOnRemoval,
   withSchedule,
@@ -121,12 +123,13 @@ export class SubscriptionRepository {
         const formatted = withThreading(withFormat(active, input.format), input.threading);
         const how = withOnRemoval(formatted, input.onRemoval);
         const scheduled = withSchedule(how, input.schedule);
-        const subscription = withAddressing(scheduled, input);
+        const addressed = withAddressing(scheduled, input);
+        const subscription = withBackfill(addressed, input.backfill);
         const changed = {
           reformatted: formatted !== active,
           removalChanged: how !== formatted,
-          rescheduled: scheduled !== how,
-          readdressed: subscription !== scheduled,
+          rescheduled: !sameSchedule(subscription.schedule, how.schedule),
+          readdressed: addressed !== scheduled,
         };
         return {
           next: all.map((s) => (s === existing ? subscription : s)),
@@ -138,7 +141,7 @@ export class SubscriptionRepository {
         withThreading(withFormat(fresh, input.format), input.threading),
         input.onRemoval,
       );
-      const created = withAddressing(withSchedule(how, input.schedule), input);
+      const created = withBackfill(withAddressing(withSchedule(how, input.schedule), input), input.backfill);
       const unchanged = {
         resumed: false,
         reformatted: false,
@@ -147,6 +150,21 @@ export class SubscriptionRepository {
         readdressed: false,
       };
       return { next: [...all, created], result: { subscription: created, created: true, ...unchanged } };
+    });
+  }
+
+  /**
+   * The poller queued the backfill `token` names: it is no longer pending. A newer request made
+   * meanwhile (another subscribe) has another token and stays.
+   */
+  async settleBackfill(id: string, token: string): Promise<void> {
+    const pending = (await this.index()).where((s) => s.id === id && s.backfill?.token === token);
+    if (pending.length === 0) return;
+    await this.#update((all) => {
+      const found = all.find((s) => s.id === id && s.backfill?.token === token);
+      if (!found) return { next: all, result: undefined };
+      const { backfill: _backfill, ...settled } = found;
+      return { next: all.map((s) => (s === found ? settled : s)), result: undefined };
     });
   }
 

@@ -1,6 +1,7 @@
 import type { FeedName } from '../feeds/feed-names.js';
 import type { MentionTarget, MessageFormat, MessageSender, ThreadProblem } from '../ports/index.js';
 import type { ScheduleOptions } from '../schedule/index.js';
+import type { BackfillRequest } from './backfill.js';
 import type { FeedFilters } from './filters.js';
 import type { ThreadSettings } from './thread-options.js';
 
@@ -39,6 +40,8 @@ export interface Subscription {
   mentionOn?: string[];
   /** `--webhook-name`, `--webhook-avatar`: how a webhook that can choose shows the poster. */
   sender?: MessageSender;
+  /** `--backfill N` / `backfill=N` asked for and not queued yet (src/subscriptions/backfill.ts). */
+  backfill?: BackfillRequest;
   /** `env` for routes seeded from SUBSCRIPTIONS, otherwise the platform user id. */
   createdBy: string;
   /** Epoch ms. Items discovered before this never reach the subscription (no history flood). */

@@ -78,6 +78,7 @@ export async function forgetWorkspace(
       ...data.ledgerKeys,
       ...data.heldKeys,
       ...installationKeys,
+      ...data.historyKeys,
     ],
     channels: data.channels,
     sharedChannels: data.sharedChannels,
@@ -111,7 +112,13 @@ export async function forgetWorkspace(
     else await store.keyv.delete(index.key);
   }
   // A held-items index naming a deleted document is harmless: the poller drops the name.
-  const doomed = [...queueKeys, ...data.ledgerKeys, ...data.heldKeys, ...installationKeys];
+  const doomed = [
+    ...queueKeys,
+    ...data.ledgerKeys,
+    ...data.heldKeys,
+    ...installationKeys,
+    ...data.historyKeys,
+  ];
   for (let start = 0; start < doomed.length; start += BATCH)
     await store.keyv.deleteMany(doomed.slice(start, start + BATCH));
   return report;

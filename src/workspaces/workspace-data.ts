@@ -6,6 +6,7 @@ import type { Subscription } from '../subscriptions/index.js';
 import {
   CHANNEL_ZONES_KEY,
   type ChannelZone,
+  channelHistoryKey,
   REMINDERS_KEY,
   type Reminder,
   SubscriptionRepository,
@@ -37,6 +38,8 @@ export interface WorkspaceData {
   heldKeys: string[];
   /** Slack OAuth installations stored for the workspace, as stored (secrets included). */
   installations: { key: string; value: unknown }[];
+  /** Its channels' change histories (what the control panel shows), one key per channel. */
+  historyKeys: string[];
   /**
    * Webhooks stored for the workspace (a Slack incoming webhook names its team in its URL), as
    * stored: their URLs sealed. Their subscriptions, queues and ledger are among the others.
@@ -106,7 +109,8 @@ export async function findWorkspaceData(store: BotStore, ref: WorkspaceRef): Pro
       ...(await matching(
         store,
         ['dir:', `:held:sub:${subscription.id}`],
-        `^${IN_ANY_DIRECTORY}held:sub:${subscription.id}$`,
+        // Its held document, and its latest digest beside it.
+        `^${IN_ANY_DIRECTORY}held:sub:${subscription.id}(:latest)?$`,
       )),
     );
 
@@ -130,6 +134,7 @@ export async function findWorkspaceData(store: BotStore, ref: WorkspaceRef): Pro
     webhooks: ((await store.keyv.get<StoredWebhook[]>(WEBHOOKS_KEY)) ?? []).filter(
       (w) => w.platform === `${ref.platform}-webhook` && w.workspaceId === ref.id,
     ),
+    historyKeys: await store.keysMatching([channelHistoryKey(ref.platform, ref.id, '')]),
   };
 }
 

@@ -7,7 +7,7 @@ import { startInstance, startWorld } from '../support/engine-harness.js';
 import { freePort } from '../support/free-port.js';
 import { Cleanup, pollAndDeliver } from '../support/pipeline-harness.js';
 import { eventually } from '../support/polling.js';
-import { JSON_SECRET, startWebhookFakes, WebhookBook, webhookAdapter } from '../support/webhook-world.js';
+import { startWebhookFakes, WebhookBook, webhookAdapter } from '../support/webhook-world.js';
 
 /**
  * Emulator → engine → each webhook kind's real adapter → its fake platform, as a channel is
