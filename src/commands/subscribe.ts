@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { recentItems } from '../engine/index.js';
 import { FEED_NAMES, type FeedName, isFeedName } from '../feeds/feed-names.js';
 import { formatMessage } from '../messages/index.js';
-import { isMessageFormat, MESSAGE_FORMATS, type MentionSupport, type MentionTarget } from '../ports/index.js';
+import { isMessageFormat, MESSAGE_FORMATS } from '../ports/index.js';
 import { buildSchedule } from '../schedule/index.js';
 import {
   BACKFILL_LIMITS,
@@ -14,15 +14,15 @@ import {
   feedFiltersSchema,
   filtersNotApplicable,
   ON_REMOVAL,
-  parseMentions,
   threadCommentsScheduleConflict,
 } from '../subscriptions/index.js';
 import { splitList } from './arg-formats.js';
 import type { ActionCommand } from './command-module.js';
-import type { OptionSpec, ParsedArgs } from './command-spec.js';
+import type { ParsedArgs } from './command-spec.js';
 import { scheduleClock } from './describe-schedule.js';
 import { describeSubscription } from './describe-subscription.js';
 import { INTERACTIVE } from './interactive.js';
+import { MENTION_OPTIONS, mentionsFromArgs } from './mention-options.js';
 import { errorReply, infoReply } from './replies.js';
 import {
   SCHEDULE_FORM_INPUTS,
@@ -87,68 +87,6 @@ function filtersFromArgs(
     };
   }
   return { ok: true, filters };
-}
-
-/**
- * `--mention` (repeatable; each a target or a comma list of them) and `--mention-on`: whom a match
- * pings. Only the person subscribing (a channel manager or admin: `subscribe` is a manage command)
- * sets them, and only targets the channel's platform can ping are accepted.
- */
-const MENTION_OPTIONS: OptionSpec[] = [
-  {
-    name: 'mention',
-    description: 'Ping these on a match: role:<id>, group:<id> (a user group) or user:<id>; repeatable',
-    type: 'string',
-    required: false,
-    positional: false,
-    maxLength: 500,
-    repeatable: true,
-  },
-  {
-    name: 'mention-on',
-    description: 'Ping only for items mentioning any of these words (comma list); default every item',
-    type: 'string',
-    required: false,
-    positional: false,
-    maxLength: 500,
-    repeatable: true,
-    aliases: ['mention_on'],
-  },
-];
-
-/** The mentions from parsed flags, checked against what `platform` can ping. */
-function mentionsFromArgs(
-  args: ParsedArgs,
-  platform: string,
-  support: MentionSupport | undefined,
-):
-  | { ok: true; addressing: { mentions?: MentionTarget[]; mentionOn?: string[] } }
-  | { ok: false; problem: string; option: string } {
-  const values = Array.isArray(args['mention']) ? args['mention'].map(String) : [];
-  const parsed = parseMentions(values, platform, support);
-  if (!parsed.ok) return { ok: false, problem: `--mention: ${parsed.problem}.`, option: 'mention' };
-  const words = Array.isArray(args['mention-on']) ? splitList(args['mention-on'].map(String)) : [];
-  if (words.length > 0 && parsed.mentions.length === 0) {
-    return {
-      ok: false,
-      problem: '--mention-on needs --mention (whom to ping on a match).',
-      option: 'mention-on',
-    };
-  }
-  if (words.some((word) => word.length > 100) || words.length > 20) {
-    return {
-      ok: false,
-      problem: '--mention-on takes at most 20 words of at most 100 characters.',
-      option: 'mention-on',
-    };
-  }
-  return {
-    ok: true,
-    addressing: {
-      ...(parsed.mentions.length > 0 ? { mentions: parsed.mentions } : {}),
-      ...(words.length > 0 ? { mentionOn: words } : {}),
-    },
-  };
 }
 
 /**
