@@ -2,7 +2,8 @@
  * `npm run bench [-- --quick] [-- --only NAME[,NAME]]`: runs the benchmarks locally (emulator,
  * fake Slack, fake Discord, the real bot), prints one table of ratios and writes every raw
  * number to bench-results.json. Exits 1 only when something broke (an exception, an item lost
- * or posted twice), never because a number is slow. See docs/benchmarks.md.
+ * or posted twice), never because a number is slow. Method: docs/benchmarks.md; latest figures:
+ * docs/benchmark-results.md.
  */
 import { writeFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
