@@ -21,6 +21,7 @@ import { createInteractionFlow } from './interaction-flow.js';
 import { interactionSchema } from './interaction-payload.js';
 import { createResponder } from './interaction-responder.js';
 import { DISCORD_MENTIONS } from './mentions.js';
+import { discordMessageLink } from './message-link.js';
 import { createDiscordRest, type DiscordRestEvent } from './rest-client.js';
 import { rememberThreadRefusals } from './thread-refusals.js';
 import { openThread, postInThread } from './threads.js';
@@ -195,6 +196,8 @@ export function createDiscordAdapter(options: DiscordAdapterOptions): ChatAdapte
     attach(context: AdapterContext): void {
       attach(context);
     },
+
+    messageLink: discordMessageLink,
 
     async start(context: AdapterContext): Promise<void> {
       const attachedFlow = attach(context);

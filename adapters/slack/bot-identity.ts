@@ -7,6 +7,8 @@ import { isTokenError, slackErrorCode } from './error-mapping.js';
 export interface SlackBotIdentity {
   botId: string;
   botUserId: string;
+  /** The workspace's address (`https://acme.slack.com/`), for links to messages. */
+  workspaceUrl?: string;
 }
 
 /**
@@ -22,7 +24,11 @@ export async function verifySlackBotToken(
   try {
     const result = await client.auth.test({ token: botToken });
     return typeof result.bot_id === 'string' && typeof result.user_id === 'string'
-      ? { botId: result.bot_id, botUserId: result.user_id }
+      ? {
+          botId: result.bot_id,
+          botUserId: result.user_id,
+          ...(typeof result.url === 'string' ? { workspaceUrl: result.url } : {}),
+        }
       : undefined;
   } catch (error) {
     const code = slackErrorCode(error);

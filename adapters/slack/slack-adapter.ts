@@ -8,6 +8,7 @@ import { type SlackBotIdentity, verifySlackBotToken } from './bot-identity.js';
 import { createSlackDeliveries } from './deliveries.js';
 import type { SlackAdapterEvent } from './events.js';
 import { SLACK_MENTIONS } from './mentions.js';
+import { slackMessageLink } from './message-link.js';
 import { slackPacing } from './pacing.js';
 import { createSlackTokens } from './slack-tokens.js';
 import { connectSlackSocketMode } from './socket-mode.js';
@@ -131,6 +132,7 @@ export function createSlackAdapter(options: SlackAdapterOptions): ChatAdapter {
     }),
     edit: deliveries.edit,
     delete: deliveries.delete,
+    messageLink: (destination, reference) => slackMessageLink(identity?.workspaceUrl, destination, reference),
 
     health() {
       // A refused token outranks a healthy connection: commands may still arrive, but nothing

@@ -1,11 +1,14 @@
 import { randomBytes, randomUUID } from 'node:crypto';
+import { explainItem } from '../accounting/index.js';
 import {
   describePause,
   describeSubscription,
+  directoryLinks,
   previewSubscription,
   scheduleClock,
 } from '../commands/index.js';
 import type { Config } from '../config/config.js';
+import { EMULATOR_WEB_URL } from '../emulator/index.js';
 import { heldSummaries } from '../held-items/index.js';
 import { formatMessage } from '../messages/index.js';
 import { createPanel, discordSignIn, type Panel, type SignInProvider, slackSignIn } from '../panel/index.js';
@@ -21,7 +24,7 @@ import { destinationKey } from '../subscriptions/index.js';
 import { MESSAGE_RENDERERS } from './platforms.js';
 import { isSandbox } from './sandbox.js';
 import { openWebhookAdmin } from './webhook-admin.js';
-import { type CommandParts, statusReport } from './wiring.js';
+import { type CommandParts, statusReport, whyDesk } from './wiring.js';
 
 /** How long one preview lookup is reused: a page reload or three formats cost one directory call. */
 const PREVIEW_CACHE_MS = 60_000;
@@ -128,6 +131,15 @@ export function buildPanel(
       ]);
     },
     access,
+    deliveryLog: engine.deliveryLog,
+    // The panel's "why" asks the directory at most once per question, from the lookup reserve.
+    explain: (query) =>
+      explainItem(query, {
+        ...whyDesk(parts),
+        client,
+        clock: systemClock,
+        links: directoryLinks(config.directory.baseUrl, EMULATOR_WEB_URL),
+      }),
     held: async (platform, channelId) =>
       heldSummaries(
         store.keyv,

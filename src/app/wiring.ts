@@ -5,6 +5,7 @@ import {
   createHomeService,
   directoryLinks,
   type StatusReport,
+  type WhyDesk,
 } from '../commands/index.js';
 import type { Config } from '../config/config.js';
 import { createDirectoryClient, type DirectoryClient, SPEC_WINDOW_MS } from '../directory/index.js';
@@ -17,7 +18,7 @@ import type { Metrics } from '../observability/metrics.js';
 import type { ChatAdapter, CommandHandler, Logger } from '../ports/index.js';
 import { systemClock } from '../ports/index.js';
 import type { BotStore } from '../store/index.js';
-import { directoryIdFor, SANDBOX_DIRECTORY_ID } from '../store/index.js';
+import { directoryIdFor, directoryKeys, SANDBOX_DIRECTORY_ID } from '../store/index.js';
 import {
   type ChannelHistory,
   ChannelZoneRepository,
@@ -150,13 +151,39 @@ export async function statusReport({
   const index = await engine.subscriptions.index();
   return {
     quotas: client.ledger.snapshot(),
-    // Only the poller's health is live; another instance reads what the poller last saved.
-    feeds: engine.leader.isLeader
-      ? engine.polling.health()
-      : await PollScheduler.savedHealth(store.keyv, directoryId),
+    feeds: await feedHealth({ engine, store, directoryId }),
     pausedSubscriptions: index.paused(),
     subscribedFeeds: await engine.wantedFeeds(),
     isPoller: engine.leader.isLeader,
+  };
+}
+
+/** Each feed's health: only the poller's is live; another instance reads what the poller last saved. */
+function feedHealth({ engine, store, directoryId }: Pick<CommandParts, 'engine' | 'store' | 'directoryId'>) {
+  return engine.leader.isLeader
+    ? Promise.resolve(engine.polling.health())
+    : PollScheduler.savedHealth(store.keyv, directoryId);
+}
+
+/**
+ * What `/directory why` and the control panel's "why" read (src/accounting): the ledger, the
+ * delivery log, the outbox as stored, the held items and the feed positions of this directory.
+ */
+export function whyDesk(parts: Pick<CommandParts, 'engine' | 'store' | 'directoryId' | 'zones'>): WhyDesk {
+  const { engine, store, directoryId, zones } = parts;
+  const keys = directoryKeys(directoryId);
+  return {
+    subscriptions: engine.subscriptions,
+    ledger: engine.ledger,
+    log: engine.deliveryLog,
+    outbox: engine.outbox,
+    held: engine.scheduling.held,
+    feedState: (feed) => store.keyv.get(keys.feedState(feed)),
+    feedPolling: () => feedHealth(parts),
+    // Without channel zones (the CLI's lookups), a schedule's own `--tz`, else UTC.
+    zoneOf: zones?.resolver.zoneOf ?? (async (s) => s.schedule?.timeZone ?? 'UTC'),
+    rememberMs: engine.rememberMs,
+    messageLink: engine.messageLink,
   };
 }
 
@@ -167,10 +194,12 @@ function commandDependencies(
   overrides: Partial<CommandDependencies> = {},
 ): CommandDependencies {
   const status = () => statusReport({ client, engine, store, directoryId });
+  const why = whyDesk({ engine, store, directoryId, ...(zones === undefined ? {} : { zones }) });
   return {
     client,
     subscriptions: engine.subscriptions,
     clock: systemClock,
+    why,
     adminUserIds: config.feeds.adminUserIds,
     status,
     defaultRemindMinutes: config.feeds.liveRemindMinutes,

@@ -17,6 +17,7 @@ import { subscriptions } from './subscriptions.js';
 import { timezone } from './timezone.js';
 import { unsubscribe } from './unsubscribe.js';
 import { user } from './user.js';
+import { why } from './why.js';
 
 /**
  * Every `/directory` command, in the order help lists them and Discord registers them. Adding
@@ -40,6 +41,7 @@ export const COMMANDS = [
   digest,
   timezone,
   status,
+  why,
 ] as const satisfies readonly CommandModule[];
 
 /** The registry of COMMANDS: parser, help and public definitions. */

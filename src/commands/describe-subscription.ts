@@ -1,12 +1,9 @@
 import type { Subscription } from '../subscriptions/index.js';
-import {
-  describeAddressing,
-  describeFilters,
-  describeThreading,
-  USER_PAUSE_CODE,
-} from '../subscriptions/index.js';
+import { describeAddressing, describeFilters, describeThreading } from '../subscriptions/index.js';
 import { describeSchedule, type ScheduleClock } from './describe-schedule.js';
-import { formatUtc } from './time-text.js';
+
+// Shared with `/directory why`'s sentences (src/accounting/), so it lives with the subscription.
+export { describePause } from '../subscriptions/index.js';
 
 /**
  * A subscription in one line, as subscribe, unsubscribe and subscriptions show it. With `clock`,
@@ -39,14 +36,4 @@ export function describeSubscription(
   const addressing = describeAddressing(subscription);
   const pings = addressing === '' ? '' : `; ${addressing}`;
   return `${subscription.feed}${details === '' ? ' (everything)' : ` — ${details}`}${format}${threads}${when}${pings}`;
-}
-
-/**
- * Why a subscription is paused, in words: the platform's refusal as recorded, or who paused it
- * and when. A user id is shown as plain text (the renderers escape it: it never pings).
- */
-export function describePause(paused: NonNullable<Subscription['paused']>, now: number): string {
-  if (paused.code !== USER_PAUSE_CODE) return paused.reason;
-  const who = paused.by === undefined ? '' : `user ${paused.by}, `;
-  return `${paused.reason} (${who}${formatUtc(paused.at, now)})`;
 }

@@ -1,7 +1,7 @@
-import type { DirectoryClient, IdOrSlug } from '../directory/index.js';
+import { type DirectoryClient, type LinkTarget, linkTarget } from '../directory/index.js';
 import { composeLiveEventMessage, composeUserMessage } from '../messages/index.js';
 import type { Clock, CommandReply, LinkPreview, LinkPreviewRequest } from '../ports/index.js';
-import { parsePostRef, postLink, SLUG_PATTERN, USERNAME_PATTERN } from './arg-formats.js';
+import { postLink } from './arg-formats.js';
 import { collectionLookup } from './collection.js';
 import type { Lookup } from './command-module.js';
 import type { DirectoryLinks } from './directory-links.js';
@@ -13,42 +13,10 @@ import type { PreviewEvent } from './types.js';
 
 /**
  * Link previews: a directory link pasted in a conversation becomes the card the bot would post
- * for the record it names. The pages of the directory's site that name one record:
- * `/posts/<slug|id>`, `/@<username>/collections/<slug>`, `/@<username>` and `/live/<slug>`
- * (as the service's own `url` fields give them); anything else on the site is not previewed.
+ * for the record it names (`linkTarget`: the pages that name one; anything else on the site is
+ * not previewed).
  */
-export type LinkTarget =
-  | { kind: 'post'; ref: IdOrSlug }
-  | { kind: 'collection'; slug: string }
-  | { kind: 'user'; username: string }
-  | { kind: 'live'; slug: string };
-
-/** A slug as the service's links carry it: letters, digits and dashes, at most 100. */
-const slugOf = (segment: string | undefined): string | undefined =>
-  segment !== undefined && SLUG_PATTERN.test(segment) && segment.length <= 100
-    ? segment.toLowerCase()
-    : undefined;
-
-/** The record a link to the directory's site names, or undefined for any other page. */
-export function linkTarget(url: URL): LinkTarget | undefined {
-  const segments = url.pathname.split('/').filter((segment) => segment !== '');
-  const [first, second, third, ...rest] = segments;
-  if (rest.length > 0 || first === undefined) return undefined;
-  if (first === 'posts' && third === undefined) {
-    const ref = second === undefined ? undefined : parsePostRef(second);
-    return ref === undefined ? undefined : { kind: 'post', ref };
-  }
-  if (first === 'live' && third === undefined) {
-    const slug = slugOf(second);
-    return slug === undefined ? undefined : { kind: 'live', slug };
-  }
-  if (!first.startsWith('@')) return undefined;
-  const username = first.slice(1);
-  if (username === '' || username.length > 50 || !USERNAME_PATTERN.test(username)) return undefined;
-  if (second === undefined) return { kind: 'user', username };
-  const slug = second === 'collections' ? slugOf(third) : undefined;
-  return slug === undefined ? undefined : { kind: 'collection', slug };
-}
+export { type LinkTarget, linkTarget } from '../directory/index.js';
 
 /**
  * A user's card alone: a preview shows the profile, not the collections and comments

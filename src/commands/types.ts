@@ -1,3 +1,4 @@
+import type { ExplainDeps } from '../accounting/index.js';
 import type { DirectoryClient, DirectoryLiveEvent, QuotaClass } from '../directory/index.js';
 import type { FeedHealth } from '../engine/index.js';
 import type { FeedItem } from '../feeds/feed-item.js';
@@ -35,6 +36,9 @@ export interface StatusReport {
   /** Whether the instance answering is the one polling the directory. */
   isPoller: boolean;
 }
+
+/** What `why` reads beyond what every command has (the client, the clock, the directory's links). */
+export type WhyDesk = Omit<ExplainDeps, 'client' | 'clock' | 'links' | 'allowance'>;
 
 /** How a command ended, for metrics. */
 export type CommandResult =
@@ -115,6 +119,11 @@ export interface CommandDependencies {
   directoryLinks: DirectoryLinks;
   /** Channel zones; absent where nothing is stored (schedules are then shown in their `--tz` or UTC). */
   zones?: ZoneDesk;
+  /**
+   * What `why` reads (the ledger, the delivery log, the outbox, held items, feed positions);
+   * absent where nothing is stored (then `why` says so).
+   */
+  why?: WhyDesk;
   /** Personal live-event reminders; absent where nothing is stored (then `remind` says so). */
   reminders?: ReminderDesk;
   /**

@@ -202,6 +202,14 @@ export class Outbox {
   }
 
   /**
+   * What the store holds queued for one destination, in order: what any instance can see (the
+   * poller's memory may be a moment ahead of it, by an in-memory backoff). For reading only.
+   */
+  async stored(destinationKey: string): Promise<readonly OutboxEntry[]> {
+    return (await this.#keyv.get<OutboxEntry[]>(this.#keys.outboxQueue(destinationKey))) ?? [];
+  }
+
+  /**
    * Destinations with entries, each with the entry to send next (`head`): its oldest new message, or its
    * oldest edit when no new message waits, so under a 429 storm edits never starve new items.
    */

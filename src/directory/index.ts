@@ -73,3 +73,12 @@ export type {
   TopicsOrder,
   UserRef,
 } from './v2-resources.js';
+export {
+  type LinkTarget,
+  linkTarget,
+  parsePostRef,
+  postLink,
+  SLUG_PATTERN,
+  USERNAME_PATTERN,
+  unwrapChatLink,
+} from './web-links.js';

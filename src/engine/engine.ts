@@ -1,5 +1,5 @@
 import type { DispatchEvent, EditLimits } from '../delivery/index.js';
-import { DeliveredLedger, Dispatcher, Outbox } from '../delivery/index.js';
+import { DeliveredLedger, DeliveryLog, Dispatcher, Outbox } from '../delivery/index.js';
 import type { DirectoryClient, DirectoryLiveEvent } from '../directory/index.js';
 import { createFeeds } from '../feeds/create-feeds.js';
 import type { Feed } from '../feeds/feed.js';
@@ -7,7 +7,7 @@ import type { FeedItem } from '../feeds/feed-item.js';
 import type { FeedName } from '../feeds/feed-names.js';
 import type { LiveFeedState } from '../feeds/live-feed.js';
 import { createScheduling, type SchedulingEvent, type SchedulingOptions } from '../held-items/index.js';
-import type { ChatAdapter, Clock, Message } from '../ports/index.js';
+import type { ChatAdapter, Clock, Destination, Message, MessageReference } from '../ports/index.js';
 import type { BotStore } from '../store/index.js';
 import { directoryKeys, LEGACY_POLLER_LEASE } from '../store/index.js';
 import type { SubscriptionSeed } from '../subscriptions/index.js';
@@ -98,6 +98,8 @@ export function createEngine(options: EngineOptions) {
   const subscriptions = new SubscriptionRepository({ keyv, leases: store.leases, clock });
   const outbox = new Outbox({ keyv, directoryId });
   const ledger = new DeliveredLedger({ keyv, ttlMs: settings.dedupeTtlMs, directoryId });
+  // What became of each delivery, kept as long as the ledger remembers it (`/directory why`).
+  const deliveryLog = new DeliveryLog({ keyv, directoryId, ttlMs: settings.dedupeTtlMs, clock });
   const adapters = new Map(options.adapters.map((a) => [a.platform, a]));
   /** Platforms whose deliveries carry the item's record: only their outbox entries keep it. */
   const recordPlatforms = new Set(options.adapters.filter((a) => a.wantsRecords).map((a) => a.platform));
@@ -107,6 +109,7 @@ export function createEngine(options: EngineOptions) {
     subscriptions,
     adapters,
     clock,
+    log: deliveryLog,
     onEvent: (event) => onEvent?.({ source: 'dispatcher', ...event }),
   });
 
@@ -268,6 +271,8 @@ export function createEngine(options: EngineOptions) {
       await scheduling.stop();
       await polling.stop();
       await dispatcher.stop();
+      // The last attempts' records, before the store may be closed.
+      await deliveryLog.flushed();
     },
     onEvent: (event) => onEvent?.({ source: 'leader', ...event }),
   });
@@ -291,6 +296,16 @@ export function createEngine(options: EngineOptions) {
       withinMs: settings.dedupeTtlMs,
     },
     outbox,
+    /** What each destination already received (where each message is). */
+    ledger,
+    /** What became of each delivery lately, per destination. */
+    deliveryLog,
+    /** How long the ledger and the delivery log remember a delivery (DEDUPE_TTL_DAYS). */
+    rememberMs: settings.dedupeTtlMs,
+    /** A link to a message posted on one of the platforms, where its adapter can make one. */
+    messageLink(destination: Destination, reference: MessageReference): string | undefined {
+      return adapters.get(destination.platform)?.messageLink?.(destination, reference);
+    },
     dispatcher,
     polling,
     leader,

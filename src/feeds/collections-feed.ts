@@ -49,10 +49,7 @@ export function createCollectionsFeed(deps: FeedDependencies): Feed<CollectionsF
         };
       }
       const now = clock.now();
-      const fresh = featured.filter(
-        (c) =>
-          !state.seen.includes(c.id) && Date.parse(c.featuredAt ?? '') >= state.watermark - FEATURED_GRACE_MS,
-      );
+      const fresh = featured.filter((c) => isNewlyFeatured(c, state));
       const items: FeedItem[] = fresh
         .sort((a, b) => Date.parse(a.featuredAt ?? '') - Date.parse(b.featuredAt ?? ''))
         .map((collection) => toItem(collection, now));
@@ -82,4 +79,12 @@ export function createCollectionsFeed(deps: FeedDependencies): Feed<CollectionsF
 
 function toItem(collection: DirectoryCollection, now: number): FeedItem {
   return makeFeedItem('collections', 'new', { type: 'collection', collection }, now);
+}
+
+/** Whether a poll with this state would hand a featured collection on as newly featured. */
+export function isNewlyFeatured(collection: DirectoryCollection, state: CollectionsFeedState): boolean {
+  return (
+    !state.seen.includes(collection.id) &&
+    Date.parse(collection.featuredAt ?? '') >= state.watermark - FEATURED_GRACE_MS
+  );
 }

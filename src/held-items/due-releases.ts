@@ -45,12 +45,9 @@ export function dueReleases(
     else later(state.capUntil);
   }
   const recurrence = schedule?.digest;
-  if (recurrence && state.lastDigestAt !== undefined) {
-    const first = nextDigestAt(recurrence, zone, state.lastDigestAt);
+  const dueAt = digestDueAt(schedule, state, zone);
+  if (recurrence && dueAt !== undefined) {
     const quiet = schedule?.quiet;
-    // A digest is a message like any other: quiet hours hold it until they end.
-    const firstQuiet = quiet ? quietWindowAt(quiet, zone, first) : undefined;
-    const dueAt = firstQuiet ? firstQuiet.end : first;
     const quietNow = quiet ? quietWindowAt(quiet, zone, now) : undefined;
     if (dueAt > now) later(dueAt);
     else if (quietNow) later(quietNow.end);
@@ -67,4 +64,42 @@ export function dueReleases(
     due.push({ kind: 'digest', before: now + 1 });
   }
   return { due, nextAt };
+}
+
+/**
+ * When the digest after the last one sent is due: its slot, or the end of the quiet hours the
+ * slot falls in. Undefined without a digest (or before its first slot is set).
+ */
+function digestDueAt(
+  schedule: ScheduleOptions | undefined,
+  state: HeldState,
+  zone: string,
+): number | undefined {
+  const recurrence = schedule?.digest;
+  if (!recurrence || state.lastDigestAt === undefined) return undefined;
+  const first = nextDigestAt(recurrence, zone, state.lastDigestAt);
+  // A digest is a message like any other: quiet hours hold it until they end.
+  const firstQuiet = schedule?.quiet ? quietWindowAt(schedule.quiet, zone, first) : undefined;
+  return firstQuiet ? firstQuiet.end : first;
+}
+
+/**
+ * When items held for `reason` go (`/directory why`): the digest's due time, or the end of the
+ * quiet hours or cap window holding them; at `now` or before, they go as soon as the runner
+ * next looks. A digest due inside quiet hours that began after it waits for their end, as
+ * `dueReleases` makes it.
+ */
+export function heldUntil(
+  schedule: ScheduleOptions | undefined,
+  state: HeldState,
+  zone: string,
+  reason: HoldReason,
+  now: number,
+): number {
+  if (reason === 'quiet') return state.quietUntil ?? now;
+  if (reason === 'cap') return state.capUntil ?? now;
+  const dueAt = digestDueAt(schedule, state, zone);
+  if (dueAt === undefined || dueAt > now) return dueAt ?? now;
+  const quietNow = schedule?.quiet ? quietWindowAt(schedule.quiet, zone, now) : undefined;
+  return quietNow ? quietNow.end : now;
 }

@@ -136,6 +136,8 @@ export function engineEventSink(logger: Logger, metrics: Metrics, outboxSize: ()
         } else if (event.type === 'abandoned') {
           metrics.deliveries.inc({ platform: entry.destination.platform, outcome: 'abandoned' });
           logger.error({ ...where, reason: event.reason }, 'gave up on a delivery');
+        } else if (event.type === 'log-failed') {
+          logger.warn({ ...where, err: event.error }, 'could not record this attempt in the delivery log');
         } else {
           logger.error({ ...where, err: event.error }, 'delivery error');
         }

@@ -49,7 +49,9 @@ export interface ItemVerdict {
     | 'too_old'
     | 'failed'
     | 'paused'
-    | 'not_this_feed';
+    | 'not_this_feed'
+    /** Found and matching, but nothing kept about it in the channel (an extension of §2). */
+    | 'no_record';
   text: string;
   at?: number;
   link?: string;

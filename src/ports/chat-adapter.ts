@@ -269,6 +269,12 @@ export interface ChatAdapter {
   delete?(destination: Destination, reference: MessageReference): Promise<DeliveryOutcome>;
   health(): AdapterHealth;
   /**
+   * A link to a message the bot posted, for people to open it (`/directory why`, the control
+   * panel), or undefined where the platform has none or the adapter cannot tell (a workspace
+   * whose address it does not know). Pure: no request is made.
+   */
+  messageLink?(destination: Destination, reference: MessageReference): string | undefined;
+  /**
    * The IANA zone a workspace lives in, where the platform says (Slack: the `tz` of the person who
    * installed the app); undefined where it does not (Discord tells bots no server zone). The
    * default of the workspace's schedules after a subscription's and a channel's own zone.

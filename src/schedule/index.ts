@@ -14,5 +14,13 @@ export {
   type Weekday,
   type ZoneOf,
 } from './schedule-options.js';
-export { capWindowAt, formatLocal, latestDigestAt, nextDigestAt, quietWindowAt } from './schedule-slots.js';
+export {
+  capWindowAt,
+  formatLocal,
+  isKnownZone,
+  latestDigestAt,
+  nextDigestAt,
+  quietWindowAt,
+} from './schedule-slots.js';
+export { formatDuration, formatUtc } from './time-text.js';
 export { checkTimeZone } from './time-zones.js';

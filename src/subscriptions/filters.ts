@@ -88,6 +88,62 @@ export function matchesFilters(item: FeedItem, filters: FeedFilters): boolean {
   return true;
 }
 
+/** The first filter an item fails, named as the option that set it, with what the item had. */
+export interface UnmatchedFilter {
+  /** The option, as typed: `--keyword`, `--min-votes`… */
+  option: string;
+  /** What the subscription asks for, e.g. `ai, ml` or `50`. */
+  wanted: string;
+  /** What the item had instead, in words: `it mentions none of them`, `it has 12 votes`. */
+  had: string;
+}
+
+/**
+ * Which filter keeps `item` out, in the order `matchesFilters` checks them, or undefined when it
+ * passes them all. `matchesFilters` stays the routing path (no allocation per candidate); this is
+ * for explaining one item (`/directory why`), and a test holds the two to the same answers.
+ */
+export function unmatchedFilter(item: FeedItem, filters: FeedFilters): UnmatchedFilter | undefined {
+  const { facets } = item;
+  if (filters.post && !facets.postRefs.includes(filters.post.toLowerCase()))
+    return {
+      option: '--post',
+      wanted: filters.post,
+      had:
+        facets.postRefs.length > 0
+          ? `it is on post ${[...new Set(facets.postRefs)].join(' / ')}`
+          : 'it names no post',
+    };
+  if (filters.user && !facets.usernames.includes(filters.user.toLowerCase()))
+    return {
+      option: '--user',
+      wanted: filters.user,
+      had: facets.usernames.length > 0 ? `it is by ${facets.usernames.join(', ')}` : 'it names no author',
+    };
+  if (filters.keywords?.length && !filters.keywords.some((k) => containsWord(facets.text, k)))
+    return {
+      option: '--keyword',
+      wanted: filters.keywords.join(', '),
+      had: filters.keywords.length === 1 ? 'it does not mention it' : 'it mentions none of them',
+    };
+  const excluded = filters.exclude?.filter((k) => containsWord(facets.text, k)) ?? [];
+  if (excluded.length > 0)
+    return {
+      option: '--exclude',
+      wanted: filters.exclude?.join(', ') ?? '',
+      had: `it mentions ${excluded.map((k) => `"${k}"`).join(' and ')}`,
+    };
+  if (filters.video && facets.liveVideo !== true)
+    return { option: '--video', wanted: 'on camera', had: 'it is not on camera' };
+  if (filters.minVotes !== undefined && (facets.votes ?? -1) < filters.minVotes)
+    return {
+      option: '--min-votes',
+      wanted: String(filters.minVotes),
+      had: facets.votes === undefined ? 'its votes are not known' : `it has ${facets.votes} votes`,
+    };
+  return undefined;
+}
+
 const WORD = /^[\p{L}\p{N}_]+$/u;
 const WORD_CHARACTER = /^[\p{L}\p{N}_]$/u;
 

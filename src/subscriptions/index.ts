@@ -13,12 +13,15 @@ export {
   channelHistoryKey,
 } from './channel-history.js';
 export { CHANNEL_ZONES_KEY, type ChannelZone, ChannelZoneRepository } from './channel-zones.js';
+export { describePause } from './describe-pause.js';
 export {
   describeFilters,
   type FeedFilters,
   feedFiltersSchema,
   filtersNotApplicable,
   matchesFilters,
+  type UnmatchedFilter,
+  unmatchedFilter,
 } from './filters.js';
 export {
   type Addressing,

@@ -1,3 +1,4 @@
+import type { DeliveryRecord } from '../delivery/index.js';
 import type { Clock } from '../ports/index.js';
 import { systemClock } from '../ports/index.js';
 import type { BotStore } from '../store/index.js';
@@ -30,9 +31,16 @@ export async function exportWorkspace(deps: WorkspaceDeps, ref: WorkspaceRef) {
     sharedChannels: data.sharedChannels,
     queuedDeliveries: data.queues,
     deliveryLedger: data.ledgerKeys,
+    deliveryLog: await logPages(deps.store, data.logKeys),
     installations: data.installations.map(({ key, value }) => ({ key, installation: withoutSecrets(value) })),
     webhooks: withoutSecrets(data.webhooks, 'webhooks'),
   };
 }
 
 export type WorkspaceExport = Awaited<ReturnType<typeof exportWorkspace>>;
+
+/** The delivery-log pages as stored: what became of each channel's recent messages. */
+async function logPages(store: BotStore, keys: readonly string[]) {
+  const pages = await store.keyv.getMany<{ records: DeliveryRecord[] }>([...keys]);
+  return keys.map((key, i) => ({ key, records: pages[i]?.records ?? [] }));
+}

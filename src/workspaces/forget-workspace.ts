@@ -22,6 +22,8 @@ export interface ForgetReport {
     channelZones: number;
     queuedDeliveries: number;
     deliveryLedger: number;
+    /** Delivery-log pages (up to 25 records of what became of recent messages each). */
+    deliveryLog: number;
     /** Items held by its subscriptions' schedules. */
     heldItems: number;
     installations: number;
@@ -64,6 +66,7 @@ export async function forgetWorkspace(
       channelZones: data.channelZones.length,
       queuedDeliveries: data.queues.reduce((sum, q) => sum + q.entries.length, 0),
       deliveryLedger: data.ledgerKeys.length,
+      deliveryLog: data.logKeys.length,
       heldItems: data.heldKeys.length,
       installations: installationKeys.length,
       webhooks: data.webhooks.length,
@@ -76,6 +79,7 @@ export async function forgetWorkspace(
       ...data.queueIndexes.map((i) => i.key),
       ...queueKeys,
       ...data.ledgerKeys,
+      ...data.logKeys,
       ...data.heldKeys,
       ...installationKeys,
       ...data.historyKeys,
@@ -115,6 +119,7 @@ export async function forgetWorkspace(
   const doomed = [
     ...queueKeys,
     ...data.ledgerKeys,
+    ...data.logKeys,
     ...data.heldKeys,
     ...installationKeys,
     ...data.historyKeys,

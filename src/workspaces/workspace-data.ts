@@ -34,6 +34,8 @@ export interface WorkspaceData {
   queueIndexes: { key: string; destinations: string[] }[];
   /** Delivered-ledger keys of those channels (one per message posted, each with a TTL). */
   ledgerKeys: string[];
+  /** Delivery-log pages of those channels (what became of their recent messages), every directory's. */
+  logKeys: string[];
   /** Items its scheduled subscriptions hold (digests, quiet hours, caps), every directory's. */
   heldKeys: string[];
   /** Slack OAuth installations stored for the workspace, as stored (secrets included). */
@@ -103,6 +105,10 @@ export async function findWorkspaceData(store: BotStore, ref: WorkspaceRef): Pro
     );
   }
 
+  const logKeys: string[] = [];
+  for (const channel of channels)
+    logKeys.push(...(await matching(store, ['dir:', `:log:${channel}:`], `^${IN_ANY_DIRECTORY}log:`)));
+
   const heldKeys: string[] = [];
   for (const subscription of subscriptions.filter((s) => s.schedule))
     heldKeys.push(
@@ -129,6 +135,7 @@ export async function findWorkspaceData(store: BotStore, ref: WorkspaceRef): Pro
     queues: allQueues.filter((q) => ownQueue(q.key)),
     queueIndexes: await indexesNaming(store, channels),
     ledgerKeys,
+    logKeys,
     heldKeys,
     installations: ref.platform === 'slack' ? await slackInstallations(store, ref.id) : [],
     webhooks: ((await store.keyv.get<StoredWebhook[]>(WEBHOOKS_KEY)) ?? []).filter(

@@ -212,6 +212,7 @@ describe('the command handler', () => {
       'digest',
       'timezone',
       'status',
+      'why',
     ]);
     expect(definitions.filter((d) => d.managesChannel).map((d) => d.name)).toEqual([
       'subscribe',

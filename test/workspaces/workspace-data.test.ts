@@ -22,6 +22,7 @@ const TEAM_A_COUNTS = {
   channelZones: 1,
   queuedDeliveries: 2,
   deliveryLedger: 6,
+  deliveryLog: 2,
   heldItems: 0,
   installations: 1,
 };
@@ -71,6 +72,13 @@ describe.each(backends)('one workspace’s data on the $name store', (backend) =
       'sent:slack:C0A1:post:8',
       'dir:dir0aaa:sent:slack:C0A2:post:9',
       'dir:dir0bbb:sent:slack:C0A2:post:9',
+    ]);
+    expect(exported.deliveryLog).toEqual([
+      {
+        key: 'dir:dir0aaa:log:slack:C0A1:now',
+        records: [expect.objectContaining({ itemKey: 'post:9', messageId: 'm9' })],
+      },
+      { key: 'dir:dir0aaa:log:slack:C0A2:now', records: [expect.objectContaining({ itemKey: 'post:9' })] },
     ]);
     expect(exported.installations).toHaveLength(1);
     expect(exported.installations[0]).toMatchObject({
@@ -137,6 +145,13 @@ describe.each(backends)('one workspace’s data on the $name store', (backend) =
         'dir:dir0aaa:sent:slack:C0SHARED:post:9',
         'dir:dir0bbb:sent:slack:C0SHARED:post:9',
       ],
+      deliveryLog: [
+        ...otherBefore.deliveryLog,
+        {
+          key: 'dir:dir0aaa:log:slack:C0SHARED:now',
+          records: [expect.objectContaining({ itemKey: 'post:9' })],
+        },
+      ],
     });
     expect(await content(store, guild)).toEqual(guildBefore);
     // Forgetting again finds nothing: the command can be re-run safely.
@@ -146,6 +161,7 @@ describe.each(backends)('one workspace’s data on the $name store', (backend) =
       channelZones: 0,
       queuedDeliveries: 0,
       deliveryLedger: 0,
+      deliveryLog: 0,
       heldItems: 0,
       installations: 0,
     });

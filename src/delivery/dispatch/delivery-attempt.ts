@@ -1,11 +1,17 @@
 import { messageOf } from '../../errors.js';
 import type { Clock } from '../../ports/index.js';
-import { type ChatAdapter, DELETE_REFUSED, type DeliveryOutcome } from '../../ports/index.js';
+import {
+  type ChatAdapter,
+  DELETE_REFUSED,
+  type DeliveryOutcome,
+  type MessageReference,
+} from '../../ports/index.js';
 import type { SubscriptionRepository } from '../../subscriptions/index.js';
 import type { DeliveredLedger } from '../delivered-ledger.js';
+import type { DeliveryLogOutcome, DeliveryRecord, DeliveryRecorder } from '../delivery-log.js';
 import { sendEdit } from '../edits.js';
 import { withMuteActions } from '../mute-actions.js';
-import { idempotencyKeyOf, type Outbox, type OutboxEntry } from '../outbox.js';
+import { EDIT_SUFFIX, idempotencyKeyOf, type Outbox, type OutboxEntry } from '../outbox.js';
 import type { ThreadDelivery } from '../threads.js';
 import type { Pacer } from './pacer.js';
 
@@ -17,6 +23,11 @@ export interface AttemptDeps {
   pacer: Pacer;
   threads: ThreadDelivery;
   maxAttempts: number;
+  /**
+   * Where settled attempts are recorded for `/directory why` (the delivery log); absent, nothing
+   * is. Written after the entry is settled, and a failed write is only reported (`log-failed`).
+   */
+  log?: DeliveryRecorder | undefined;
   onEvent?: ((event: DispatchEvent) => void) | undefined;
 }
 
@@ -42,7 +53,7 @@ export class DeliveryAttempts {
     try {
       if (entry.posted) {
         // Posted already; only recording it failed. Never post it again.
-        await this.#recordDelivered(entry, startedAt);
+        await this.#recordDelivered(adapter, entry, startedAt);
         return;
       }
       // After an attempt whose outcome may not have been recorded (or after a takeover),
@@ -85,11 +96,40 @@ export class DeliveryAttempts {
   }
 
   /** Mark delivered only after the platform confirmed the post, then forget the entry. */
-  async #recordDelivered(entry: OutboxEntry, startedAt: number): Promise<void> {
+  async #recordDelivered(adapter: ChatAdapter, entry: OutboxEntry, startedAt: number): Promise<void> {
     const { outbox, ledger, clock, onEvent } = this.#deps;
     await ledger.markDelivered(entry.destinationKey, entry.itemKey, entry.reference);
     await outbox.remove(entry);
     onEvent?.({ type: 'delivered', entry, ms: clock.now() - startedAt });
+    this.#log(entry, 'delivered', placeOf(adapter, entry, entry.reference));
+  }
+
+  /**
+   * Hands the settled attempt to the delivery log, which writes it with others settling about
+   * now (see DeliveryLog): the attempt does not wait for it. The entry is settled already
+   * (recorded, removed or rescheduled), so a failed write loses only the record: it never fails
+   * the delivery, nor makes it be tried again. A person's DMs are not logged: the log is per channel.
+   */
+  #log(
+    entry: OutboxEntry,
+    outcome: DeliveryLogOutcome,
+    details: Pick<DeliveryRecord, 'code' | 'reason' | 'messageId' | 'link'> = {},
+  ): void {
+    const { log, clock, onEvent } = this.#deps;
+    if (log === undefined || entry.destination.direct === true) return;
+    const itemKey = entry.edit === undefined ? entry.itemKey : entry.itemKey.slice(0, -EDIT_SUFFIX.length);
+    const title = entry.message.title;
+    log
+      .record({
+        at: clock.now(),
+        destinationKey: entry.destinationKey,
+        itemKey,
+        outcome,
+        ...details,
+        ...(title ? { title } : {}),
+        subscriptionIds: entry.subscriptionIds,
+      })
+      .catch((error: unknown) => onEvent?.({ type: 'log-failed', entry, error }));
   }
 
   /**
@@ -141,6 +181,7 @@ export class DeliveryAttempts {
     if (outcome.status === 'delivered' && entry.edit !== undefined) {
       await outbox.remove(entry);
       onEvent?.({ type: 'edited', entry, ms: clock.now() - startedAt });
+      this.#log(entry, entry.edit.delete ? 'deleted' : 'edited', placeOf(adapter, entry, entry.edit));
       return;
     }
     if (outcome.status === 'delivered') {
@@ -158,7 +199,7 @@ export class DeliveryAttempts {
               ...(entry.shown === undefined ? {} : { shown: entry.shown }),
             },
       );
-      await this.#recordDelivered(entry, startedAt);
+      await this.#recordDelivered(adapter, entry, startedAt);
       return;
     }
     // A deletion that cannot go is marked instead: the ledger already says "deleted", so nothing
@@ -171,6 +212,7 @@ export class DeliveryAttempts {
     if (outcome.status === 'rejected' && (outcome.scope === 'message' || entry.destination.direct)) {
       await outbox.remove(entry);
       onEvent?.({ type: 'dropped', entry, code: outcome.code, reason: outcome.reason });
+      this.#log(entry, 'dropped', { code: outcome.code, reason: outcome.reason });
       return;
     }
     if (outcome.status === 'rejected') {
@@ -188,6 +230,7 @@ export class DeliveryAttempts {
         reason: outcome.reason,
         dropped: dropped.length,
       });
+      this.#log(entry, 'rejected', { code: outcome.code, reason: outcome.reason });
       return;
     }
     const rateLimited = outcome.retryAfterMs !== undefined;
@@ -199,6 +242,7 @@ export class DeliveryAttempts {
         entry,
         reason: `${outcome.code}: ${outcome.reason} (after ${maxAttempts} attempts)`,
       });
+      this.#log(entry, 'abandoned', { code: outcome.code, reason: outcome.reason });
       return;
     }
     const retryInMs = outcome.retryAfterMs ?? backoff(entry.attempts);
@@ -209,6 +253,8 @@ export class DeliveryAttempts {
     const notBefore = outcome.global === true ? clock.now() : clock.now() + retryInMs;
     await outbox.reschedule(entry, notBefore, !rateLimited);
     onEvent?.({ type: 'failed', entry, code: outcome.code, reason: outcome.reason, retryInMs });
+    // A rate limit is the platform's pace, not the message's failure: the outbox shows it waiting.
+    if (!rateLimited) this.#log(entry, 'failed', { code: outcome.code, reason: outcome.reason });
   }
 
   /**
@@ -223,6 +269,22 @@ export class DeliveryAttempts {
     const problem = { code: DELETE_REFUSED, reason, at: deps.clock.now() };
     await deps.subscriptions.noteProblem('removalProblem', entry.subscriptionIds, problem);
   }
+}
+
+/** Where a posted message is, for its log record: its id and, where the platform has one, a link. */
+function placeOf(
+  adapter: ChatAdapter,
+  entry: OutboxEntry,
+  reference: MessageReference | undefined,
+): Pick<DeliveryRecord, 'messageId' | 'link'> {
+  if (reference === undefined) return {};
+  const { messageId, threadId, channelId } = reference;
+  const link = adapter.messageLink?.(entry.destination, {
+    messageId,
+    ...(threadId === undefined ? {} : { threadId }),
+    ...(channelId === undefined ? {} : { channelId }),
+  });
+  return { messageId, ...(link === undefined ? {} : { link }) };
 }
 
 const BASE_BACKOFF_MS = 1000;
@@ -242,4 +304,6 @@ export type DispatchEvent =
   | { type: 'dropped'; entry: OutboxEntry; code: string; reason: string }
   | { type: 'failed'; entry: OutboxEntry; code: string; reason: string; retryInMs: number }
   | { type: 'abandoned'; entry: OutboxEntry; reason: string }
-  | { type: 'error'; entry: OutboxEntry; error: unknown };
+  | { type: 'error'; entry: OutboxEntry; error: unknown }
+  /** The delivery stands; only its record in the delivery log was lost. */
+  | { type: 'log-failed'; entry: OutboxEntry; error: unknown };

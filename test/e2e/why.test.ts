@@ -1,0 +1,241 @@
+import { PassThrough } from 'node:stream';
+import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import { createConsoleAdapter } from '../../adapters/console/index.js';
+import { createDiscordAdapter } from '../../adapters/discord/index.js';
+import { createSlackAdapter } from '../../adapters/slack/index.js';
+import type { FeedName } from '../../src/feeds/feed-names.js';
+import type { ChatAdapter } from '../../src/ports/index.js';
+import type { Subscription } from '../../src/subscriptions/index.js';
+import { postInteraction } from '../fakes/discord/component-interactions.js';
+import { FakeDiscordRest } from '../fakes/discord/fake-discord-rest.js';
+import { discordKeyPair } from '../fakes/discord/signing.js';
+import { FakeSlackApi } from '../fakes/slack/fake-slack-api.js';
+import { signedHeaders } from '../fakes/slack/signing.js';
+import { newTriggerId } from '../fakes/slack/trigger-id.js';
+import { APP_ID, CHANNEL_ID, commandInteraction, GUILD_ID } from '../support/discord-interactions.js';
+import { startWorld } from '../support/engine-harness.js';
+import { Cleanup, pollAndDeliver, silentLogger, startPipeline } from '../support/pipeline-harness.js';
+import { eventually } from '../support/polling.js';
+
+// Each test polls the one emulator from a new bot: a generous complexity quota keeps them all within it.
+const world = await startWorld({ quotaComplexity: 100_000 });
+afterAll(() => world.close());
+const cleanup = new Cleanup();
+afterEach(() => cleanup.run());
+
+type Bot = Awaited<ReturnType<typeof startPipeline>>['bot'];
+
+/**
+ * The same channel story on every platform, against the emulator. One channel follows posts
+ * three times, in this order: a daily digest of those mentioning "airship", everything, and
+ * those mentioning "zeppelin". Two new posts are polled and delivered: "Difference engine" is
+ * posted (for everything) and filtered out by the other two; "Airship engine" is held for the
+ * digest (a channel gets an item once, so everything has it as a duplicate).
+ */
+async function story(bot: Bot, platform: string, channelId: string, extra: Partial<Subscription> = {}) {
+  const subscribe = async (more: Partial<Subscription>) =>
+    (
+      await bot.engine.subscriptions.add({
+        platform,
+        channelId,
+        feed: 'posts' as FeedName,
+        filters: {},
+        createdBy: 'e2e',
+        ...extra,
+        ...more,
+      })
+    ).subscription;
+  const digest = await subscribe({
+    filters: { keywords: ['airship'] },
+    schedule: { digest: { every: 'daily', at: { hour: 9, minute: 0 } } },
+  });
+  const all = await subscribe({});
+  const zeppelins = await subscribe({ filters: { keywords: ['zeppelin'] } });
+  await pollAndDeliver(bot); // the first poll records what exists: nothing of it is posted
+  const engine = world.emulator.admin.addPost({
+    name: `Difference engine ${platform}`,
+    tagline: 'Brass and steam',
+  });
+  const airship = world.emulator.admin.addPost({
+    name: `Airship engine ${platform}`,
+    tagline: 'Lighter than air',
+  });
+  await pollAndDeliver(bot);
+  return {
+    posted: String(engine['discussion_url']),
+    held: String(airship['discussion_url']),
+    all,
+    zeppelins,
+    digest,
+  };
+}
+
+/** What a Discord reader sees of a message: its text and embeds, markdown escapes removed. */
+function visibleText(message: Record<string, unknown>): string {
+  const embeds = (message['embeds'] as { title?: string; description?: string }[] | undefined) ?? [];
+  const parts = [message['content'], ...embeds.flatMap((e) => [e.title, e.description])];
+  return parts
+    .filter((part): part is string => typeof part === 'string')
+    .join('\n')
+    .replace(/\\(.)/g, '$1');
+}
+
+/** A moment ago as the answer writes it, whatever the hour: `00:02 UTC (now)`, `Mon 23 Nov 23:59 UTC (3 s ago)`. */
+const JUST_NOW = '(?:[A-Z][a-z]{2} \\d{1,2} [A-Z][a-z]{2} )?\\d\\d:\\d\\d UTC \\((?:now|\\d+ s ago)\\)';
+
+/** The lines of both answers: posted with the message's link and filtered out; held and a duplicate. */
+function expectStory(
+  posted: string,
+  held: string,
+  s: Awaited<ReturnType<typeof story>>,
+  messageLink: RegExp,
+): void {
+  expect(posted).toContain('Difference engine');
+  expect(posted).toMatch(new RegExp(`${s.all.id} \\(posts\\): Posted here ${JUST_NOW}`));
+  expect(posted).toMatch(messageLink);
+  expect(posted).toContain(
+    `${s.zeppelins.id} (posts): Filtered out by --keyword zeppelin: it does not mention it.`,
+  );
+  expect(posted).toContain(
+    `${s.digest.id} (posts): Filtered out by --keyword airship: it does not mention it.`,
+  );
+  expect(held).toContain('Airship engine');
+  expect(held).toMatch(
+    new RegExp(
+      `${s.digest.id} \\(posts\\): Held for the digest, which goes [A-Za-z0-9: ]+ UTC \\(in [^)]+\\)\\.`,
+    ),
+  );
+  expect(held).toContain(`${s.all.id} (posts): Already taken here by ${s.digest.id}'s schedule`);
+}
+
+describe('/directory why end to end: emulator → engine → platform → the answer', () => {
+  it("on Slack: a signed slash command gets the posted (with the message's permalink), filtered and held lines", async () => {
+    const token = 'xoxb-why';
+    const secret = 'why-signing-secret';
+    const slack = await new FakeSlackApi({ burst: 3 }).start();
+    cleanup.add(() => slack.close());
+    slack.addToken(token, 'T0WHY');
+    slack.addChannel('C0WHY');
+    const logger = silentLogger();
+    const adapter = createSlackAdapter({
+      botToken: token,
+      signingSecret: secret,
+      apiUrl: slack.apiUrl,
+      logger,
+    });
+    const { bot, url } = await startPipeline(world, cleanup, adapter, { namespace: 'e2e-why-slack', logger });
+    const s = await story(bot, 'slack', 'C0WHY');
+    expect(slack.callsTo('chat.postMessage').filter((c) => c.response['ok'])).toHaveLength(1);
+
+    async function ask(channel: string, text: string): Promise<string> {
+      const body = new URLSearchParams({
+        team_id: 'T0WHY',
+        channel_id: channel,
+        user_id: 'U0ASKER',
+        user_name: 'asker',
+        command: '/directory',
+        text,
+        api_app_id: 'A0WHY',
+        response_url: slack.responseUrl(),
+        trigger_id: newTriggerId(),
+      }).toString();
+      const res = await fetch(`${url}/slack/events`, {
+        method: 'POST',
+        headers: signedHeaders(secret, body, Math.floor(Date.now() / 1000)),
+        body,
+      });
+      expect(res.status).toBe(200);
+      const acked = (await res.json()) as Record<string, unknown>;
+      const answer = acked['text'] === 'Working on it…' ? (await slack.waitForResponse()).body : acked;
+      expect(answer['response_type']).toBe('ephemeral');
+      return JSON.stringify(answer);
+    }
+    const posted = slack.callsTo('chat.postMessage').find((c) => c.response['ok']);
+    const ts = String(posted?.response['ts']).replace('.', '');
+    expectStory(
+      await ask('C0WHY', `why ${s.posted}`),
+      await ask('C0WHY', `why ${s.held}`),
+      s,
+      new RegExp(`https://fake\\.slack\\.com/archives/C0WHY/p${ts}`),
+    );
+    expect(slack.violations).toEqual([]);
+  });
+
+  it("on Discord: a signed interaction gets the posted (with the message's link), filtered and held lines", async () => {
+    const rest = new FakeDiscordRest({ token: 'discord-why' });
+    await rest.listen();
+    cleanup.add(() => rest.close());
+    rest.addChannel(CHANNEL_ID, 'ok', GUILD_ID);
+    const keys = discordKeyPair();
+    const logger = silentLogger();
+    const adapter: ChatAdapter = createDiscordAdapter({
+      token: 'discord-why',
+      applicationId: APP_ID,
+      publicKey: keys.publicHex,
+      apiUrl: rest.url,
+      gateway: false,
+      logger,
+    });
+    const { bot, url } = await startPipeline(world, cleanup, adapter, {
+      namespace: 'e2e-why-discord',
+      logger,
+    });
+    const s = await story(bot, 'discord', CHANNEL_ID, { workspaceId: GUILD_ID });
+
+    async function ask(item: string): Promise<string> {
+      const interaction = commandInteraction('why', [{ name: 'item', type: 3, value: item }]);
+      const res = await postInteraction(url, keys.privateKey, interaction);
+      expect(res.status).toBe(200);
+      const callback = (await res.json()) as { type?: number; data?: Record<string, unknown> };
+      if (callback.type === 4 && callback.data) return visibleText(callback.data);
+      const edit = await rest.waitForCall(
+        (c) =>
+          c.method === 'PATCH' &&
+          c.route.endsWith('@original') &&
+          c.path.includes(String(interaction['token'])),
+      );
+      return visibleText(edit.body as Record<string, unknown>);
+    }
+    const messageId = (await bot.engine.deliveryLog.recent(`discord:${CHANNEL_ID}`))[0]?.messageId;
+    expect(messageId).toBeDefined();
+    expectStory(
+      await ask(s.posted),
+      await ask(s.held),
+      s,
+      new RegExp(`https://discord\\.com/channels/${GUILD_ID}/${CHANNEL_ID}/${messageId}`),
+    );
+    expect(rest.problems).toEqual([]);
+  });
+
+  it('on the console: typed at the prompt, answered in the terminal', async () => {
+    const input = new PassThrough();
+    let output = '';
+    const adapter = createConsoleAdapter({
+      write: (text) => {
+        output += text;
+      },
+      input,
+      logger: silentLogger(),
+      promptChannelId: 'general',
+    });
+    const { bot } = await startPipeline(world, cleanup, adapter, { namespace: 'e2e-why-console' });
+    const s = await story(bot, 'console', 'general');
+    const answer = async (link: string, title: string) => {
+      const from = output.length;
+      input.write(`why ${link}\n`);
+      await eventually(
+        () => output.slice(from).includes(`Why: ${title}`) && output.slice(from).includes('directory>'),
+        10_000,
+        'the answer printed',
+      );
+      return output.slice(from);
+    };
+    // The console's messages have ids, not links: the line names the one it printed.
+    expectStory(
+      await answer(s.posted, 'Difference engine console'),
+      await answer(s.held, 'Airship engine console'),
+      s,
+      new RegExp(`Posted here ${JUST_NOW} as message console-1\\.`),
+    );
+  });
+});
