@@ -11,6 +11,7 @@ import { startCommand } from './start-command.js';
 import { storeMigrateKeysCommand } from './store-migrate-keys-command.js';
 import { storeRotateKeyCommand } from './store-rotate-key-command.js';
 import type { Subcommand } from './subcommand.js';
+import { createWebhookCommands } from './webhook-command.js';
 import { workspaceExportCommand, workspaceForgetCommand } from './workspace-command.js';
 
 /** Every CLI subcommand, listed explicitly (no file-glob loading). */
@@ -25,4 +26,5 @@ export const SUBCOMMANDS: readonly Subcommand[] = [
   workspaceForgetCommand,
   storeRotateKeyCommand,
   storeMigrateKeysCommand,
+  ...createWebhookCommands(),
 ];
