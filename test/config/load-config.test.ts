@@ -263,7 +263,7 @@ describe('loading the configuration', () => {
         SLACK_BOT_TOKEN: 'xoxb-1-2-3',
         SLACK_SIGNING_SECRET: 'shh',
       }),
-    ).toEqual([expect.stringMatching(/^DIRECTORY_BASE_URL: required with Slack or Discord/)]);
+    ).toEqual([expect.stringMatching(/^DIRECTORY_BASE_URL: required with Slack, Discord or a webhook/)]);
     expect(problemsOf({ DIRECTORY_TOKEN: 'dir-token', SANDBOX: 'true' })).toEqual([
       expect.stringMatching(/^DIRECTORY_TOKEN: not used with SANDBOX=true/),
     ]);
