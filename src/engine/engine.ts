@@ -1,5 +1,5 @@
 import type { DispatchEvent, EditLimits } from '../delivery/index.js';
-import { DeliveredLedger, Dispatcher, Outbox } from '../delivery/index.js';
+import { DeliveredLedger, DeliveryLog, Dispatcher, messageLinkOf, Outbox } from '../delivery/index.js';
 import type { DirectoryClient, DirectoryLiveEvent } from '../directory/index.js';
 import { createFeeds } from '../feeds/create-feeds.js';
 import type { Feed } from '../feeds/feed.js';
@@ -7,7 +7,7 @@ import type { FeedItem } from '../feeds/feed-item.js';
 import type { FeedName } from '../feeds/feed-names.js';
 import type { LiveFeedState } from '../feeds/live-feed.js';
 import { createScheduling, type SchedulingEvent, type SchedulingOptions } from '../held-items/index.js';
-import type { ChatAdapter, Clock, Message } from '../ports/index.js';
+import type { ChatAdapter, Clock, Destination, Message } from '../ports/index.js';
 import type { BotStore } from '../store/index.js';
 import { directoryKeys, LEGACY_POLLER_LEASE } from '../store/index.js';
 import type { SubscriptionSeed } from '../subscriptions/index.js';
@@ -15,7 +15,7 @@ import { ReminderRepository, SubscriptionRepository } from '../subscriptions/ind
 import { type DirectoryReturn, startFromNowAfterDirectoryChange } from './active-directory.js';
 import { type PollSummary, runFeedOnce } from './feed-runner.js';
 import { type PollEvent, PollScheduler } from './poll-scheduler.js';
-import { PollerLease, type LeaderEvent } from './poller-lease.js';
+import { type LeaderEvent, PollerLease } from './poller-lease.js';
 import { createReminderRunner, type ReminderEvent } from './reminder-runner.js';
 import { olderToCheck } from './removal-memory.js';
 import { createTodaysRanking } from './todays-ranking.js';
@@ -40,6 +40,7 @@ export interface EngineSettings {
 export type EngineEvent =
   | { source: 'store'; type: 'swept'; removed: number }
   | { source: 'store'; type: 'sweep-failed'; error: unknown }
+  | { source: 'store'; type: 'delivery-log-failed'; error: unknown }
   | ({ source: 'store'; type: 'directory-changed'; directoryId: string } & DirectoryReturn)
   | ({ source: 'polling' } & PollEvent)
   | ({ source: 'dispatcher' } & DispatchEvent)
@@ -96,6 +97,13 @@ export function createEngine(options: EngineOptions) {
   const subscriptions = new SubscriptionRepository({ keyv, leases: store.leases, clock });
   const outbox = new Outbox({ keyv, directoryId });
   const ledger = new DeliveredLedger({ keyv, ttlMs: settings.dedupeTtlMs, directoryId });
+  const deliveryLog = new DeliveryLog({
+    keyv,
+    directoryId,
+    ttlMs: settings.dedupeTtlMs,
+    clock,
+    onError: (error) => onEvent?.({ source: 'store', type: 'delivery-log-failed', error }),
+  });
   const adapters = new Map(options.adapters.map((a) => [a.platform, a]));
   const dispatcher = new Dispatcher({
     outbox,
@@ -103,6 +111,7 @@ export function createEngine(options: EngineOptions) {
     subscriptions,
     adapters,
     clock,
+    log: deliveryLog,
     onEvent: (event) => onEvent?.({ source: 'dispatcher', ...event }),
   });
 
@@ -240,6 +249,7 @@ export function createEngine(options: EngineOptions) {
       await scheduling.stop();
       await polling.stop();
       await dispatcher.stop();
+      await deliveryLog.flushed();
     },
     onEvent: (event) => onEvent?.({ source: 'leader', ...event }),
   });
@@ -251,6 +261,9 @@ export function createEngine(options: EngineOptions) {
     /** Held items (digests, quiet hours, caps) and the runner releasing them. */
     scheduling,
     outbox,
+    ledger,
+    /** Every channel's newest settled attempts (`/directory why`). */
+    deliveryLog,
     dispatcher,
     polling,
     leader,
@@ -265,6 +278,13 @@ export function createEngine(options: EngineOptions) {
     /** Stops polling, finishes deliveries in flight, releases the lease. */
     async stop(): Promise<void> {
       await leader.stop();
+    },
+    /** A link to a message the bot posted, from its platform's adapter (undefined where it has none). */
+    messageLink(
+      destination: Destination,
+      reference: { messageId: string; threadId?: string; channelId?: string },
+    ): string | undefined {
+      return messageLinkOf(adapters.get(destination.platform), destination, reference);
     },
     /** Upcoming live events as the live feed last listed them (from the store; no request). */
     async listedLiveEvents(): Promise<DirectoryLiveEvent[]> {

@@ -66,6 +66,11 @@ export function engineEventSink(logger: Logger, metrics: Metrics, outboxSize: ()
     switch (event.source) {
       case 'store':
         if (event.type === 'swept') logger.debug({ removed: event.removed }, 'swept expired store keys');
+        else if (event.type === 'delivery-log-failed')
+          logger.warn(
+            { err: event.error },
+            'could not write the delivery log (what /directory why shows); deliveries go on',
+          );
         else if (event.type === 'directory-changed')
           logger.warn(
             { directory: event.directoryId, previous: event.previous, dropped: event.droppedMessages },

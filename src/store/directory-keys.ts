@@ -44,6 +44,8 @@ export function directoryKeys(directoryId: string) {
      * with it) but its own key: edits write it while a thread start writes the entry.
      */
     shown: (destinationKey: string, itemKey: string) => `${prefix}sent:${destinationKey}:${itemKey}#shown`,
+    /** The newest settled attempts at one channel (src/delivery/delivery-log.ts), for `/directory why`. */
+    deliveryLog: (destinationKey: string) => `${prefix}log:${destinationKey}`,
     /** Which subscriptions have held items or schedule state (src/held-items/held-item-store.ts). */
     heldIndex: `${prefix}held:subscriptions`,
     /** One subscription's held items and schedule state: what it holds names this directory's items. */

@@ -126,7 +126,7 @@ export async function benchScaleOut(options: ScaleOutOptions): Promise<ScaleOutR
       }
     },
   });
-  const storeCalls = countCalls(store.keyv, ['get', 'getMany', 'set', 'delete']);
+  const storeCalls = countCalls(store.keyv, ['get', 'getMany', 'set', 'setMany', 'delete', 'deleteMany']);
   try {
     await adapter.start({
       http: createHttpServer({ logger, registry: new Registry() }),

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { PollerLease, type LeaderOptions } from '../../src/engine/poller-lease.js';
+import { type LeaderOptions, PollerLease } from '../../src/engine/poller-lease.js';
 import type { LeaseBackend } from '../../src/store/leases.js';
 import { eventually } from '../support/polling.js';
 

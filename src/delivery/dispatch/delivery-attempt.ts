@@ -1,11 +1,17 @@
 import { messageOf } from '../../errors.js';
 import type { Clock } from '../../ports/index.js';
-import { type ChatAdapter, DELETE_REFUSED, type DeliveryOutcome } from '../../ports/index.js';
+import {
+  type ChatAdapter,
+  DELETE_REFUSED,
+  type DeliveryOutcome,
+  type Destination,
+} from '../../ports/index.js';
 import type { SubscriptionRepository } from '../../subscriptions/index.js';
 import type { DeliveredLedger } from '../delivered-ledger.js';
+import type { DeliveryLog, DeliveryLogOutcome, DeliveryRecord } from '../delivery-log.js';
 import { sendEdit } from '../edits.js';
 import { withMuteActions } from '../mute-actions.js';
-import { idempotencyKeyOf, type Outbox, type OutboxEntry } from '../outbox.js';
+import { EDIT_SUFFIX, idempotencyKeyOf, type Outbox, type OutboxEntry } from '../outbox.js';
 import type { ThreadDelivery } from '../threads.js';
 import type { Pacer } from './pacer.js';
 
@@ -17,6 +23,11 @@ export interface AttemptDeps {
   pacer: Pacer;
   threads: ThreadDelivery;
   maxAttempts: number;
+  /**
+   * Where settled attempts are recorded for `/directory why`; absent: nowhere. Written without
+   * waiting and never failing the attempt (see DeliveryLog).
+   */
+  log?: Pick<DeliveryLog, 'record'> | undefined;
   onEvent?: ((event: DispatchEvent) => void) | undefined;
 }
 
@@ -42,7 +53,7 @@ export class DeliveryAttempts {
     try {
       if (entry.posted) {
         // Posted already; only recording it failed. Never post it again.
-        await this.#recordDelivered(entry, startedAt);
+        await this.#recordDelivered(adapter, entry, startedAt);
         return;
       }
       // After an attempt whose outcome may not have been recorded (or after a takeover),
@@ -85,11 +96,53 @@ export class DeliveryAttempts {
   }
 
   /** Mark delivered only after the platform confirmed the post, then forget the entry. */
-  async #recordDelivered(entry: OutboxEntry, startedAt: number): Promise<void> {
+  async #recordDelivered(adapter: ChatAdapter, entry: OutboxEntry, startedAt: number): Promise<void> {
     const { outbox, ledger, clock, onEvent } = this.#deps;
     await ledger.markDelivered(entry.destinationKey, entry.itemKey, entry.reference);
     await outbox.remove(entry);
     onEvent?.({ type: 'delivered', entry, ms: clock.now() - startedAt });
+    this.#log(entry, 'delivered', { place: adapter, reference: entry.reference });
+  }
+
+  /**
+   * Records the attempt's outcome in the delivery log, without waiting: bookkeeping beside the
+   * delivery, so neither its failure nor its pace ever touches the entry. A channel's messages
+   * only (a reminder DM is nobody's channel).
+   */
+  #log(
+    entry: OutboxEntry,
+    outcome: DeliveryLogOutcome,
+    detail: {
+      code?: string;
+      reason?: string;
+      place?: ChatAdapter;
+      reference?: { messageId: string; threadId?: string; channelId?: string } | undefined;
+    } = {},
+  ): void {
+    const { log, clock } = this.#deps;
+    if (log === undefined || entry.destination.direct === true) return;
+    const { code, reason, place, reference } = detail;
+    const link = reference === undefined ? undefined : messageLinkOf(place, entry.destination, reference);
+    const itemKey = entry.itemKey.endsWith(EDIT_SUFFIX)
+      ? entry.itemKey.slice(0, -EDIT_SUFFIX.length)
+      : entry.itemKey;
+    const record: DeliveryRecord = {
+      at: clock.now(),
+      destinationKey: entry.destinationKey,
+      itemKey,
+      outcome,
+      ...(code === undefined ? {} : { code }),
+      ...(reason === undefined ? {} : { reason }),
+      ...(reference === undefined ? {} : { messageId: reference.messageId }),
+      ...(link === undefined ? {} : { link }),
+      title: entry.message.title,
+      subscriptionIds: entry.subscriptionIds,
+    };
+    try {
+      void log.record(record);
+    } catch {
+      // The log is bookkeeping: a throw here must not reach the attempt.
+    }
   }
 
   /**
@@ -136,11 +189,18 @@ export class DeliveryAttempts {
     const { outbox, subscriptions, clock, onEvent, maxAttempts } = this.#deps;
     if (outcome.status === 'rejected' && outcome.code === DELETE_REFUSED && entry.edit?.delete) {
       await this.#markInstead(entry, outcome.reason);
+      this.#log(entry, 'rejected', { code: outcome.code, reason: outcome.reason });
       return;
     }
     if (outcome.status === 'delivered' && entry.edit !== undefined) {
       await outbox.remove(entry);
       onEvent?.({ type: 'edited', entry, ms: clock.now() - startedAt });
+      const deleted = entry.edit.delete === true;
+      this.#log(
+        entry,
+        deleted ? 'deleted' : 'edited',
+        deleted ? {} : { place: adapter, reference: entry.edit },
+      );
       return;
     }
     if (outcome.status === 'delivered') {
@@ -158,19 +218,21 @@ export class DeliveryAttempts {
               ...(entry.shown === undefined ? {} : { shown: entry.shown }),
             },
       );
-      await this.#recordDelivered(entry, startedAt);
+      await this.#recordDelivered(adapter, entry, startedAt);
       return;
     }
     // A deletion that cannot go is marked instead: the ledger already says "deleted", so nothing
     // else would ever mark it.
     if (outcome.status === 'rejected' && outcome.scope === 'message' && entry.edit?.delete) {
       await this.#markInstead(entry, outcome.reason);
+      this.#log(entry, 'rejected', { code: outcome.code, reason: outcome.reason });
       return;
     }
     // A person who refuses DMs holds no channel and no subscription: drop that one message.
     if (outcome.status === 'rejected' && (outcome.scope === 'message' || entry.destination.direct)) {
       await outbox.remove(entry);
       onEvent?.({ type: 'dropped', entry, code: outcome.code, reason: outcome.reason });
+      this.#log(entry, 'dropped', { code: outcome.code, reason: outcome.reason });
       return;
     }
     if (outcome.status === 'rejected') {
@@ -188,17 +250,23 @@ export class DeliveryAttempts {
         reason: outcome.reason,
         dropped: dropped.length,
       });
+      this.#log(entry, 'rejected', { code: outcome.code, reason: outcome.reason });
+      // What waited behind it goes with the channel: each says so when asked about.
+      for (const other of dropped)
+        if (other.itemKey !== entry.itemKey)
+          this.#log(other, 'dropped', {
+            code: outcome.code,
+            reason: `the channel refused: ${outcome.reason}`,
+          });
       return;
     }
     const rateLimited = outcome.retryAfterMs !== undefined;
     if (!rateLimited && entry.attempts + 1 >= maxAttempts) {
+      const given = { code: outcome.code, reason: `${outcome.reason} (after ${maxAttempts} attempts)` };
+      this.#log(entry, 'abandoned', given);
       if (entry.edit?.delete) return this.#markInstead(entry, `gave up deleting: ${outcome.reason}`);
       await outbox.remove(entry);
-      onEvent?.({
-        type: 'abandoned',
-        entry,
-        reason: `${outcome.code}: ${outcome.reason} (after ${maxAttempts} attempts)`,
-      });
+      onEvent?.({ type: 'abandoned', entry, reason: `${outcome.code}: ${given.reason}` });
       return;
     }
     const retryInMs = outcome.retryAfterMs ?? backoff(entry.attempts);
@@ -209,6 +277,7 @@ export class DeliveryAttempts {
     const notBefore = outcome.global === true ? clock.now() : clock.now() + retryInMs;
     await outbox.reschedule(entry, notBefore, !rateLimited);
     onEvent?.({ type: 'failed', entry, code: outcome.code, reason: outcome.reason, retryInMs });
+    this.#log(entry, 'failed', { code: outcome.code, reason: outcome.reason });
   }
 
   /**
@@ -222,6 +291,19 @@ export class DeliveryAttempts {
     await deps.outbox.enqueueEdit({ ...entry, edit: mark, attempts: 0, notBefore: deps.clock.now() });
     const problem = { code: DELETE_REFUSED, reason, at: deps.clock.now() };
     await deps.subscriptions.noteProblem('removalProblem', entry.subscriptionIds, problem);
+  }
+}
+
+/** The adapter's link to a posted message; undefined when it has none or its answer throws. */
+export function messageLinkOf(
+  adapter: ChatAdapter | undefined,
+  destination: Destination,
+  reference: { messageId: string; threadId?: string; channelId?: string },
+): string | undefined {
+  try {
+    return adapter?.messageLink?.(destination, reference);
+  } catch {
+    return undefined;
   }
 }
 

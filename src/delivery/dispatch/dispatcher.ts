@@ -1,6 +1,7 @@
 import type { ChatAdapter, Clock } from '../../ports/index.js';
 import type { SubscriptionRepository } from '../../subscriptions/index.js';
 import type { DeliveredLedger } from '../delivered-ledger.js';
+import type { DeliveryLog } from '../delivery-log.js';
 import type { Outbox, OutboxEntry } from '../outbox.js';
 import { ThreadDelivery } from '../threads.js';
 import type { DispatchEvent } from './delivery-attempt.js';
@@ -24,6 +25,8 @@ export interface DispatcherOptions {
    * counted); with the backoff capped at 10 minutes that is about three hours of trying.
    */
   maxAttempts?: number;
+  /** Where settled attempts are recorded (`/directory why`); absent: nowhere. */
+  log?: Pick<DeliveryLog, 'record'>;
   onEvent?: (event: DispatchEvent) => void;
 }
 
@@ -33,7 +36,8 @@ export interface DispatcherOptions {
  * destination holds only its own slot, a slow platform only its own; outcomes are values.
  */
 export class Dispatcher {
-  readonly #options: Required<Omit<DispatcherOptions, 'onEvent'>> & Pick<DispatcherOptions, 'onEvent'>;
+  readonly #options: Required<Omit<DispatcherOptions, 'onEvent' | 'log'>> &
+    Pick<DispatcherOptions, 'onEvent' | 'log'>;
   readonly #inFlight = new Set<string>();
   readonly #inFlightPerPlatform = new Map<string, number>();
   readonly #pacer = new Pacer();
