@@ -20,6 +20,7 @@ import { createHttpInteractionsHandler } from './http-interactions.js';
 import { createInteractionFlow } from './interaction-flow.js';
 import { interactionSchema } from './interaction-payload.js';
 import { createResponder } from './interaction-responder.js';
+import { createDiscordMessageLinks } from './message-links.js';
 import { createDiscordRest, type DiscordRestEvent } from './rest-client.js';
 import { rememberThreadRefusals } from './thread-refusals.js';
 import { openThread, postInThread } from './threads.js';
@@ -96,6 +97,10 @@ export function createDiscordAdapter(options: DiscordAdapterOptions): ChatAdapte
   );
 
   let client: Client | undefined;
+  const links = createDiscordMessageLinks((channelId) => {
+    const channel = client?.channels.cache.get(channelId);
+    return channel !== undefined && 'guildId' in channel ? (channel.guildId ?? undefined) : undefined;
+  });
   let started = false;
   let stopping = false;
   /** Set while Discord refuses the bot token: bot-wide, so readiness says so, not a channel. */
@@ -140,11 +145,15 @@ export function createDiscordAdapter(options: DiscordAdapterOptions): ChatAdapte
   function attach(context: AdapterContext): ReturnType<typeof createInteractionFlow> {
     if (flow !== undefined) return flow;
     workspaceRemoved = context.workspaceRemoved;
-    const created = createInteractionFlow({
+    const answer = createInteractionFlow({
       commands: context.commands,
       logger,
       deferAfterMs: options.deferAfterMs ?? DEFAULT_DEFER_AFTER_MS,
     });
+    const created: typeof answer = (interaction, responder) => {
+      links.learn(interaction);
+      return answer(interaction, responder);
+    };
     flow = created;
     if (publicKey) {
       context.http.mount(
@@ -251,6 +260,8 @@ export function createDiscordAdapter(options: DiscordAdapterOptions): ChatAdapte
       }
       return rearmAfter401(await directMessages(destination, message, delivery.idempotencyKey));
     },
+
+    messageLink: links.link,
 
     health(): AdapterHealth {
       if (stopping) return { ready: false, reason: 'discord adapter stopped' };

@@ -7,6 +7,9 @@ import { isTokenError, slackErrorCode } from './error-mapping.js';
 export interface SlackBotIdentity {
   botId: string;
   botUserId: string;
+  /** The workspace's address (`https://<workspace>.slack.com/`) and id, for links to messages. */
+  url?: string;
+  teamId?: string;
 }
 
 /**
@@ -21,9 +24,13 @@ export async function verifySlackBotToken(
 ): Promise<SlackBotIdentity | undefined> {
   try {
     const result = await client.auth.test({ token: botToken });
-    return typeof result.bot_id === 'string' && typeof result.user_id === 'string'
-      ? { botId: result.bot_id, botUserId: result.user_id }
-      : undefined;
+    if (typeof result.bot_id !== 'string' || typeof result.user_id !== 'string') return undefined;
+    return {
+      botId: result.bot_id,
+      botUserId: result.user_id,
+      ...(typeof result.url === 'string' ? { url: result.url } : {}),
+      ...(typeof result.team_id === 'string' ? { teamId: result.team_id } : {}),
+    };
   } catch (error) {
     const code = slackErrorCode(error);
     if (isTokenError(code)) {
@@ -50,5 +57,12 @@ export function singleTokenAuthorize(
   botToken: string,
   identity: () => SlackBotIdentity | undefined,
 ): Authorize<boolean> {
-  return async ({ isEnterpriseInstall }) => ({ isEnterpriseInstall, botToken, ...identity() });
+  return async ({ isEnterpriseInstall }) => {
+    const known = identity();
+    return {
+      isEnterpriseInstall,
+      botToken,
+      ...(known === undefined ? {} : { botId: known.botId, botUserId: known.botUserId }),
+    };
+  };
 }

@@ -6,6 +6,7 @@ import { createBoltLogger } from './bolt-logger.js';
 import { type SlackBotIdentity, verifySlackBotToken } from './bot-identity.js';
 import { createSlackDeliveries } from './deliveries.js';
 import type { SlackAdapterEvent } from './events.js';
+import { createSlackMessageLinks } from './message-links.js';
 import { slackPacing } from './pacing.js';
 import { createSlackTokens } from './slack-tokens.js';
 import { connectSlackSocketMode } from './socket-mode.js';
@@ -50,6 +51,7 @@ export function createSlackAdapter(options: SlackAdapterOptions): ChatAdapter {
   /** The bot's ids from the start-up auth.test, once known. */
   let identity: SlackBotIdentity | undefined;
   let attached: BoltApp | undefined;
+  const links = createSlackMessageLinks();
 
   /** Creates the Bolt app and mounts its routes once: no call to Slack, so it can run before the port is bound. */
   function attach(context: AdapterContext): BoltApp {
@@ -62,6 +64,7 @@ export function createSlackAdapter(options: SlackAdapterOptions): ChatAdapter {
         emit,
         now,
         identity: () => identity,
+        links,
         onSocketHealth: (next) => {
           if (!stopped) health = next;
         },
@@ -88,6 +91,7 @@ export function createSlackAdapter(options: SlackAdapterOptions): ChatAdapter {
         options.botToken === undefined
           ? undefined
           : await verifySlackBotToken(webClient, options.botToken, logger);
+      if (identity?.url !== undefined) links.learnSole(identity.teamId, identity.url);
       if (http !== undefined) {
         health = { ready: true };
       } else if (socket !== undefined) {
@@ -113,6 +117,7 @@ export function createSlackAdapter(options: SlackAdapterOptions): ChatAdapter {
     }),
     edit: deliveries.edit,
     delete: deliveries.delete,
+    messageLink: links.link,
 
     health() {
       // A refused token outranks a healthy connection: commands may still arrive, but nothing
