@@ -122,7 +122,13 @@ export function createApp(config: Config, options: AppOptions): App {
     const parts = { client, engine: activeEngine, store, directoryId: directory.id, metrics, zones };
     const commands = buildCommandHandler(config, parts);
     home = buildHomeService(config, parts, commands, logger);
-    const workspaceRemoved = createWorkspaceRemoval({ store, outbox: activeEngine.outbox, logger, metrics });
+    const workspaceRemoved = createWorkspaceRemoval({
+      store,
+      outbox: activeEngine.outbox,
+      deliveryLog: activeEngine.deliveryLog,
+      logger,
+      metrics,
+    });
     lostAccess = createLostAccessRemoval({
       subscriptions: activeEngine.subscriptions,
       adapters,

@@ -23,6 +23,8 @@ export interface ForgetReport {
     deliveryLedger: number;
     /** Items held by its subscriptions' schedules. */
     heldItems: number;
+    /** Its channels' delivery logs (one document per channel and directory). */
+    deliveryLogs: number;
     installations: number;
   };
   /** Every store key deleted, plus the documents changed (subscriptions, outbox indexes). */
@@ -62,6 +64,7 @@ export async function forgetWorkspace(
       queuedDeliveries: data.queues.reduce((sum, q) => sum + q.entries.length, 0),
       deliveryLedger: data.ledgerKeys.length,
       heldItems: data.heldKeys.length,
+      deliveryLogs: data.logKeys.length,
       installations: installationKeys.length,
     },
     keys: [
@@ -72,6 +75,7 @@ export async function forgetWorkspace(
       ...queueKeys,
       ...data.ledgerKeys,
       ...data.heldKeys,
+      ...data.logKeys,
       ...installationKeys,
     ],
     channels: data.channels,
@@ -95,7 +99,7 @@ export async function forgetWorkspace(
     else await store.keyv.delete(index.key);
   }
   // A held-items index naming a deleted document is harmless: the poller drops the name.
-  const doomed = [...queueKeys, ...data.ledgerKeys, ...data.heldKeys, ...installationKeys];
+  const doomed = [...queueKeys, ...data.ledgerKeys, ...data.heldKeys, ...data.logKeys, ...installationKeys];
   for (let start = 0; start < doomed.length; start += BATCH)
     await store.keyv.deleteMany(doomed.slice(start, start + BATCH));
   return report;

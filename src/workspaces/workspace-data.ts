@@ -34,6 +34,8 @@ export interface WorkspaceData {
   ledgerKeys: string[];
   /** Items its scheduled subscriptions hold (digests, quiet hours, caps), every directory's. */
   heldKeys: string[];
+  /** Delivery-log documents of those channels (`/directory why`), every directory's. */
+  logKeys: string[];
   /** Slack OAuth installations stored for the workspace, as stored (secrets included). */
   installations: { key: string; value: unknown }[];
 }
@@ -87,6 +89,12 @@ export async function findWorkspaceData(store: BotStore, ref: WorkspaceRef): Pro
     );
   }
 
+  const logKeys: string[] = [];
+  for (const channel of channels)
+    logKeys.push(
+      ...(await matching(store, ['dir:', `:log:${channel}`], `^${IN_ANY_DIRECTORY}log:${escaped(channel)}$`)),
+    );
+
   const heldKeys: string[] = [];
   for (const subscription of subscriptions.filter((s) => s.schedule))
     heldKeys.push(
@@ -113,8 +121,14 @@ export async function findWorkspaceData(store: BotStore, ref: WorkspaceRef): Pro
     queueIndexes: await indexesNaming(store, channels),
     ledgerKeys,
     heldKeys,
+    logKeys,
     installations: ref.platform === 'slack' ? await slackInstallations(store, ref.id) : [],
   };
+}
+
+/** `text` as a regular expression matching it literally. */
+function escaped(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }
 
 /** `keysMatching`, keeping only keys that match `shape` too (the parts' gaps are any text). */

@@ -1,6 +1,7 @@
 import type { Installation } from '@slack/bolt';
 import { createKeyValueInstallationStore } from '../../adapters/slack/installation-store.js';
 import { DeliveredLedger } from '../../src/delivery/delivered-ledger.js';
+import { DeliveryLog } from '../../src/delivery/delivery-log.js';
 import { Outbox, type OutboxEntry } from '../../src/delivery/outbox.js';
 import { systemClock } from '../../src/ports/clock.js';
 import type { BotStore } from '../../src/store/bot-store.js';
@@ -90,6 +91,20 @@ export async function seedWorkspaces(store: BotStore): Promise<void> {
       `discord:${DISCORD_CHANNEL}`,
     ])
       await ledger.markDelivered(channel, 'post:9');
+  }
+  // The delivery logs `/directory why` reads: one channel of each workspace, in both directories.
+  for (const directoryId of ['dir0aaa', 'dir0bbb']) {
+    const log = new DeliveryLog({ keyv: store.keyv, ttlMs: 3_600_000, directoryId, clock: systemClock });
+    for (const channel of ['slack:C0A1', 'slack:C0B1', 'slack:C0SHARED', `discord:${DISCORD_CHANNEL}`])
+      void log.record({
+        at: Date.now(),
+        destinationKey: channel,
+        itemKey: 'post:9',
+        outcome: 'delivered',
+        messageId: 'm9',
+        subscriptionIds: ['s1'],
+      });
+    await log.flushed();
   }
   // An edited post's state, kept beside its ledger entry.
   await new DeliveredLedger({ keyv: store.keyv, ttlMs: 3_600_000, directoryId: 'dir0aaa' }).noteShown(

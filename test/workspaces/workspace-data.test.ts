@@ -23,6 +23,7 @@ const TEAM_A_COUNTS = {
   queuedDeliveries: 2,
   deliveryLedger: 6,
   heldItems: 0,
+  deliveryLogs: 2,
   installations: 1,
 };
 /** An export minus the moment it was made, to compare two of them. */
@@ -72,6 +73,13 @@ describe.each(backends)('one workspace’s data on the $name store', (backend) =
       'dir:dir0aaa:sent:slack:C0A2:post:9',
       'dir:dir0bbb:sent:slack:C0A2:post:9',
     ]);
+    expect(exported.deliveryLogs).toEqual([
+      {
+        key: 'dir:dir0aaa:log:slack:C0A1',
+        records: [expect.objectContaining({ itemKey: 'post:9', messageId: 'm9' })],
+      },
+      { key: 'dir:dir0bbb:log:slack:C0A1', records: [expect.objectContaining({ itemKey: 'post:9' })] },
+    ]);
     expect(exported.installations).toHaveLength(1);
     expect(exported.installations[0]).toMatchObject({
       key: `slack:installation:team:${TEAM_A}`,
@@ -119,6 +127,7 @@ describe.each(backends)('one workspace’s data on the $name store', (backend) =
     // The outbox index still names the other destinations, so their queues reload.
     expect(left['dir:dir0aaa:outbox:destinations']).toEqual(['slack:C0B1', 'discord:222222222222222222']);
     expect(left['dir:dir0aaa:sent:slack:C0SHARED:post:9']).toBe(1);
+    expect(left['dir:dir0aaa:log:slack:C0SHARED']).toHaveLength(1);
     expect((left['reminders'] as { userId: string }[]).map((r) => r.userId)).toEqual(['U0REMINDB']);
     expect((left['channel-zones'] as { zone: string }[]).map((z) => z.zone)).toEqual(['Asia/Tokyo']);
     expect((left['subscriptions'] as { channelId: string }[]).map((s) => s.channelId).sort()).toEqual([
@@ -137,6 +146,11 @@ describe.each(backends)('one workspace’s data on the $name store', (backend) =
         'dir:dir0aaa:sent:slack:C0SHARED:post:9',
         'dir:dir0bbb:sent:slack:C0SHARED:post:9',
       ],
+      deliveryLogs: [
+        ...otherBefore.deliveryLogs,
+        { key: 'dir:dir0aaa:log:slack:C0SHARED', records: [expect.objectContaining({ itemKey: 'post:9' })] },
+        { key: 'dir:dir0bbb:log:slack:C0SHARED', records: [expect.objectContaining({ itemKey: 'post:9' })] },
+      ],
     });
     expect(await content(store, guild)).toEqual(guildBefore);
     // Forgetting again finds nothing: the command can be re-run safely.
@@ -147,6 +161,7 @@ describe.each(backends)('one workspace’s data on the $name store', (backend) =
       queuedDeliveries: 0,
       deliveryLedger: 0,
       heldItems: 0,
+      deliveryLogs: 0,
       installations: 0,
     });
   });
