@@ -1,9 +1,6 @@
-import type { IdOrSlug } from '../directory/index.js';
+import { type IdOrSlug, idOrSlugOf, linkIn, SLUG_PATTERN, unwrapChatLink } from '../directory/index.js';
 
-/** Slugs on the directory: letters, digits and dashes. */
-export const SLUG_PATTERN = /^[a-z0-9][a-z0-9-]*$/i;
-/** Usernames on the directory, optionally written with a leading `@`. */
-export const USERNAME_PATTERN = /^@?[A-Za-z0-9_.-]+$/;
+export { SLUG_PATTERN, USERNAME_PATTERN } from '../directory/index.js';
 
 /** A real calendar day `YYYY-MM-DD` (rejects 2025-02-30). */
 export function isCalendarDay(value: string): boolean {
@@ -17,21 +14,8 @@ export function isCalendarMonth(value: string): boolean {
   return /^\d{4}-(0[1-9]|1[0-2])$/.test(value);
 }
 
-/** The text without the `<…>` or `<…|label>` a chat client may wrap a link in. */
-function unwrapChatLink(raw: string): string {
-  return raw.trim().replace(/^<([^|>]+)(\|[^>]*)?>$/, '$1');
-}
-
 /** The link in a post reference, when it is one (`https://…/posts/slug`), else undefined. */
-export function postLink(raw: string): URL | undefined {
-  const text = unwrapChatLink(raw);
-  if (!/^https?:\/\//i.test(text)) return undefined;
-  try {
-    return new URL(text);
-  } catch {
-    return undefined;
-  }
-}
+export const postLink: (raw: string) => URL | undefined = linkIn;
 
 /**
  * A post reference as users paste it: a numeric id, a slug, or a link to the post (whose
@@ -44,11 +28,12 @@ export function parsePostRef(raw: string): IdOrSlug | undefined {
   if (/^https?:\/\//i.test(text)) {
     const url = postLink(raw);
     if (url === undefined) return undefined;
-    const segments = url.pathname.split('/').filter((s) => s !== '');
-    const last = segments.at(-1);
-    if (last === undefined) return undefined;
-    if (/^\d{1,20}$/.test(last)) return { id: last };
-    return SLUG_PATTERN.test(last) && last.length <= 100 ? { slug: last.toLowerCase() } : undefined;
+    return idOrSlugOf(
+      url.pathname
+        .split('/')
+        .filter((s) => s !== '')
+        .at(-1),
+    );
   }
   return SLUG_PATTERN.test(text) && text.length <= 100 ? { slug: text.toLowerCase() } : undefined;
 }

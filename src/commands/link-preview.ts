@@ -1,7 +1,7 @@
-import type { DirectoryClient, IdOrSlug } from '../directory/index.js';
+import { type DirectoryClient, type IdOrSlug, linkedRecord } from '../directory/index.js';
 import { composeLiveEventMessage, composeUserMessage } from '../messages/index.js';
 import type { Clock, CommandReply, LinkPreview, LinkPreviewRequest } from '../ports/index.js';
-import { parsePostRef, postLink, SLUG_PATTERN, USERNAME_PATTERN } from './arg-formats.js';
+import { postLink } from './arg-formats.js';
 import { collectionLookup } from './collection.js';
 import type { Lookup } from './command-module.js';
 import type { DirectoryLinks } from './directory-links.js';
@@ -23,31 +23,21 @@ export type LinkTarget =
   | { kind: 'user'; username: string }
   | { kind: 'live'; slug: string };
 
-/** A slug as the service's links carry it: letters, digits and dashes, at most 100. */
-const slugOf = (segment: string | undefined): string | undefined =>
-  segment !== undefined && SLUG_PATTERN.test(segment) && segment.length <= 100
-    ? segment.toLowerCase()
-    : undefined;
-
-/** The record a link to the directory's site names, or undefined for any other page. */
+/** The record a link to the directory's site names, or undefined for any page not previewed. */
 export function linkTarget(url: URL): LinkTarget | undefined {
-  const segments = url.pathname.split('/').filter((segment) => segment !== '');
-  const [first, second, third, ...rest] = segments;
-  if (rest.length > 0 || first === undefined) return undefined;
-  if (first === 'posts' && third === undefined) {
-    const ref = second === undefined ? undefined : parsePostRef(second);
-    return ref === undefined ? undefined : { kind: 'post', ref };
+  const record = linkedRecord(url);
+  switch (record?.kind) {
+    case undefined:
+    case 'notification':
+      return undefined;
+    // A comment's link is its post's page: the card is the post's.
+    case 'comment':
+      return { kind: 'post', ref: record.post };
+    case 'collection':
+      return { kind: 'collection', slug: record.slug };
+    default:
+      return record;
   }
-  if (first === 'live' && third === undefined) {
-    const slug = slugOf(second);
-    return slug === undefined ? undefined : { kind: 'live', slug };
-  }
-  if (!first.startsWith('@')) return undefined;
-  const username = first.slice(1);
-  if (username === '' || username.length > 50 || !USERNAME_PATTERN.test(username)) return undefined;
-  if (second === undefined) return { kind: 'user', username };
-  const slug = second === 'collections' ? slugOf(third) : undefined;
-  return slug === undefined ? undefined : { kind: 'collection', slug };
 }
 
 /**

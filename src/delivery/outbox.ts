@@ -135,6 +135,19 @@ export class Outbox {
     return count;
   }
 
+  /**
+   * What the store holds queued for one destination, oldest first: what any instance sees of the
+   * poller's queue (whose changes count only once written there).
+   */
+  static async stored(keyv: Keyv, directoryId: string, destinationKey: string): Promise<OutboxEntry[]> {
+    return (await keyv.get<OutboxEntry[]>(directoryKeys(directoryId).outboxQueue(destinationKey))) ?? [];
+  }
+
+  /** The entries waiting for one destination, oldest first, as this poller holds them (a copy). */
+  queued(destinationKey: string): OutboxEntry[] {
+    return [...(this.#queues.get(destinationKey) ?? [])];
+  }
+
   has(destinationKey: string, itemKey: string): boolean {
     return this.#queues.get(destinationKey)?.some((e) => e.itemKey === itemKey) ?? false;
   }

@@ -23,6 +23,16 @@ export {
   SPEC_DEFAULT_LIMITS,
   SPEC_WINDOW_MS,
 } from './quota-ledger.js';
+export {
+  idOrSlugOf,
+  type LinkedRecord,
+  lastSegmentOf,
+  linkedRecord,
+  linkIn,
+  SLUG_PATTERN,
+  USERNAME_PATTERN,
+  unwrapChatLink,
+} from './record-links.js';
 export type {
   CallOptions,
   Connection,

@@ -49,10 +49,7 @@ export function createCollectionsFeed(deps: FeedDependencies): Feed<CollectionsF
         };
       }
       const now = clock.now();
-      const fresh = featured.filter(
-        (c) =>
-          !state.seen.includes(c.id) && Date.parse(c.featuredAt ?? '') >= state.watermark - FEATURED_GRACE_MS,
-      );
+      const fresh = featured.filter((c) => isNew(c, state));
       const items: FeedItem[] = fresh
         .sort((a, b) => Date.parse(a.featuredAt ?? '') - Date.parse(b.featuredAt ?? ''))
         .map((collection) => toItem(collection, now));
@@ -69,6 +66,12 @@ export function createCollectionsFeed(deps: FeedDependencies): Feed<CollectionsF
         },
       };
     },
+    position(state, item) {
+      if (item.record.type !== 'collection' || item.record.collection.featuredAt === undefined)
+        return 'never';
+      if (state === undefined) return 'unstarted';
+      return isNew(item.record.collection, state) ? 'ahead' : 'passed';
+    },
     async recent(query, call) {
       const now = clock.now();
       const result = await client.listCollections(
@@ -78,6 +81,14 @@ export function createCollectionsFeed(deps: FeedDependencies): Feed<CollectionsF
       return result.items.map((collection) => toItem(collection, now));
     },
   };
+}
+
+/** Featured since the watermark (give or take an edit's grace), and not handed on yet. */
+function isNew(collection: DirectoryCollection, state: CollectionsFeedState): boolean {
+  return (
+    !state.seen.includes(collection.id) &&
+    Date.parse(collection.featuredAt ?? '') >= state.watermark - FEATURED_GRACE_MS
+  );
 }
 
 function toItem(collection: DirectoryCollection, now: number): FeedItem {

@@ -73,6 +73,11 @@ export function createPostsFeed(deps: FeedDependencies): Feed<PostsFeedState> {
         },
       };
     },
+    position(state, item) {
+      if (item.record.type !== 'post') return 'never';
+      if (state === undefined) return 'unstarted';
+      return isNew(item.record.post, state) ? 'ahead' : 'passed';
+    },
     async recent(query, call) {
       const now = clock.now();
       const connection = await client.listPosts(

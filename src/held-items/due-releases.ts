@@ -1,4 +1,4 @@
-import type { ScheduleOptions } from '../schedule/index.js';
+import type { DigestRecurrence, ScheduleOptions } from '../schedule/index.js';
 import { latestDigestAt, nextDigestAt, quietWindowAt } from '../schedule/index.js';
 import type { HeldState, HoldReason } from './held-item-store.js';
 
@@ -46,11 +46,8 @@ export function dueReleases(
   }
   const recurrence = schedule?.digest;
   if (recurrence && state.lastDigestAt !== undefined) {
-    const first = nextDigestAt(recurrence, zone, state.lastDigestAt);
+    const dueAt = digestDueAt(recurrence, schedule, zone, state.lastDigestAt);
     const quiet = schedule?.quiet;
-    // A digest is a message like any other: quiet hours hold it until they end.
-    const firstQuiet = quiet ? quietWindowAt(quiet, zone, first) : undefined;
-    const dueAt = firstQuiet ? firstQuiet.end : first;
     const quietNow = quiet ? quietWindowAt(quiet, zone, now) : undefined;
     if (dueAt > now) later(dueAt);
     else if (quietNow) later(quietNow.end);
@@ -67,4 +64,46 @@ export function dueReleases(
     due.push({ kind: 'digest', before: now + 1 });
   }
   return { due, nextAt };
+}
+
+/** When the digest after `lastDigestAt` is due: its slot, or the end of quiet hours it falls in. */
+function digestDueAt(
+  recurrence: DigestRecurrence,
+  schedule: ScheduleOptions | undefined,
+  zone: string,
+  lastDigestAt: number,
+): number {
+  const first = nextDigestAt(recurrence, zone, lastDigestAt);
+  // A digest is a message like any other: quiet hours hold it until they end.
+  const firstQuiet = schedule?.quiet ? quietWindowAt(schedule.quiet, zone, first) : undefined;
+  return firstQuiet ? firstQuiet.end : first;
+}
+
+/**
+ * When what a subscription holds for `kind` goes (epoch ms; `now` when it is due already), as
+ * `dueReleases` will decide it: for `/directory why`. Undefined when nothing will release it yet
+ * (a quiet or cap window not recorded).
+ */
+export function releaseAt(
+  kind: HoldReason,
+  schedule: ScheduleOptions | undefined,
+  state: HeldState,
+  zone: string,
+  now: number,
+): number | undefined {
+  if (state.releasing?.kind === kind) return now;
+  const at =
+    kind === 'quiet'
+      ? state.quietUntil
+      : kind === 'cap'
+        ? state.capUntil
+        : schedule?.digest === undefined
+          ? now // the digest was switched off: what it held goes at the next look
+          : digestDueAt(
+              schedule.digest,
+              schedule,
+              zone,
+              state.lastDigestAt ?? latestDigestAt(schedule.digest, zone, now),
+            );
+  return at === undefined ? undefined : Math.max(at, now);
 }

@@ -1,4 +1,5 @@
 /** What a subscription's schedule holds back (digests, quiet hours, caps) and the runner that releases it. */
-export { emptyHeldState, holdItems } from './held-item-store.js';
+export { releaseAt } from './due-releases.js';
+export { emptyHeldState, HeldItems, type HeldState, type HoldReason, holdItems } from './held-item-store.js';
 export type { ScheduledCandidate, ScheduleGate } from './hold-gate.js';
 export { createScheduling, type SchedulingEvent, type SchedulingOptions } from './scheduling.js';

@@ -1,4 +1,6 @@
 /** Schedule options as values: digests, quiet hours and caps, their parsing, time zones and slots in a zone. */
+
+export { formatDuration } from './durations.js';
 export {
   buildSchedule,
   formatLocalTime,

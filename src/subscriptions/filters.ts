@@ -88,6 +88,47 @@ export function matchesFilters(item: FeedItem, filters: FeedFilters): boolean {
   return true;
 }
 
+/** Which filter an item failed (as `/directory subscribe` names the option), and what it had instead. */
+export interface FilterMiss {
+  /** `--keyword "ai" or "ml"`: the option and its value, as typed. */
+  filter: string;
+  /** `it mentions none of them`: what the item had. */
+  had: string;
+}
+
+const quoted = (words: readonly string[]) => words.map((w) => `"${w}"`).join(' or ');
+
+/**
+ * The first filter `item` fails, and what it had instead; undefined exactly when `matchesFilters`
+ * lets it through (same checks, same order). For `/directory why`: numbers are the item's as
+ * looked up now, which may differ from when it was polled.
+ */
+export function filterMiss(item: FeedItem, filters: FeedFilters): FilterMiss | undefined {
+  const { facets } = item;
+  if (filters.post && !facets.postRefs.includes(filters.post.toLowerCase())) {
+    const on = facets.postRefs.find((ref) => !/^\d+$/.test(ref)) ?? facets.postRefs[0];
+    return { filter: `--post ${filters.post}`, had: on ? `it is on post ${on}` : 'it names no post' };
+  }
+  if (filters.user && !facets.usernames.includes(filters.user.toLowerCase())) {
+    const by = facets.usernames.map((u) => `@${u}`).join(', ');
+    return { filter: `--user ${filters.user}`, had: by ? `it is by ${by}` : 'its author is not shown' };
+  }
+  if (filters.keywords?.length && !filters.keywords.some((k) => containsWord(facets.text, k)))
+    return { filter: `--keyword ${quoted(filters.keywords)}`, had: 'it mentions none of them' };
+  const excluded = filters.exclude?.filter((k) => containsWord(facets.text, k)) ?? [];
+  if (excluded.length > 0)
+    return { filter: `--exclude ${quoted(filters.exclude ?? [])}`, had: `it mentions ${quoted(excluded)}` };
+  if (filters.video && facets.liveVideo !== true) return { filter: '--video', had: 'it is not on camera' };
+  if (filters.minVotes !== undefined && (facets.votes ?? -1) < filters.minVotes) {
+    const votes =
+      facets.votes === undefined
+        ? 'no vote count'
+        : `${facets.votes} vote${facets.votes === 1 ? '' : 's'} now`;
+    return { filter: `--min-votes ${filters.minVotes}`, had: `it has ${votes}` };
+  }
+  return undefined;
+}
+
 const WORD = /^[\p{L}\p{N}_]+$/u;
 const WORD_CHARACTER = /^[\p{L}\p{N}_]$/u;
 

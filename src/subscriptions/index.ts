@@ -3,7 +3,9 @@ export { CHANNEL_ZONES_KEY, type ChannelZone, ChannelZoneRepository } from './ch
 export {
   describeFilters,
   type FeedFilters,
+  type FilterMiss,
   feedFiltersSchema,
+  filterMiss,
   filtersNotApplicable,
   matchesFilters,
 } from './filters.js';
