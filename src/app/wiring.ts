@@ -1,3 +1,4 @@
+import type { ExplainDeps } from '../accounting/index.js';
 import {
   COMMAND_REGISTRY,
   type CommandDependencies,
@@ -7,17 +8,19 @@ import {
   type StatusReport,
 } from '../commands/index.js';
 import type { Config } from '../config/config.js';
+import { Outbox } from '../delivery/index.js';
 import { createDirectoryClient, type DirectoryClient, SPEC_WINDOW_MS } from '../directory/index.js';
 import { EMULATOR_WEB_URL, type RunningEmulator, startEmulator } from '../emulator/index.js';
 import type { Engine, EngineSettings } from '../engine/index.js';
 import { PollScheduler } from '../engine/index.js';
 import { BotError } from '../errors.js';
+import { HeldItems } from '../held-items/index.js';
 import { directoryEventSink } from '../observability/event-log.js';
 import type { Metrics } from '../observability/metrics.js';
-import type { ChatAdapter, CommandHandler, Logger } from '../ports/index.js';
+import type { ChatAdapter, Clock, CommandHandler, Logger } from '../ports/index.js';
 import { systemClock } from '../ports/index.js';
 import type { BotStore } from '../store/index.js';
-import { directoryIdFor, SANDBOX_DIRECTORY_ID } from '../store/index.js';
+import { directoryIdFor, directoryKeys, SANDBOX_DIRECTORY_ID } from '../store/index.js';
 import { ChannelZoneRepository, createZoneResolver, type ZoneResolver } from '../subscriptions/index.js';
 import { USER_AGENT } from '../version.js';
 import { isSandbox, SANDBOX_TOKEN } from './sandbox.js';
@@ -103,6 +106,8 @@ export interface CommandParts {
   metrics?: Metrics;
   /** Channel zones and how a schedule's zone is found (`buildZones`); absent: schedules shown in UTC. */
   zones?: Zones;
+  /** The commands' clock; default the system's (a test steps its manual clock with the engine's). */
+  clock?: Clock;
 }
 
 /** The channel zones store and the resolver over it: what the commands and the engine share. */
@@ -131,12 +136,43 @@ export function buildZones(store: BotStore, adapters: readonly ChatAdapter[]): Z
   return { channelZones, resolver };
 }
 
+/**
+ * What `explainItem` reads (`/directory why`, the control panel), from the running parts: the
+ * poller's own outbox and feed health when this instance polls, what it last wrote to the store
+ * otherwise. No lookup allowance: a caller answering a person adds theirs (`allowLookup`).
+ */
+export function explainDeps(config: CommandConfig, parts: CommandParts): ExplainDeps {
+  const { client, engine, store, directoryId, zones } = parts;
+  const keys = directoryKeys(directoryId);
+  return {
+    clock: parts.clock ?? systemClock,
+    subscriptions: engine.subscriptions,
+    ledger: engine.ledger,
+    log: engine.deliveryLog,
+    queued: async (destination) =>
+      engine.leader.isLeader
+        ? engine.outbox.queued(destination)
+        : Outbox.stored(store.keyv, directoryId, destination),
+    held: new HeldItems({ keyv: store.keyv, directoryId }),
+    feedState: (feed) => store.keyv.get(keys.feedState(feed)),
+    feeds: engine.feeds,
+    health: async () =>
+      engine.leader.isLeader ? engine.polling.health() : PollScheduler.savedHealth(store.keyv, directoryId),
+    zoneOf: zones?.resolver.zoneOf ?? (async (s) => s.schedule?.timeZone ?? 'UTC'),
+    dedupeTtlMs: engine.dedupeTtlMs,
+    directoryLinks: directoryLinks(config.directory.baseUrl, EMULATOR_WEB_URL),
+    client,
+    messageLink: engine.messageLink,
+  };
+}
+
 /** What the `/directory` commands (and the home tab) answer from, built from the running parts. */
 function commandDependencies(
   config: CommandConfig,
-  { client, engine, store, directoryId, metrics, zones }: CommandParts,
+  parts: CommandParts,
   overrides: Partial<CommandDependencies> = {},
 ): CommandDependencies {
+  const { client, engine, store, directoryId, metrics, zones } = parts;
   const status = async (): Promise<StatusReport> => {
     const index = await engine.subscriptions.index();
     return {
@@ -153,7 +189,8 @@ function commandDependencies(
   return {
     client,
     subscriptions: engine.subscriptions,
-    clock: systemClock,
+    accounting: explainDeps(config, parts),
+    clock: parts.clock ?? systemClock,
     adminUserIds: config.feeds.adminUserIds,
     status,
     defaultRemindMinutes: config.feeds.liveRemindMinutes,

@@ -1,3 +1,4 @@
+import type { ExplainDeps } from '../accounting/index.js';
 import type { DirectoryClient, DirectoryLiveEvent, QuotaClass } from '../directory/index.js';
 import type { FeedHealth } from '../engine/index.js';
 import type { FeedName } from '../feeds/feed-names.js';
@@ -89,6 +90,8 @@ export interface CommandDependencies {
   directoryLinks: DirectoryLinks;
   /** Channel zones; absent where nothing is stored (schedules are then shown in their `--tz` or UTC). */
   zones?: ZoneDesk;
+  /** What `why` reads to say what became of an item; absent where nothing is kept (then it says so). */
+  accounting?: ExplainDeps;
   /** Personal live-event reminders; absent where nothing is stored (then `remind` says so). */
   reminders?: ReminderDesk;
   /** Identical lookups within this many ms are answered from memory. Default 60 s. */

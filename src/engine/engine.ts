@@ -279,6 +279,8 @@ export function createEngine(options: EngineOptions) {
     async stop(): Promise<void> {
       await leader.stop();
     },
+    /** DEDUPE_TTL_DAYS: how long a delivery is remembered (the ledger, the delivery log). */
+    dedupeTtlMs: settings.dedupeTtlMs,
     /** A link to a message the bot posted, from its platform's adapter (undefined where it has none). */
     messageLink(
       destination: Destination,
