@@ -11,6 +11,7 @@ import {
   type ChannelFacts,
   type ItemFacts,
   itemVerdict,
+  ownVerdict,
   releasedVerdict,
   settledVerdict,
 } from './verdicts.js';
@@ -23,25 +24,36 @@ import {
  */
 export async function explainItem(query: ExplainQuery, deps: ExplainDeps): Promise<ItemExplanation> {
   const parsed = parseItem(query.item, deps.directoryLinks);
-  if ('notice' in parsed) return { notice: parsed.notice, lines: [] };
+  if ('notice' in parsed) return { notice: parsed.notice, noticeCode: 'not_an_item', lines: [] };
   const subscriptions = await deps.subscriptions.forChannel(query.platform, query.channelId);
   if (subscriptions.length === 0)
-    return { notice: 'This channel has no subscriptions, so nothing is posted here.', lines: [] };
+    return {
+      notice: 'This channel has no subscriptions, so nothing is posted here.',
+      noticeCode: 'no_subscriptions',
+      lines: [],
+    };
   const reference = withFeed(parsed.reference, subscriptions);
-  if ('notice' in reference) return { notice: reference.notice, lines: [] };
+  if ('notice' in reference) return { notice: reference.notice, noticeCode: 'not_an_item', lines: [] };
   const { feed, ref } = reference;
 
   const lookup = createLookup(deps, feed, ref);
   // A slug names no item key: the one lookup says which id it is.
   const id = 'id' in ref ? ref.id : (await lookup.item())?.id;
   if (id === undefined)
-    return { notice: sentence(lookup.problem() ?? `the directory has no ${describe(feed, ref)}`), lines: [] };
+    return {
+      notice: sentence(lookup.problem() ?? `the directory has no ${describe(feed, ref)}`),
+      noticeCode: lookup.found() === null ? 'not_found' : 'unchecked',
+      lines: [],
+    };
   const key = `${feed}:new:${id}`;
   const facts = await channelFacts(query, deps, subscriptions, feed, key);
 
   const settled = subscriptions.map((s) => settledVerdict(s, facts));
-  const open = settled.some((line) => line === undefined || line === 'released');
+  const open = settled.some((line) => line === undefined || line === 'released' || 'unlessOwn' in line);
   const item = open ? await lookup.item() : lookup.known();
+  // Nothing here knows it and the directory has none: there is no such item to explain.
+  if (lookup.found() === null && settled.every((line) => line === undefined))
+    return { notice: sentence(lookup.problem() ?? ''), noticeCode: 'not_found', lines: [] };
   const known: ItemFacts = { dedupeTtlMs: deps.dedupeTtlMs };
   if (item !== undefined) known.item = item;
   else known.missing = lookup.problem() ?? `the directory no longer has this ${ITEM_NOUNS[feed]}`;
@@ -51,13 +63,16 @@ export async function explainItem(query: ExplainQuery, deps: ExplainDeps): Promi
   const lines = subscriptions.map((s, i): SubscriptionVerdict => {
     const line = settled[i];
     if (line === 'released') return releasedVerdict(s, facts, item);
-    return line ?? itemVerdict(s, facts, known);
+    if (line === undefined) return itemVerdict(s, facts, known);
+    if ('unlessOwn' in line) return (item && ownVerdict(s, facts, item)) ?? line.unlessOwn;
+    return line;
   });
   const problem = open && item === undefined ? lookup.problem() : undefined;
-  const notice = problem === undefined ? undefined : sentence(problem);
   return {
     item: summaryOf(feed, id, key, item, facts),
-    ...(notice === undefined ? {} : { notice }),
+    ...(problem === undefined
+      ? {}
+      : { notice: sentence(problem), noticeCode: lookup.found() === null ? 'not_found' : 'unchecked' }),
     lines,
   };
 }
@@ -91,7 +106,7 @@ function describe(feed: FeedName, ref: IdOrSlug): string {
  */
 function createLookup(deps: ExplainDeps, feed: FeedName, ref: IdOrSlug) {
   let done: Promise<FeedItem | undefined> | undefined;
-  let result: FeedItem | undefined;
+  let result: FeedItem | null | undefined;
   let problem: string | undefined;
   const run = async (): Promise<FeedItem | undefined> => {
     const waitMs = deps.allowLookup?.() ?? 0;
@@ -107,8 +122,8 @@ function createLookup(deps: ExplainDeps, feed: FeedName, ref: IdOrSlug) {
           : [];
       const found = await lookUpItem(deps.client, feed, ref, { now, listed: listed as DirectoryLiveEvent[] });
       if (found === null) problem = `the directory has no ${describe(feed, ref)}`;
-      result = found ?? undefined;
-      return result;
+      result = found;
+      return found ?? undefined;
     } catch (error) {
       problem = `the directory could not be asked just now (${error instanceof Error ? error.message : String(error)})`;
       return undefined;
@@ -120,7 +135,9 @@ function createLookup(deps: ExplainDeps, feed: FeedName, ref: IdOrSlug) {
       return done;
     },
     /** The item if it was looked up already (never asks). */
-    known: () => result,
+    known: () => result ?? undefined,
+    /** The lookup's answer: the item, null when the directory has none, undefined when not asked or it failed. */
+    found: () => result,
     /** Why there is no item, in a clause (`the directory has no comment 9`); undefined when there is one. */
     problem: () => problem,
   };

@@ -40,6 +40,14 @@ export interface ItemExplanation {
   item?: { key: string; feed: FeedName; id: string; title: string; url?: string };
   /** Said above the lines (or instead of them): no such item, not a directory link, no subscriptions. */
   notice?: string;
+  /**
+   * What the notice is about, for a caller that answers differently (an error for a bad argument):
+   * `not_an_item` (what was typed names no item), `not_found` (the directory has no such item: no
+   * lines, or those the records still settle, as for an item removed upstream after it was posted),
+   * `no_subscriptions` (the channel has none), `unchecked` (the item could not be looked up, so
+   * some lines are `unknown`).
+   */
+  noticeCode?: 'not_an_item' | 'not_found' | 'no_subscriptions' | 'unchecked';
   /** One per subscription of the channel, in the order `/directory subscriptions` lists them. */
   lines: SubscriptionVerdict[];
 }

@@ -59,16 +59,20 @@ const SUMMARY_NAMES: Readonly<Record<HoldReason, string>> = {
 };
 
 /**
- * The verdict the bot's own records settle, without the item: posted (or an earlier copy was),
- * waiting in the outbox, held by the schedule, failed, paused, or another feed's subscription.
- * `released`: the schedule let it go in a digest or summary, and which one is told by when the
- * item appeared (`releasedVerdict`). Undefined when only the item itself can tell (filters, age,
- * polling).
+ * What the records settle for one subscription before the item is known:
+ * - a verdict: posted (or queued) for it, held by its schedule, failed, paused, another feed's;
+ * - `released`: its schedule let the item go in a digest or summary, and which one is told by
+ *   when the item appeared (`releasedVerdict`);
+ * - `unlessOwn`: the channel got it for another subscription — a duplicate for this one, unless
+ *   the item says this one would not have taken it anyway (`ownVerdict`: filtered, too old);
+ * - undefined: only the item can tell (filters, age, polling: `itemVerdict`).
  */
-export function settledVerdict(
-  s: Subscription,
-  facts: ChannelFacts,
-): SubscriptionVerdict | 'released' | undefined {
+export type Settled = SubscriptionVerdict | { unlessOwn: SubscriptionVerdict } | 'released' | undefined;
+
+const hasFilters = (s: Subscription) =>
+  Object.entries(s.filters).some(([name, value]) => name !== 'remindMinutes' && value !== undefined);
+
+export function settledVerdict(s: Subscription, facts: ChannelFacts): Settled {
   const mine = (ids: readonly string[]) => ids.includes(s.id);
   const named = facts.log.some((r) => r.itemKey === facts.key && mine(r.subscriptionIds));
   if (
@@ -83,18 +87,23 @@ export function settledVerdict(
     };
   const zone = facts.zones.get(s.id) ?? 'UTC';
   const at = (ms: number) => when(ms, zone, facts.now);
-  if (facts.delivered) return deliveredVerdict(s, facts, at);
-
   const entry = facts.queue.find((e) => e.itemKey === facts.key);
-  if (entry !== undefined) {
-    if (!mine(entry.subscriptionIds))
-      return {
-        subscriptionId: s.id,
-        verdict: 'duplicate',
-        text: `Queued here already for subscription ${entry.subscriptionIds.join(', ')}: a channel gets each item once.`,
-      };
-    return queuedVerdict(s, facts, entry, at);
+  const other = facts.delivered
+    ? deliveredVerdict(s, facts, at)
+    : entry === undefined || mine(entry.subscriptionIds)
+      ? undefined
+      : ({
+          subscriptionId: s.id,
+          verdict: 'duplicate',
+          text: `A duplicate: queued here for subscription ${entry.subscriptionIds.join(', ')}, and a channel gets each item once.`,
+        } satisfies SubscriptionVerdict);
+  if (other?.verdict === 'duplicate') {
+    // Routing gives an item to one subscription per channel: this one may never have wanted it.
+    if (s.paused !== undefined) return pausedVerdict(s, at);
+    return hasFilters(s) ? { unlessOwn: other } : other;
   }
+  if (other !== undefined) return other;
+  if (entry !== undefined) return queuedVerdict(s, facts, entry, at);
 
   const state = facts.held.get(s.id);
   const held = state?.items.find((item) => item.itemKey === facts.key);
@@ -132,18 +141,48 @@ export function settledVerdict(
     return { subscriptionId: s.id, verdict: 'failed', text, at: failure.at };
   }
 
-  if (s.paused !== undefined) {
-    const why =
-      s.paused.code === USER_PAUSE_CODE
-        ? 'a channel manager paused it'
-        : `${platformName(s.platform)} refused the channel: ${reasonOf(s.paused)}`;
+  return pausedVerdict(s, at);
+}
+
+function pausedVerdict(s: Subscription, at: (ms: number) => string): SubscriptionVerdict | undefined {
+  if (s.paused === undefined) return undefined;
+  const why =
+    s.paused.code === USER_PAUSE_CODE
+      ? 'a channel manager paused it'
+      : `${platformName(s.platform)} refused the channel: ${reasonOf(s.paused)}`;
+  return {
+    subscriptionId: s.id,
+    verdict: 'paused',
+    text: `Paused since ${at(s.paused.at)}: ${why}. Nothing is posted for it until it is resumed (resume ${s.id}).`,
+    at: s.paused.at,
+  };
+}
+
+/**
+ * Whether the subscription would have taken the item at all: filtered out (which filter, what the
+ * item had), or too old (it appeared before the subscription). Undefined when it would have.
+ */
+export function ownVerdict(
+  s: Subscription,
+  facts: ChannelFacts,
+  item: FeedItem,
+): SubscriptionVerdict | undefined {
+  const at = (ms: number) => when(ms, facts.zones.get(s.id) ?? 'UTC', facts.now);
+  const miss = filterMiss(item, s.filters);
+  if (miss !== undefined)
     return {
       subscriptionId: s.id,
-      verdict: 'paused',
-      text: `Paused since ${at(s.paused.at)}: ${why}. Nothing is posted for it until it is resumed (resume ${s.id}).`,
-      at: s.paused.at,
+      verdict: 'filtered',
+      text: `Filtered out by ${miss.filter}: ${miss.had}.`,
     };
-  }
+  const appeared = appearedAt(item);
+  if (appeared !== undefined && appeared < s.createdAt)
+    return {
+      subscriptionId: s.id,
+      verdict: 'too_old',
+      text: `Too old: it appeared ${at(appeared)}, before this subscription was made at ${at(s.createdAt)}; a subscription posts only what appears after it.`,
+      at: appeared,
+    };
   return undefined;
 }
 
@@ -159,13 +198,8 @@ export function itemVerdict(s: Subscription, facts: ChannelFacts, known: ItemFac
       verdict: 'unknown',
       text: `Not posted, queued or held here; ${known.missing ?? 'the item could not be looked up'}, so its filters and age were not checked.`,
     };
-  const miss = filterMiss(item, s.filters);
-  if (miss !== undefined)
-    return {
-      subscriptionId: s.id,
-      verdict: 'filtered',
-      text: `Filtered out by ${miss.filter}: ${miss.had}.`,
-    };
+  const own = ownVerdict(s, facts, item);
+  if (own?.verdict === 'filtered') return own;
   const feedName = `The ${facts.feed} feed`;
   switch (known.position) {
     case 'never':
@@ -192,14 +226,9 @@ export function itemVerdict(s: Subscription, facts: ChannelFacts, known: ItemFac
       };
     }
     default: {
+      // Polled already: one from before the subscription was passed over for it.
+      if (own !== undefined) return own;
       const appeared = appearedAt(item);
-      if (appeared !== undefined && appeared < s.createdAt)
-        return {
-          subscriptionId: s.id,
-          verdict: 'too_old',
-          text: `Too old: it appeared ${at(appeared)}, before this subscription was made at ${at(s.createdAt)}; a subscription posts only what appears after it.`,
-          at: appeared,
-        };
       if (appeared !== undefined && appeared < facts.now - known.dedupeTtlMs)
         return {
           subscriptionId: s.id,

@@ -16,6 +16,7 @@ import { subscriptions } from './subscriptions.js';
 import { timezone } from './timezone.js';
 import { unsubscribe } from './unsubscribe.js';
 import { user } from './user.js';
+import { why } from './why.js';
 
 /**
  * Every `/directory` command, in the order help lists them and Discord registers them. Adding
@@ -36,6 +37,7 @@ export const COMMANDS = [
   pause,
   resume,
   subscriptions,
+  why,
   timezone,
   status,
 ] as const satisfies readonly CommandModule[];

@@ -35,10 +35,11 @@ function entry(itemKey: string, subscriptionId: string, extra: Partial<OutboxEnt
 }
 
 describe('what became of an item, per subscription of the channel', () => {
-  it('delivered: when and where, a second subscription of the feed a duplicate, another feed not concerned', async () => {
+  it('delivered: when and where; for the other subscriptions a duplicate, filtered out, or another feed', async () => {
     const { id, key } = newComment();
     const { subscription: comments } = await w.subscribe('comments');
     const { subscription: keyword } = await w.subscribe('comments', { filters: { keywords: ['maps'] } });
+    const { subscription: launch } = await w.subscribe('comments', { filters: { keywords: ['launch'] } });
     const { subscription: posts } = await w.subscribe('posts');
     w.clock.advance(HOUR);
     const postedAt = w.clock.now();
@@ -57,7 +58,7 @@ describe('what became of an item, per subscription of the channel', () => {
     const requests = w.requests();
 
     const answer = await w.explain(`comment ${id}`);
-    expect(answer.item).toMatchObject({ key, feed: 'comments', id, title: 'Ada on Atlas' });
+    expect(answer.item).toMatchObject({ key, feed: 'comments', id, title: '"A comment about maps"' });
     expect(answer.lines).toEqual([
       {
         subscriptionId: comments.id,
@@ -73,9 +74,49 @@ describe('what became of an item, per subscription of the channel', () => {
         at: postedAt,
         link: 'https://acme.slack.com/archives/C0WHY/p1700000100',
       },
+      {
+        subscriptionId: launch.id,
+        verdict: 'filtered',
+        text: 'Filtered out by --keyword "launch": it mentions none of them.',
+      },
       { subscriptionId: posts.id, verdict: 'not_this_feed', text: 'Follows posts; this is a comment.' },
     ]);
-    // The records said it all: the directory was not asked.
+    // Whether the filtered subscriptions would have taken it: the comment itself, asked for once.
+    expect(w.requests()).toBe(requests + 1);
+  });
+
+  it('explains from the records an item the directory no longer has (removed upstream)', async () => {
+    const { id, key } = newComment();
+    const { subscription } = await w.subscribe('comments');
+    await w.subscribe('comments', { filters: { keywords: ['maps'] } });
+    await w.bot.engine.ledger.markDelivered(DESTINATION_KEY, key, {
+      messageId: '1.2',
+      postedAt: w.clock.now(),
+    });
+    w.world.emulator.admin.removeComment(Number(id));
+    const answer = await w.explain(`comment ${id}`);
+    expect(answer.notice).toBe(`The directory has no comment ${id}.`);
+    expect(answer.noticeCode).toBe('not_found');
+    expect(answer.lines.map((line) => [line.subscriptionId, line.verdict])).toEqual([
+      [subscription.id, 'delivered'],
+      [expect.any(String), 'duplicate'],
+    ]);
+  });
+
+  it('asks the directory nothing when the records settle every line', async () => {
+    const { id, key } = newComment();
+    const { subscription } = await w.subscribe('comments');
+    await w.subscribe('comments', { format: 'compact', threading: { off: true } });
+    await w.subscribe('posts');
+    await w.bot.engine.ledger.markDelivered(DESTINATION_KEY, key, {
+      messageId: '1.2',
+      postedAt: w.clock.now(),
+    });
+    const requests = w.requests();
+    const answer = await w.explain(`comment ${id}`);
+    expect(answer.lines.map((line) => line.verdict)).toEqual(['delivered', 'not_this_feed']);
+    expect(answer.lines[0]?.subscriptionId).toBe(subscription.id);
+    expect(answer.item?.title).toBe(`comment ${id}`);
     expect(w.requests()).toBe(requests);
   });
 
@@ -285,6 +326,7 @@ describe('what became of an item, per subscription of the channel', () => {
     const requests = w.requests();
     const answer = await w.explain(`comment ${id}`, { allowLookup: () => 12_000 });
     expect(answer.notice).toBe('You have asked the directory often in the last minute (ask again in 12 s).');
+    expect(answer.noticeCode).toBe('unchecked');
     expect(answer.lines[0]).toMatchObject({ verdict: 'unknown' });
     expect(answer.lines[0]?.text).toContain('so its filters and age were not checked');
     expect(w.requests()).toBe(requests);
@@ -336,6 +378,7 @@ describe('what it accepts', () => {
     expect((await w.explain(id)).item?.key).toBe(`comments:new:${id}`);
     expect(await w.explain('post no-such-post')).toEqual({
       notice: 'The directory has no post no-such-post.',
+      noticeCode: 'not_found',
       lines: [],
     });
   });
@@ -343,6 +386,7 @@ describe('what it accepts', () => {
   it('says so when the channel has no subscriptions', async () => {
     expect(await w.explain('comment 1')).toEqual({
       notice: 'This channel has no subscriptions, so nothing is posted here.',
+      noticeCode: 'no_subscriptions',
       lines: [],
     });
   });

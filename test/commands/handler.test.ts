@@ -209,6 +209,7 @@ describe('the command handler', () => {
       'pause',
       'resume',
       'subscriptions',
+      'why',
       'timezone',
       'status',
     ]);

@@ -1,9 +1,11 @@
 import type { ExplainDeps, ItemExplanation } from '../../src/accounting/index.js';
 import { explainItem } from '../../src/accounting/index.js';
-import { explainDeps } from '../../src/app/wiring.js';
+import { buildCommandHandler, explainDeps } from '../../src/app/wiring.js';
+import type { CommandDependencies } from '../../src/commands/index.js';
 import { createManualClock } from '../../src/emulator/index.js';
 import type { FeedHealth } from '../../src/engine/index.js';
 import type { FeedName } from '../../src/feeds/feed-names.js';
+import type { CommandReply } from '../../src/ports/index.js';
 import { directoryKeys } from '../../src/store/index.js';
 import type { Subscription } from '../../src/subscriptions/index.js';
 import { startInstance, startWorld } from './engine-harness.js';
@@ -49,6 +51,17 @@ export async function accountingWorld() {
     },
     explain(item: string, overrides: Partial<ExplainDeps> = {}): Promise<ItemExplanation> {
       return explainItem({ ...CHANNEL, item }, { ...deps, ...overrides });
+    },
+    /** The real `/directory` handler of this instance, as the app builds it, on the same clock. */
+    commands(overrides: Partial<CommandDependencies> = {}) {
+      const handler = buildCommandHandler(config, { ...bot, clock }, overrides);
+      return (text: string, userId = 'U0ASKER'): Promise<CommandReply> =>
+        handler.handle({
+          ...CHANNEL,
+          workspaceId: 'T0WHY',
+          actor: { userId, canManageChannel: false },
+          text,
+        });
     },
     async close() {
       await bot.close();
