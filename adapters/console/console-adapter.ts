@@ -6,6 +6,7 @@ import {
   type Logger,
   type Message,
   messageOf,
+  type WorkspaceAccess,
 } from '../../src/ports/index.js';
 import { type ConsolePrompt, startConsolePrompt } from './console-prompt.js';
 import { type ConsoleScreen, createConsoleScreen } from './console-screen.js';
@@ -46,6 +47,19 @@ export interface ConsoleAdapterOptions {
 }
 
 /**
+ * The console as the control panel sees it: one "workspace", this machine, holding every console
+ * channel; whoever reaches a console channel in the panel is the person at this machine (the
+ * panel signs only them in for the console), who manages every channel, as at the prompt.
+ */
+const CONSOLE_INSTALLATION = { id: 'console', name: 'This machine (console)' };
+const CONSOLE_ACCESS: WorkspaceAccess = {
+  installations: async () => [CONSOLE_INSTALLATION],
+  installation: async (id) => (id === CONSOLE_INSTALLATION.id ? CONSOLE_INSTALLATION : undefined),
+  workspaceOfChannel: async () => 'console',
+  mayManageChannel: async () => true,
+};
+
+/**
  * The console "platform": deliveries are printed to the terminal and `/directory` commands
  * can be typed at a prompt. It is the default when neither Slack nor Discord is configured,
  * so the whole pipeline can be watched locally.
@@ -77,6 +91,7 @@ export function createConsoleAdapter(options: ConsoleAdapterOptions): ChatAdapte
   return {
     platform: 'console',
     pacing: CONSOLE_PACING,
+    access: CONSOLE_ACCESS,
 
     async start(context) {
       if (state !== 'new') return;

@@ -26,6 +26,7 @@ import { rememberThreadRefusals } from './thread-refusals.js';
 import { openThread, postInThread } from './threads.js';
 import { importDiscordPublicKey } from './verify-signature.js';
 import { verifyDiscordToken } from './verify-token.js';
+import { createDiscordWorkspaceAccess } from './workspace-access.js';
 
 export interface DiscordAdapterOptions {
   /** Bot token: needed to deliver and for the gateway. */
@@ -190,8 +191,13 @@ export function createDiscordAdapter(options: DiscordAdapterOptions): ChatAdapte
   return {
     platform: 'discord',
     pacing: DISCORD_PACING,
+    // Replies go in a thread under their message (Slack `thread_ts`, a Discord thread).
+    repliesInThreads: true,
     // Without a token nothing is posted, so no channel can be refused.
     ...(options.token === undefined ? {} : { removalCheck: discordRemovalCheck(rest) }),
+    ...(options.token === undefined
+      ? {}
+      : { access: createDiscordWorkspaceAccess({ rest, logger, now: Date.now }) }),
 
     attach(context: AdapterContext): void {
       attach(context);

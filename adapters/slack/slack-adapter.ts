@@ -1,6 +1,7 @@
 import type { App } from '@slack/bolt';
 import type { AdapterContext, AdapterHealth, ChatAdapter } from '../../src/ports/index.js';
 import type { SlackAdapterOptions } from './adapter-options.js';
+import { createAdminLookup } from './admin-lookup.js';
 import { type BoltApp, createBoltApp } from './bolt-app.js';
 import { createBoltLogger } from './bolt-logger.js';
 import { type SlackBotIdentity, verifySlackBotToken } from './bot-identity.js';
@@ -12,6 +13,7 @@ import { createSlackTokens } from './slack-tokens.js';
 import { connectSlackSocketMode } from './socket-mode.js';
 import { createTokenHealth } from './token-health.js';
 import { validate } from './validate-options.js';
+import { createSlackWorkspaceAccess } from './workspace-access.js';
 import { createWorkspaceZones } from './workspace-zone.js';
 
 /**
@@ -75,9 +77,23 @@ export function createSlackAdapter(options: SlackAdapterOptions): ChatAdapter {
     return attached;
   }
 
+  // The control panel's questions: its own admin cache, as the panel's people are not the commands'.
+  const access = createSlackWorkspaceAccess({
+    client: webClient,
+    botToken: options.botToken,
+    installationStore: tokens.installationStore,
+    clientFor: tokens.clientFor,
+    admin: createAdminLookup({ logger, ttlMs: options.adminCacheTtlMs ?? 5 * 60_000, now }),
+    logger,
+    now,
+  });
+
   return {
     platform: 'slack',
     pacing: slackPacing(options.workspaceMessagesPerMinute),
+    // Replies go in a thread under their message (Slack `thread_ts`, a Discord thread).
+    repliesInThreads: true,
+    access,
 
     attach(context) {
       attach(context);

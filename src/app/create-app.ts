@@ -9,7 +9,9 @@ import { createMetrics } from '../observability/metrics.js';
 import type { AdapterContext, ChatAdapter, Logger } from '../ports/index.js';
 import { systemClock, withDeadline } from '../ports/index.js';
 import { createSecretSealer, createStore, verifyStoreKey } from '../store/index.js';
+import { ChannelHistory } from '../subscriptions/index.js';
 import { createLostAccessRemoval, type LostAccessRemoval } from './lost-access-removal.js';
+import { buildPanel } from './panel-wiring.js';
 import { type ConsoleOptions, createAdapters } from './platforms.js';
 import { isSandbox, SANDBOX_STORE_NAMESPACE, storeNamespace, subscriptionSeeds } from './sandbox.js';
 import {
@@ -119,9 +121,13 @@ export function createApp(config: Config, options: AppOptions): App {
     });
     engine = activeEngine;
 
-    const parts = { client, engine: activeEngine, store, directoryId: directory.id, metrics, zones };
+    const history = new ChannelHistory({ keyv: store.keyv, leases: store.leases, clock: systemClock });
+    const parts = { client, engine: activeEngine, store, directoryId: directory.id, metrics, zones, history };
     const commands = buildCommandHandler(config, parts);
     home = buildHomeService(config, parts, commands, logger);
+    // The panel answers at `/`; mounted with the adapters' routes, before the port is bound.
+    const panel = buildPanel(config, parts, commands, adapters, logger);
+    if (panel) http.mount('/', panel.handler);
     const workspaceRemoved = createWorkspaceRemoval({
       store,
       outbox: activeEngine.outbox,

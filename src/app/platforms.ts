@@ -145,7 +145,11 @@ function consoleBanner(config: Config, sandbox: boolean, port: number, logFile: 
     : [
         `Directory Bot is running: ${config.directory.baseUrl ?? 'embedded emulator'}; console subscriptions print here.`,
       ];
-  lines.push(`HTTP on port ${port}: /healthz, /readyz, /metrics.`);
+  lines.push(
+    sandbox
+      ? `Control panel: http://localhost:${port}/ (HTTP on port ${port}: /healthz, /readyz, /metrics).`
+      : `HTTP on port ${port}: /healthz, /readyz, /metrics.`,
+  );
   if (logFile !== undefined) {
     lines.push(`Full logs go to ${logFile}; only warnings show here (set LOG_LEVEL to see them all here).`);
   }

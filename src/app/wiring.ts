@@ -21,7 +21,12 @@ import type { ChatAdapter, Clock, CommandHandler, Logger } from '../ports/index.
 import { systemClock } from '../ports/index.js';
 import type { BotStore } from '../store/index.js';
 import { directoryIdFor, directoryKeys, SANDBOX_DIRECTORY_ID } from '../store/index.js';
-import { ChannelZoneRepository, createZoneResolver, type ZoneResolver } from '../subscriptions/index.js';
+import {
+  type ChannelHistory,
+  ChannelZoneRepository,
+  createZoneResolver,
+  type ZoneResolver,
+} from '../subscriptions/index.js';
 import { USER_AGENT } from '../version.js';
 import { isSandbox, SANDBOX_TOKEN } from './sandbox.js';
 
@@ -108,6 +113,8 @@ export interface CommandParts {
   zones?: Zones;
   /** The commands' clock; default the system's (a test steps its manual clock with the engine's). */
   clock?: Clock;
+  /** Where every change to a channel's subscriptions is recorded; absent: not recorded (the CLI). */
+  history?: ChannelHistory;
 }
 
 /** The channel zones store and the resolver over it: what the commands and the engine share. */
@@ -166,26 +173,34 @@ export function explainDeps(config: CommandConfig, parts: CommandParts): Explain
   };
 }
 
+/** `/directory status`'s report (the home tab's and the control panel's too), from the running parts. */
+export async function statusReport({
+  client,
+  engine,
+  store,
+  directoryId,
+}: Pick<CommandParts, 'client' | 'engine' | 'store' | 'directoryId'>): Promise<StatusReport> {
+  const index = await engine.subscriptions.index();
+  return {
+    quotas: client.ledger.snapshot(),
+    // Only the poller's health is live; another instance reads what the poller last saved.
+    feeds: engine.leader.isLeader
+      ? engine.polling.health()
+      : await PollScheduler.savedHealth(store.keyv, directoryId),
+    pausedSubscriptions: index.paused(),
+    subscribedFeeds: await engine.wantedFeeds(),
+    isPoller: engine.leader.isLeader,
+  };
+}
+
 /** What the `/directory` commands (and the home tab) answer from, built from the running parts. */
 function commandDependencies(
   config: CommandConfig,
   parts: CommandParts,
   overrides: Partial<CommandDependencies> = {},
 ): CommandDependencies {
-  const { client, engine, store, directoryId, metrics, zones } = parts;
-  const status = async (): Promise<StatusReport> => {
-    const index = await engine.subscriptions.index();
-    return {
-      quotas: client.ledger.snapshot(),
-      // Only the poller's health is live; another instance reads what the poller last saved.
-      feeds: engine.leader.isLeader
-        ? engine.polling.health()
-        : await PollScheduler.savedHealth(store.keyv, directoryId),
-      pausedSubscriptions: index.paused(),
-      subscribedFeeds: await engine.wantedFeeds(),
-      isPoller: engine.leader.isLeader,
-    };
-  };
+  const { client, engine, store, directoryId, metrics, zones, history } = parts;
+  const status = () => statusReport({ client, engine, store, directoryId });
   return {
     client,
     subscriptions: engine.subscriptions,
@@ -195,7 +210,10 @@ function commandDependencies(
     status,
     defaultRemindMinutes: config.feeds.liveRemindMinutes,
     reminders: { repository: engine.reminders, directoryId, listedEvents: engine.listedLiveEvents },
+    digests: { latest: (id) => engine.scheduling.held.latest(id) },
+    backfill: { withinMs: engine.backfill.withinMs, keep: engine.backfill.keep },
     ...(zones ? { zones: { channelZones: zones.channelZones, resolve: zones.resolver.resolve } } : {}),
+    ...(history ? { history } : {}),
     directoryLinks: directoryLinks(config.directory.baseUrl, EMULATOR_WEB_URL),
     ...(metrics
       ? {

@@ -3,6 +3,7 @@ import { collections } from './collections.js';
 import type { CommandModule } from './command-module.js';
 import { createCommandRegistry } from './command-registry.js';
 import { comments } from './comments.js';
+import { digest } from './digest.js';
 import { help } from './help.js';
 import { live } from './live.js';
 import { pause } from './pause.js';
@@ -38,6 +39,7 @@ export const COMMANDS = [
   resume,
   subscriptions,
   why,
+  digest,
   timezone,
   status,
 ] as const satisfies readonly CommandModule[];

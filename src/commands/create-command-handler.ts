@@ -162,9 +162,42 @@ export function createCommandHandler(
     return { command, reply: await commandModule.run(request), cached: false };
   }
 
+  /**
+   * A change a `manage` command made goes into the channel's history, whichever surface ran it.
+   * An answer that opens a form changed nothing yet. A failure to record never fails the answer:
+   * the change is made, and only the history misses its line.
+   */
+  async function recordChange(
+    invocation: CommandInvocation,
+    command: string,
+    reply: CommandReply,
+    fromForm: boolean,
+  ): Promise<void> {
+    if (deps.history === undefined || reply.error !== undefined || reply.form !== undefined) return;
+    if (registry.find(command)?.spec.kind !== 'manage') return;
+    const { actor } = invocation;
+    await deps.history
+      .record(
+        {
+          platform: invocation.platform,
+          workspaceId: invocation.workspaceId,
+          channelId: invocation.channelId,
+        },
+        {
+          by: actor.userId,
+          ...(actor.displayName === undefined ? {} : { byName: actor.displayName }),
+          via: invocation.via ?? (fromForm ? 'form' : 'command'),
+          command: invocation.text.trim(),
+          result: reply.text.split('\n', 1)[0] ?? '',
+        },
+      )
+      .catch(() => {});
+  }
+
   async function respond(
     invocation: CommandInvocation,
     parse: () => { parsed: ParseResult; bare: boolean },
+    fromForm = false,
   ): Promise<CommandReply> {
     let outcome: { command: string; reply: CommandReply; cached: boolean };
     try {
@@ -180,6 +213,7 @@ export function createCommandHandler(
         cached: false,
       };
     }
+    await recordChange(invocation, outcome.command, outcome.reply, fromForm);
     emit({
       command: outcome.command,
       platform: invocation.platform,
@@ -204,10 +238,11 @@ export function createCommandHandler(
       }
       // The same words the typed command would be split into, through the same parser and checks.
       const tokens = formTokens(spec, submission);
-      return respond({ ...rest, text: tokensAsText(tokens) }, () => ({
-        parsed: registry.parseTokens(tokens),
-        bare: false,
-      }));
+      return respond(
+        { ...rest, text: tokensAsText(tokens) },
+        () => ({ parsed: registry.parseTokens(tokens), bare: false }),
+        true,
+      );
     },
     preview,
     async complete(command, option, partial) {

@@ -124,6 +124,7 @@ export function createHomeService(options: HomeServiceDeps): HomeService & {
       workspaceId: viewer.workspaceId,
       actor: { userId: viewer.userId, canManageChannel: viewer.canManageChannels },
       text: `${COMMAND_OF[action]} ${subscriptionId}`,
+      via: 'home',
     };
     // Refused exactly as the command is: the handler's own check and words.
     if (!mayManage(invocation, deps.adminUserIds)) {

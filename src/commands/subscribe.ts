@@ -1,9 +1,15 @@
+import { randomBytes } from 'node:crypto';
 import { z } from 'zod';
+import { recentItems } from '../engine/index.js';
 import { FEED_NAMES, type FeedName, isFeedName } from '../feeds/feed-names.js';
 import { formatMessage } from '../messages/index.js';
 import { isMessageFormat, MESSAGE_FORMATS } from '../ports/index.js';
 import { buildSchedule } from '../schedule/index.js';
 import {
+  BACKFILL_LIMITS,
+  BACKFILL_PROBLEM,
+  chooseBackfill,
+  destinationKey,
   type FeedFilters,
   feedFiltersSchema,
   filtersNotApplicable,
@@ -15,6 +21,7 @@ import type { ActionCommand } from './command-module.js';
 import type { ParsedArgs } from './command-spec.js';
 import { scheduleClock } from './describe-schedule.js';
 import { describeSubscription } from './describe-subscription.js';
+import { INTERACTIVE } from './interactive.js';
 import { errorReply, infoReply } from './replies.js';
 import {
   SCHEDULE_FORM_INPUTS,
@@ -23,8 +30,9 @@ import {
   scheduleInput,
 } from './schedule-option-specs.js';
 import { slug, username } from './shared-options.js';
-import { previewSubscription } from './subscription-preview.js';
+import { previewOf } from './subscription-preview.js';
 import { THREAD_OPTIONS, threadSettingsFromArgs } from './thread-options.js';
+import type { CommandDependencies } from './types.js';
 import { upstreamFailureReply } from './upstream-failure.js';
 
 const FLAG_NAMES: Readonly<Record<keyof FeedFilters, string>> = {
@@ -80,14 +88,17 @@ function filtersFromArgs(
   return { ok: true, filters };
 }
 
-/** `subscribe <feed> [filters]`: adds the subscription and previews the last matching item. */
+/**
+ * `subscribe <feed> [filters]`: adds the subscription and previews the last matching item, or with
+ * `--backfill N` has the N most recent matching items posted in the channel now.
+ */
 export const subscribe: ActionCommand = {
   spec: {
     name: 'subscribe',
     kind: 'manage',
     description: 'Follow a feed in this channel, optionally filtered',
     usage:
-      'subscribe <posts|comments|collections|live|notifications> [--post <id|slug>] [--user <username>] [--keyword <words>] [--exclude <words>] [--video] [--min-votes N] [--remind N] [--format full|compact|title] [--on-removal mark|delete] [--threads on|off] [--thread-comments] [--broadcast] ' +
+      'subscribe <posts|comments|collections|live|notifications> [--post <id|slug>] [--user <username>] [--keyword <words>] [--exclude <words>] [--video] [--min-votes N] [--remind N] [--format full|compact|title] [--on-removal mark|delete] [--threads on|off] [--thread-comments] [--broadcast] [--backfill N] ' +
       SCHEDULE_USAGE,
     examples: [
       'subscribe posts --min-votes 50',
@@ -101,10 +112,12 @@ export const subscribe: ActionCommand = {
       'subscribe posts --digest daily@09:00 --top 5',
       'subscribe comments --post notion-ai --digest hourly',
       'subscribe posts --quiet 22:00-07:00 --max-per-hour 10 --tz Europe/Berlin',
+      'subscribe posts --backfill 5',
     ],
     // `subscribe` alone opens this form on Slack and Discord. Discord shows the first five inputs
     // (its modals hold five rows); the rest stay typed-command-only there (docs/discord.md), the
-    // schedule included: the five rows choose which items come, the schedule only when.
+    // schedule included: the rows choose which items come (and whether the latest come now: a new
+    // channel's first question), the schedule only when.
     form: {
       title: 'Subscribe this channel',
       submitLabel: 'Subscribe',
@@ -113,6 +126,7 @@ export const subscribe: ActionCommand = {
         { option: 'keyword', label: 'Only items mentioning any of', placeholder: 'ai, machine learning' },
         { option: 'exclude', label: 'Skip items mentioning any of', placeholder: 'crypto, nft' },
         { option: 'post', label: 'Comments on this post only', placeholder: 'A post id or slug' },
+        { option: 'backfill', label: 'Post this many of the latest now', placeholder: '0 to 20 (default 0)' },
         { option: 'user', label: 'Only by this username', placeholder: 'alice' },
         { option: 'min-votes', label: 'Posts: at least this many votes', placeholder: '50' },
         { option: 'remind', label: 'Live: remind minutes before the start', placeholder: '15' },
@@ -231,6 +245,20 @@ export const subscribe: ActionCommand = {
         schema: z.enum(ON_REMOVAL, { error: 'mark or delete' }),
       },
       ...THREAD_OPTIONS,
+      {
+        name: 'backfill',
+        description: `Also post the N most recent matching items now (${BACKFILL_LIMITS.min}-${BACKFILL_LIMITS.max}, default 0)`,
+        type: 'integer',
+        required: false,
+        positional: false,
+        minValue: BACKFILL_LIMITS.min,
+        maxValue: BACKFILL_LIMITS.max,
+        schema: z
+          .number()
+          .int()
+          .min(BACKFILL_LIMITS.min, { error: BACKFILL_PROBLEM })
+          .max(BACKFILL_LIMITS.max, { error: BACKFILL_PROBLEM }),
+      },
       ...SCHEDULE_OPTION_SPECS,
     ],
   },
@@ -249,6 +277,25 @@ export const subscribe: ActionCommand = {
     if (!schedule.ok) return errorReply('command_usage', schedule.problem, spec.usage, schedule.option);
     const conflict = threadCommentsScheduleConflict(threading.settings, schedule.schedule, '--');
     if (conflict !== undefined) return errorReply('command_usage', conflict, spec.usage, 'thread-comments');
+    // One look at the feed's latest serves the preview and the backfill (the lookup reserve).
+    const now = deps.clock.now();
+    const recent = await recentItems(deps.client, feed, checked.filters, now, INTERACTIVE).then(
+      (items) => ({ items }),
+      (error: unknown) => ({ error }),
+    );
+    const count = typeof args['backfill'] === 'number' ? args['backfill'] : 0;
+    const backfill = count > 0 ? { count, token: randomBytes(6).toString('hex'), at: now } : undefined;
+    const chosen =
+      backfill && 'items' in recent
+        ? chooseBackfill(recent.items, { feed, filters: checked.filters }, count, {
+            now,
+            withinMs: deps.backfill?.withinMs ?? DEFAULT_BACKFILL_WINDOW_MS,
+          })
+        : undefined;
+    // Kept for the poller before the request it belongs to is stored: it finds them under the token.
+    const where = destinationKey(invocation.platform, invocation.channelId);
+    const unseen =
+      backfill && chosen ? ((await deps.backfill?.keep(backfill.token, where, chosen)) ?? chosen.length) : 0;
     const { subscription, created, resumed, reformatted, removalChanged, rescheduled } =
       await deps.subscriptions.add({
         platform: invocation.platform,
@@ -260,6 +307,7 @@ export const subscribe: ActionCommand = {
         ...(args['on-removal'] === 'delete' ? { onRemoval: 'delete' as const } : {}),
         threading: threading.settings,
         ...(schedule.schedule === undefined ? {} : { schedule: schedule.schedule }),
+        ...(backfill === undefined ? {} : { backfill }),
         createdBy: invocation.actor.userId,
       });
     const clock = await scheduleClock(deps, subscription);
@@ -277,23 +325,54 @@ export const subscribe: ActionCommand = {
         : reformatted || removalChanged || rescheduled
           ? `${changed}: ${what}. Id: ${subscription.id}.`
           : `This channel already has that subscription: ${what}. Id: ${subscription.id}.`;
-    let preview: string;
-    const messages = [];
-    try {
-      const message = await previewSubscription(deps.client, feed, checked.filters, deps.clock.now());
-      if (message) {
-        // Shown as the channel will see it, in the subscription's format.
-        messages.push(formatMessage(message, format));
-        preview = 'The most recent matching item is below; new ones will appear in this channel.';
-      } else {
-        preview = 'Nothing recent matches these filters; new matching items will appear in this channel.';
-      }
-    } catch (error) {
-      // The subscription is saved either way; only the preview is missing.
-      const failure = upstreamFailureReply(error, { ledger: deps.client.ledger, now: deps.clock.now() });
-      preview = `No preview: ${failure.reply.text}`;
+    if ('error' in recent) {
+      // The subscription is saved either way; only the preview (or the backfill's count) is missing.
+      const failure = upstreamFailureReply(recent.error, { ledger: deps.client.ledger, now });
+      const later = backfill
+        ? `The ${count} most recent matching items will be posted here once the directory answers. `
+        : '';
+      return infoReply(`${lead}\n${later}No preview: ${failure.reply.text}`);
     }
-    return infoReply(`${lead}\n${preview}`, messages);
+    if (chosen !== undefined)
+      return infoReply(`${lead}\n${backfillText(count, chosen.length, unseen, deps)}`);
+    const preview = previewOf(recent.items, checked.filters, now);
+    if (!preview) {
+      return infoReply(
+        `${lead}\nNothing recent matches these filters; new matching items will appear in this channel.`,
+      );
+    }
+    // Shown as the channel will see it, in the subscription's format.
+    const message = formatMessage(preview, format);
+    return infoReply(
+      `${lead}\nThe most recent matching item is below; new ones will appear in this channel.`,
+      [message],
+    );
   },
   complete: (option) => (option === 'feed' ? FEED_NAMES : []),
 };
+
+/** Without the bot's DEDUPE_TTL_DAYS at hand (the CLI's lookups), its default: 30 days. */
+const DEFAULT_BACKFILL_WINDOW_MS = 30 * 86_400_000;
+
+/**
+ * What the reply says of a backfill of `count` (issue 29): how many of the latest are posted now
+ * (`chosen` matched, of which the channel had not had `unseen`), oldest first, and why fewer.
+ */
+function backfillText(count: number, chosen: number, unseen: number, deps: CommandDependencies): string {
+  const whole = Math.round((deps.backfill?.withinMs ?? DEFAULT_BACKFILL_WINDOW_MS) / 86_400_000);
+  const days = whole === 1 ? 'day' : `${whole} days`;
+  if (chosen === 0) {
+    return `Nothing from the last ${days} matches these filters, so nothing is posted now; new matching items will appear in this channel.`;
+  }
+  if (unseen === 0) {
+    return `This channel already has the ${chosen === 1 ? 'most recent matching item' : `${chosen} most recent matching items`}; new ones will appear here.`;
+  }
+  const items = unseen === 1 ? 'the most recent matching item' : `the ${unseen} most recent matching items`;
+  const why =
+    unseen < chosen
+      ? ` (of the ${chosen} most recent, the ones this channel has not had yet)`
+      : chosen < count
+        ? ` (all that match from the last ${days})`
+        : '';
+  return `Posting ${items} here now${why}, oldest first; new ones will follow.`;
+}

@@ -1,14 +1,11 @@
 import type { DirectoryClient } from '../directory/index.js';
-import { composeFeedRecord } from '../engine/index.js';
-import { createFeed, RECENT_ONLY } from '../feeds/create-feeds.js';
+import { composeFeedRecord, recentItems } from '../engine/index.js';
+import type { FeedItem } from '../feeds/feed-item.js';
 import type { FeedName } from '../feeds/feed-names.js';
 import type { Message } from '../ports/index.js';
 import type { FeedFilters } from '../subscriptions/index.js';
 import { matchesFilters } from '../subscriptions/index.js';
 import { INTERACTIVE } from './interactive.js';
-
-/** How many recent records the preview looks through for one that matches. */
-const RECENT_LIMIT = 50;
 
 /**
  * The most recent item of `feed` that a subscription with `filters` would have received,
@@ -22,11 +19,15 @@ export async function previewSubscription(
   filters: FeedFilters,
   now: number,
 ): Promise<Message | undefined> {
-  const source = createFeed(feed, { client, clock: { now: () => now } }, RECENT_ONLY);
-  const recent = await source.recent(
-    { limit: RECENT_LIMIT, ...(filters.post ? { post: filters.post } : {}) },
-    INTERACTIVE,
-  );
+  return previewOf(await recentItems(client, feed, filters, now, INTERACTIVE), filters, now);
+}
+
+/** The preview among a feed's recent items already fetched (`recentItems`, newest first). */
+export function previewOf(
+  recent: readonly FeedItem[],
+  filters: FeedFilters,
+  now: number,
+): Message | undefined {
   const match = recent.find((item) => matchesFilters(item, filters));
   return match && composeFeedRecord(match.record, { now });
 }

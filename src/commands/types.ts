@@ -1,9 +1,11 @@
 import type { ExplainDeps } from '../accounting/index.js';
 import type { DirectoryClient, DirectoryLiveEvent, QuotaClass } from '../directory/index.js';
 import type { FeedHealth } from '../engine/index.js';
+import type { FeedItem } from '../feeds/feed-item.js';
 import type { FeedName } from '../feeds/feed-names.js';
-import type { Clock, LinkPreview } from '../ports/index.js';
+import type { Clock, LinkPreview, Message } from '../ports/index.js';
 import type {
+  ChannelHistory,
   ChannelZoneRepository,
   ReminderRepository,
   Subscription,
@@ -71,6 +73,30 @@ export interface ReminderDesk {
   listedEvents(): Promise<readonly DirectoryLiveEvent[]>;
 }
 
+/** A subscription's latest digest or summary, every part numbered (what `/directory digest` shows). */
+export interface LatestDigest {
+  kind: 'digest' | 'quiet' | 'cap';
+  /** The instant it was due: the digest slot, or the end of quiet hours or of the cap window. */
+  before: number;
+  parts: readonly Message[];
+}
+
+/** Where the latest digest of each subscription is kept (the held items' store; read-only here). */
+export interface DigestDesk {
+  latest(subscriptionId: string): Promise<LatestDigest | undefined>;
+}
+
+/**
+ * Where `subscribe --backfill N` hands the items it chose to the poller, which queues them
+ * (src/engine/backfill-runner.ts): the command fetched them for its preview already.
+ */
+export interface BackfillDesk {
+  /** Only items from within this long of now are backfilled (DEDUPE_TTL_DAYS; see chooseBackfill). */
+  withinMs: number;
+  /** Keeps `items` for the request `token`; answers how many the channel `destination` has not had. */
+  keep(token: string, destination: string, items: readonly FeedItem[]): Promise<number>;
+}
+
 /** Channel time zones (`/directory timezone`) and how a schedule's zone is found. */
 export interface ZoneDesk {
   channelZones: ChannelZoneRepository;
@@ -94,6 +120,15 @@ export interface CommandDependencies {
   accounting?: ExplainDeps;
   /** Personal live-event reminders; absent where nothing is stored (then `remind` says so). */
   reminders?: ReminderDesk;
+  /** Subscriptions' latest digests (`/directory digest`); absent where nothing is stored. */
+  digests?: DigestDesk;
+  /** Backfill on subscribe; absent where nothing polls (the poller then fetches the items itself). */
+  backfill?: BackfillDesk;
+  /**
+   * Where every change a `manage` command makes is recorded (who, what, when): the channel's
+   * history the control panel shows. Absent where nothing is stored (the CLI's lookups).
+   */
+  history?: ChannelHistory;
   /** Identical lookups within this many ms are answered from memory. Default 60 s. */
   cacheTtlMs?: number;
   /** Lookups that go upstream per person per minute. Default 10. */

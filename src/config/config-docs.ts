@@ -1,6 +1,15 @@
 import { VARIABLES, type VariableGroup } from './variables.js';
 
-const GROUP_ORDER: VariableGroup[] = ['Server', 'Store', 'Directory', 'Feeds', 'Slack', 'Discord', 'Sandbox'];
+const GROUP_ORDER: VariableGroup[] = [
+  'Server',
+  'Store',
+  'Directory',
+  'Feeds',
+  'Slack',
+  'Discord',
+  'Panel',
+  'Sandbox',
+];
 
 /** `.env.example`, generated from the variable table so it can never miss a variable. */
 export function renderEnvExample(): string {

@@ -61,6 +61,19 @@ export interface Config {
         restrictedCommandName: string | undefined;
       }
     | undefined;
+  /** The control panel (docs/panel.md). */
+  panel: {
+    /** PANEL_URL without a trailing slash; undefined: no platform sign-in (the sandbox signs in locally). */
+    url: string | undefined;
+    /** PANEL_SESSION_SECRET, the first signing; empty without PANEL_URL. */
+    sessionSecrets: string[];
+    /** `platform:userId` of the operators, who see every installation. */
+    operatorIds: string[];
+    /** Sign in with Slack: the app's OAuth client (SLACK_CLIENT_ID/SECRET), when set with PANEL_URL. */
+    slack: { clientId: string; clientSecret: string } | undefined;
+    /** Sign in with Discord: the application's client secret (the id is DISCORD_APPLICATION_ID), with PANEL_URL. */
+    discord: { clientId: string; clientSecret: string } | undefined;
+  };
   sandbox: {
     /**
      * Sandbox mode: the embedded emulator invents the directory's data, every feed goes to

@@ -67,12 +67,15 @@ export function loadConfig(options: LoadConfigOptions = {}): Config {
     slack !== undefined || discord !== undefined,
     problems,
   );
+  const panel = panelConfig(read, env, slack, discord, problems);
   if (problems.length > 0) throw new ConfigError(problems);
 
   const store = { ...storeConfig(str, sandbox), encryption };
   const secrets = VARIABLES.filter((v) => v.secret)
     .map((v) => str(v.name))
     .filter((value): value is string => typeof value === 'string' && value.length >= 6);
+  // A list of session secrets is one variable holding several.
+  secrets.push(...((env['PANEL_SESSION_SECRET'] as string[] | undefined) ?? []));
   // Credentials embedded in store URLs are secrets too.
   for (const url of [store.url]) {
     const password = safePassword(url);
@@ -109,6 +112,7 @@ export function loadConfig(options: LoadConfigOptions = {}): Config {
     },
     slack,
     discord,
+    panel,
     sandbox: { enabled: sandbox, activityPerMinute: num('SANDBOX_ACTIVITY_PER_MIN') },
     secrets,
   };
@@ -214,6 +218,8 @@ function slackConfig({ str, num, isSet }: Reader, problems: string[]): Config['s
   const clientSecret = str('SLACK_CLIENT_SECRET');
   const stateSecret = str('SLACK_STATE_SECRET');
   const oauthParts = ['SLACK_CLIENT_ID', 'SLACK_CLIENT_SECRET', 'SLACK_STATE_SECRET'].filter(isSet).length;
+  // The app's client id and secret alone are Sign in with Slack for the control panel, not an install.
+  const signInOnly = oauthParts === 2 && !isSet('SLACK_STATE_SECRET');
   const hasBotToken = isSet('SLACK_BOT_TOKEN');
   const hasAppToken = isSet('SLACK_APP_TOKEN');
   if (!hasBotToken && !isSet('SLACK_SIGNING_SECRET') && !hasAppToken && oauthParts === 0) return undefined;
@@ -224,7 +230,7 @@ function slackConfig({ str, num, isSet }: Reader, problems: string[]): Config['s
     problems.push('SLACK_APP_TOKEN: expected an app-level token starting with xapp-');
   if (!isSet('SLACK_SIGNING_SECRET'))
     problems.push('SLACK_SIGNING_SECRET: required to verify requests from Slack when Slack is configured');
-  if (oauthParts > 0 && oauthParts < 3) {
+  if (oauthParts > 0 && oauthParts < 3 && !signInOnly) {
     problems.push(
       'SLACK_CLIENT_ID, SLACK_CLIENT_SECRET, SLACK_STATE_SECRET: set all three for multi-workspace install, or none',
     );
@@ -273,6 +279,51 @@ function discordConfig({ str, bool, isSet }: Reader, problems: string[]): Config
     apiUrl: str('DISCORD_API_URL') ?? 'https://discord.com/api',
     gateway: bool('DISCORD_GATEWAY'),
     restrictedCommandName: str('DISCORD_ADMIN_COMMAND'),
+  };
+}
+
+/**
+ * The control panel's settings. Outside the sandbox it signs people in with Slack or Discord, so
+ * PANEL_URL needs a session secret and at least one platform's OAuth client; the sandbox signs in
+ * the person at the machine and needs none of them.
+ */
+function panelConfig(
+  { str, isSet }: Reader,
+  env: Record<string, unknown>,
+  slack: Config['slack'],
+  discord: Config['discord'],
+  problems: string[],
+): Config['panel'] {
+  const url = str('PANEL_URL')?.replace(/\/+$/, '');
+  const sessionSecrets = (env['PANEL_SESSION_SECRET'] as string[] | undefined) ?? [];
+  const operatorIds = (env['PANEL_OPERATOR_IDS'] as string[] | undefined) ?? [];
+  const clientId = str('SLACK_CLIENT_ID');
+  const slackSecret = str('SLACK_CLIENT_SECRET');
+  const discordSecret = str('DISCORD_CLIENT_SECRET');
+  if (isSet('DISCORD_CLIENT_SECRET') && discord === undefined)
+    problems.push(
+      'DISCORD_CLIENT_SECRET: set DISCORD_TOKEN and DISCORD_APPLICATION_ID too (it signs people in to that app)',
+    );
+  if (url !== undefined && new URL(url).pathname !== '/')
+    problems.push('PANEL_URL: the panel is served at /, so give its origin only (https://host, no path)');
+  if (isSet('PANEL_URL') && !isSet('PANEL_SESSION_SECRET'))
+    problems.push('PANEL_SESSION_SECRET: required with PANEL_URL (32 or more random characters)');
+  const slackSignIn = slack !== undefined && clientId !== undefined && slackSecret !== undefined;
+  const discordSignIn = discord !== undefined && discordSecret !== undefined;
+  if (isSet('PANEL_URL') && !slackSignIn && !discordSignIn && !isSet('DISCORD_CLIENT_SECRET'))
+    problems.push(
+      'PANEL_URL: nobody could sign in; set SLACK_CLIENT_ID and SLACK_CLIENT_SECRET (Sign in with Slack) or DISCORD_CLIENT_SECRET (Sign in with Discord)',
+    );
+  const withUrl = url !== undefined;
+  return {
+    url,
+    sessionSecrets: withUrl ? sessionSecrets : [],
+    operatorIds,
+    slack: withUrl && slackSignIn ? { clientId, clientSecret: slackSecret } : undefined,
+    discord:
+      withUrl && discordSignIn && discord
+        ? { clientId: discord.applicationId, clientSecret: discordSecret }
+        : undefined,
   };
 }
 

@@ -19,7 +19,15 @@ export interface VariableSpec {
   schema: z.ZodType;
 }
 
-export type VariableGroup = 'Server' | 'Store' | 'Directory' | 'Feeds' | 'Slack' | 'Discord' | 'Sandbox';
+export type VariableGroup =
+  | 'Server'
+  | 'Store'
+  | 'Directory'
+  | 'Feeds'
+  | 'Slack'
+  | 'Discord'
+  | 'Panel'
+  | 'Sandbox';
 
 const optionalString = z.string().trim().min(1, { error: 'a value other than blanks' }).optional();
 
@@ -214,7 +222,7 @@ export const VARIABLES: readonly VariableSpec[] = [
     name: 'SUBSCRIPTIONS',
     group: 'Feeds',
     description:
-      'Static feed routes, ";"-separated platform:channel=feed?filters, e.g. slack:C0123=comments;discord:112233=live?video=true. Beside the filters: format=, on-removal=mark|delete and the schedule options of /directory subscribe (digest=daily@09:00&top=5&tz=Asia/Tokyo&quiet=22:00-07:00…; docs/commands.md).',
+      'Static feed routes, ";"-separated platform:channel=feed?filters, e.g. slack:C0123=comments;discord:112233=live?video=true. Beside the filters: format=, on-removal=mark|delete, backfill=N (the N most recent posted once, when the route is added) and the schedule options of /directory subscribe (digest=daily@09:00&top=5&tz=Asia/Tokyo&quiet=22:00-07:00…; docs/commands.md).',
     example:
       'slack:C0123ABCD=comments;slack:C0123ABCD=collections;discord:112233445566778899=live?video=true',
     schema: z.string().optional(),
@@ -322,13 +330,13 @@ export const VARIABLES: readonly VariableSpec[] = [
     name: 'SLACK_CLIENT_ID',
     group: 'Slack',
     description:
-      'OAuth client id; with SLACK_CLIENT_SECRET and SLACK_STATE_SECRET enables multi-workspace install.',
+      'OAuth client id; with SLACK_CLIENT_SECRET and SLACK_STATE_SECRET enables multi-workspace install; with SLACK_CLIENT_SECRET and PANEL_URL, Sign in with Slack to the control panel.',
     schema: optionalString,
   },
   {
     name: 'SLACK_CLIENT_SECRET',
     group: 'Slack',
-    description: 'OAuth client secret for multi-workspace install.',
+    description: 'OAuth client secret, for multi-workspace install and Sign in with Slack.',
     secret: true,
     schema: optionalString,
   },
@@ -393,6 +401,42 @@ export const VARIABLES: readonly VariableSpec[] = [
       .regex(/^[-_'\p{L}\p{N}]{1,32}$/u, { error: "a command name: 1 to 32 letters, digits, - _ or '" })
       .refine((name) => name !== 'directory', { error: 'a name other than directory (the main command)' })
       .optional(),
+  },
+  {
+    name: 'DISCORD_CLIENT_SECRET',
+    group: 'Discord',
+    description:
+      "The application's OAuth2 client secret (Developer Portal, OAuth2); with PANEL_URL, people sign in to the control panel with Discord.",
+    secret: true,
+    schema: optionalString,
+  },
+  {
+    name: 'PANEL_URL',
+    group: 'Panel',
+    description:
+      'Where the control panel is reached from outside (https://…, no path): Slack and Discord send people back to <PANEL_URL>/signin/slack/callback and /signin/discord/callback after sign-in. Unset outside the sandbox: the panel has no sign-in and / says so.',
+    example: 'https://directory-bot.example.com',
+    schema: httpUrl(),
+  },
+  {
+    name: 'PANEL_SESSION_SECRET',
+    group: 'Panel',
+    description:
+      "Signs the control panel's session cookies: 32 or more random characters, required with PANEL_URL. A comma list rotates it: the first signs, every one is accepted.",
+    secret: true,
+    schema: commaList.refine((list) => list.every((item) => item.length >= 32), {
+      error: '32 or more characters (each, in a list)',
+    }),
+  },
+  {
+    name: 'PANEL_OPERATOR_IDS',
+    group: 'Panel',
+    description:
+      'Comma-separated platform:user ids (slack:U0123ABCD, discord:112233445566778899) who see every installation in the control panel, not only their own workspaces.',
+    example: 'slack:U0123ABCD',
+    schema: commaList.refine((list) => list.every((item) => /^(slack|discord):[A-Za-z0-9]+$/.test(item)), {
+      error: 'a list of slack:<user id> or discord:<user id>',
+    }),
   },
   {
     name: 'SANDBOX',

@@ -63,6 +63,12 @@ export interface EntryThread {
   broadcast?: true;
   /** What the thread is about (the post's name), for platforms whose threads have names. */
   title?: string;
+  /**
+   * A digest's later part (issue 29), which never goes top-level: a digest is one message in the
+   * channel. Where the thread will not take it, the parent (that one message) is replaced by this
+   * message, which counts the rest and says where to see them; with no parent posted it is dropped.
+   */
+  parentInstead?: Message;
 }
 
 /** The entry as the outbox itself changes it (see OutboxEntry). */

@@ -10,7 +10,8 @@ import type {
 } from '../ports/index.js';
 import type { FeedFilters, SubscriptionRepository, ThreadSettings } from '../subscriptions/index.js';
 import { matchesFilters } from '../subscriptions/index.js';
-import type { DeliveredLedger } from './delivered-ledger.js';
+import type { DeliveredLedger, PostedReference } from './delivered-ledger.js';
+import { withMuteActions } from './mute-actions.js';
 import { type EntryThread, idempotencyKeyOf, type OutboxEntry } from './outbox.js';
 
 export interface ThreadDeliveryDeps {
@@ -21,7 +22,8 @@ export interface ThreadDeliveryDeps {
 
 /**
  * Delivers a reply under its parent, deciding at delivery time (the parent may have been posted
- * after the reply was queued): no parent posted in this channel → top-level, as before threads.
+ * after the reply was queued): no parent posted in this channel → top-level, as before threads
+ * (a digest's later part never goes top-level: see EntryThread.parentInstead).
  * On a platform that starts threads (Discord) the thread id is written into the parent's ledger
  * entry before the reply is posted, so a bot killed in between finds it and never starts a second
  * one. A thread that refuses the reply (no permission, archived for good) does not lose it: it is
@@ -42,7 +44,13 @@ export class ThreadDelivery {
     if (entry.thread === undefined || entry.destination.direct === true)
       return post(entry.destination, message);
     const parent = await ledger.reference(entry.destinationKey, entry.thread.parentKey);
-    if (parent === undefined) return post(entry.destination, message);
+    if (parent === undefined) {
+      if (entry.thread.parentInstead === undefined) return post(entry.destination, message);
+      // The digest's first part was never posted (dropped or given up on): its later parts would
+      // be the channel's only sight of the digest, out of context. They go with it.
+      const reason = 'the first part of its digest was not posted in the channel';
+      return { status: 'rejected', code: 'digest_head_missing', reason, scope: 'message' };
+    }
     let threadId = parent.threadId;
     if (threadId === undefined && adapter.openThread !== undefined) {
       const opening = await adapter.openThread(
@@ -54,7 +62,7 @@ export class ThreadDelivery {
         const { status: _status, ...failure } = opening;
         return { status: 'failed', ...failure };
       }
-      if (opening.status === 'refused') return this.#topLevel(entry, message, opening, post);
+      if (opening.status === 'refused') return this.#instead(adapter, entry, parent, message, opening, post);
       threadId = opening.threadId;
       // Durable before any reply is posted: the next reply (or a restarted bot) reuses it.
       await ledger.noteThread(entry.destinationKey, entry.thread.parentKey, threadId);
@@ -69,7 +77,7 @@ export class ThreadDelivery {
     };
     const outcome = await post(destination, message);
     if (outcome.status === 'rejected' && outcome.scope === 'thread') {
-      return this.#topLevel(entry, message, outcome, post);
+      return this.#instead(adapter, entry, parent, message, outcome, post);
     }
     // Whichever instance noted a problem, a reply through the thread clears it. Only a stored
     // problem costs a write; checking costs the subscriptions' version read. Not awaited: the
@@ -77,6 +85,44 @@ export class ThreadDelivery {
     // would widen the window in which a crash posts it twice.
     if (outcome.status === 'delivered') void this.#note(entry.subscriptionIds, undefined);
     return outcome;
+  }
+
+  /**
+   * The thread refused the reply. A comment goes top-level with a note; a digest's later part
+   * never does (one message per digest): its first part is edited to count the rest and say
+   * where to see them, and the part is settled with that edit's outcome. Each later part of a
+   * digest whose thread refused makes the same edit, so it holds whichever of them is tried.
+   */
+  async #instead(
+    adapter: ChatAdapter,
+    entry: OutboxEntry,
+    parent: PostedReference,
+    message: Message,
+    why: { code: string; reason: string },
+    post: (destination: Destination, message: Message) => Promise<DeliveryOutcome>,
+  ): Promise<DeliveryOutcome> {
+    const replacement = entry.thread?.parentInstead;
+    if (replacement === undefined) return this.#topLevel(entry, message, why, post);
+    await this.#note(entry.subscriptionIds, {
+      code: why.code,
+      reason: why.reason,
+      at: this.#deps.clock.now(),
+    });
+    if (adapter.edit === undefined) {
+      const reason = `its thread refused it (${why.code}) and ${adapter.platform} cannot edit the digest`;
+      return { status: 'rejected', code: why.code, reason, scope: 'message' };
+    }
+    const outcome = await adapter.edit(
+      entry.destination,
+      {
+        messageId: parent.messageId,
+        ...(parent.threadId === undefined ? {} : { threadId: parent.threadId }),
+        ...(parent.channelId === undefined ? {} : { channelId: parent.channelId }),
+      },
+      withMuteActions(replacement, entry.subscriptionIds),
+    );
+    // Settled as the part's delivery, at the digest's message: nothing is posted for it again.
+    return outcome.status === 'delivered' ? { ...outcome, platformMessageId: parent.messageId } : outcome;
   }
 
   async #topLevel(

@@ -13,6 +13,7 @@ import { directoryKeys, LEGACY_POLLER_LEASE } from '../store/index.js';
 import type { SubscriptionSeed } from '../subscriptions/index.js';
 import { ReminderRepository, SubscriptionRepository } from '../subscriptions/index.js';
 import { type DirectoryReturn, startFromNowAfterDirectoryChange } from './active-directory.js';
+import { type BackfillEvent, BackfillStash, createBackfillRunner } from './backfill-runner.js';
 import { type PollSummary, runFeedOnce } from './feed-runner.js';
 import { type PollEvent, PollScheduler } from './poll-scheduler.js';
 import { type LeaderEvent, PollerLease } from './poller-lease.js';
@@ -45,6 +46,7 @@ export type EngineEvent =
   | ({ source: 'polling' } & PollEvent)
   | ({ source: 'dispatcher' } & DispatchEvent)
   | ({ source: 'reminders' } & ReminderEvent)
+  | ({ source: 'backfill' } & BackfillEvent)
   | ({ source: 'schedule' } & SchedulingEvent)
   | ({ source: 'leader' } & LeaderEvent);
 
@@ -129,6 +131,25 @@ export function createEngine(options: EngineOptions) {
     onEvent: (event) => onEvent?.({ source: 'reminders', ...event }),
   });
 
+  const backfillStash = new BackfillStash({ keyv, directoryId });
+  const backfills = createBackfillRunner({
+    subscriptions,
+    outbox,
+    ledger,
+    stash: backfillStash,
+    client,
+    compose: options.compose,
+    clock,
+    dedupeTtlMs: settings.dedupeTtlMs,
+    wake: () => dispatcher.wake(),
+    platforms: () => new Set(adapters.keys()),
+    onEvent: (event) => onEvent?.({ source: 'backfill', ...event }),
+  });
+  // A subscribe answered here asks for its backfill at once; other instances' wait for the tick.
+  subscriptions.onChange((changed) => {
+    if (changed.some((s) => s.backfill !== undefined)) backfills.wake();
+  });
+
   const scheduling = createScheduling(options.schedule ?? {}, {
     keyv,
     directoryId,
@@ -138,6 +159,7 @@ export function createEngine(options: EngineOptions) {
     clock,
     wake: () => dispatcher.wake(),
     platforms: () => new Set(adapters.keys()),
+    repliesInThreads: (platform) => adapters.get(platform)?.repliesInThreads === true,
     onEvent: (event) => onEvent?.({ source: 'schedule', ...event }),
   });
 
@@ -238,6 +260,7 @@ export function createEngine(options: EngineOptions) {
       dispatcher.start();
       polling.start();
       reminderRunner.start();
+      backfills.start();
       scheduling.start();
       sweep();
       sweepTimer = setInterval(sweep, SWEEP_EVERY_MS);
@@ -246,6 +269,7 @@ export function createEngine(options: EngineOptions) {
     async onFollow() {
       clearInterval(sweepTimer);
       await reminderRunner.stop();
+      await backfills.stop();
       await scheduling.stop();
       await polling.stop();
       await dispatcher.stop();
@@ -260,6 +284,18 @@ export function createEngine(options: EngineOptions) {
     reminderRunner,
     /** Held items (digests, quiet hours, caps) and the runner releasing them. */
     scheduling,
+    /** Backfills on subscribe: the runner queueing them, and what the subscribe command hands it. */
+    backfill: {
+      runner: backfills,
+      /** Keeps a subscribe's chosen items for the runner; answers how many the channel has not had. */
+      async keep(token: string, destination: string, items: readonly FeedItem[]): Promise<number> {
+        await backfillStash.keep(token, items);
+        const had = await ledger.delivered(items.map((item) => ({ destination, itemKey: item.key })));
+        return had.filter((already) => !already).length;
+      },
+      /** Only items from within this long are backfilled (DEDUPE_TTL_DAYS; see chooseBackfill). */
+      withinMs: settings.dedupeTtlMs,
+    },
     outbox,
     ledger,
     /** Every channel's newest settled attempts (`/directory why`). */

@@ -1,14 +1,14 @@
 import type Keyv from 'keyv';
 import type { DeliveredLedger, Dispatcher, EditLimits, Outbox, OutboxEntry } from '../delivery/index.js';
-import { entryThread, threadCommentRoutes } from '../delivery/index.js';
+import { threadCommentRoutes } from '../delivery/index.js';
 import type { Feed } from '../feeds/feed.js';
 import type { FeedItem } from '../feeds/feed-item.js';
 import type { ScheduledCandidate, ScheduleGate } from '../held-items/index.js';
-import { formatMessage } from '../messages/index.js';
 import type { Clock, Message } from '../ports/index.js';
 import { directoryKeys } from '../store/index.js';
 import type { Subscription, SubscriptionRepository } from '../subscriptions/index.js';
 import { destinationKey } from '../subscriptions/index.js';
+import { itemEntry } from './item-entry.js';
 import { editEverywhere, type RefreshDeps, refreshShown, shownState } from './refresh-shown.js';
 import { type TodaysRanking, withoutRank } from './todays-ranking.js';
 
@@ -93,24 +93,7 @@ export async function runFeedOnce(
       composed.set(composedKey, full);
     }
     // Composed once per item; each destination gets it in its own subscription's format.
-    const message = formatMessage(full, subscription.format);
-    const thread = entryThread(item, subscription);
-    const entry: OutboxEntry = {
-      destination: {
-        platform: subscription.platform,
-        channelId: subscription.channelId,
-        ...(subscription.workspaceId ? { workspaceId: subscription.workspaceId } : {}),
-      },
-      destinationKey: key,
-      itemKey: item.key,
-      message,
-      shown: shownState(item.record, now),
-      subscriptionIds: [subscription.id],
-      enqueuedAt: now,
-      attempts: 0,
-      notBefore: now,
-      ...(thread === undefined ? {} : { thread }),
-    };
+    const entry = itemEntry(item, subscription, full, now);
     candidates.push(entry);
     if (subscription.schedule) scheduled.set(entry, { entry, subscription, item });
   };

@@ -2,3 +2,4 @@
 export { composeFeedRecord, createItemComposer } from './compose-item.js';
 export { createEngine, type Engine, type EngineEvent, type EngineSettings } from './engine.js';
 export { type FeedHealth, PollScheduler } from './poll-scheduler.js';
+export { RECENT_LIMIT, recentItems } from './recent-items.js';

@@ -7,7 +7,7 @@ import { makeFeedItem } from '../feeds/make-item.js';
 import { formatMessage, liveStatus, markRemoved } from '../messages/index.js';
 import type { Message } from '../ports/index.js';
 import type { SubscriptionIndex } from '../subscriptions/index.js';
-import { destinationKey } from '../subscriptions/index.js';
+import { subscriptionDestination } from '../subscriptions/index.js';
 import {
   accumulate,
   inIdSpan,
@@ -163,12 +163,7 @@ export async function editEverywhere(
     decisions.push(
       await requestEdit(
         {
-          destination: {
-            platform: subscription.platform,
-            channelId: subscription.channelId,
-            ...(subscription.workspaceId ? { workspaceId: subscription.workspaceId } : {}),
-          },
-          destinationKey: destinationKey(subscription.platform, subscription.channelId),
+          ...subscriptionDestination(subscription),
           itemKey: item.key,
           subscriptionIds: [subscription.id],
           message: formatMessage(full, subscription.format),

@@ -20,7 +20,7 @@ export interface Remembered {
 /** How a poll's listing covers its feed (see FeedPollResult). */
 export interface Listing {
   throughNewest?: boolean;
-  ids?: { above?: string; through: string };
+  ids?: { above?: string; through?: string };
   /** A record left out as invalid: judge nothing removed (see FeedPollResult.observedPartial). */
   partial?: boolean;
   /**
@@ -46,7 +46,10 @@ export function inIdSpan(remembered: Remembered, listing: Listing): boolean | un
   if (listing.ids === undefined) return undefined;
   const id = idOf(remembered);
   const { above, through } = listing.ids;
-  return compareIds(id, through) <= 0 && (above === undefined || compareIds(id, above) > 0);
+  return (
+    (through === undefined || compareIds(id, through) <= 0) &&
+    (above === undefined || compareIds(id, above) > 0)
+  );
 }
 
 /**

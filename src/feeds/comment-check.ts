@@ -21,8 +21,14 @@ export interface CommentCheckState {
 /** The comments one check listed, and the ids they cover (see FeedPollResult). */
 export interface CommentCheck {
   observed: FeedItem[];
-  /** Absent: the newest comments (the span runs on past the newest listed). */
-  ids?: { above?: string; through: string };
+  /**
+   * The ids the listing covers. The newest comments: every id above the lowest listed (all of
+   * them when the page was not full), the span running on past the newest listed; a look back:
+   * at and below the comment it asked about.
+   */
+  ids: { above?: string; through?: string };
+  /** The newest comments were listed (not a look back). */
+  newest?: true;
   /** A record of the page failed validation: values refresh, nothing is judged removed. */
   partial?: true;
 }
@@ -63,12 +69,15 @@ export async function checkComments(
     // A record left out as invalid could be any id of the page: values refresh, but none of it
     // is judged removed (the look back still counts as done, so it moves on to the next).
     const partial = listed.skipped > 0 ? { partial: true as const } : {};
-    if (older === undefined || target === undefined) return { check: { observed, ...partial }, state: next };
-    // A full page covers down to its lowest id; a short one, everything below the target.
+    // A full page covers down to its lowest id; a short one, every id below where it starts. The
+    // page is cut by id, so ids judge it: a comment just past it may carry a later time than the
+    // ones listed (upstream clocks disagree), and a span of times would take it for removed.
     const full = listed.items.length + listed.skipped >= CHECK_PAGE_SIZE;
     const above = full ? observed[0]?.id : undefined;
-    const ids = { through: target, ...(above ? { above } : {}) };
-    return { check: { observed, ids, ...partial }, state: next };
+    const lowest = above === undefined ? {} : { above };
+    if (older === undefined || target === undefined)
+      return { check: { observed, ids: lowest, newest: true, ...partial }, state: next };
+    return { check: { observed, ids: { through: target, ...lowest }, ...partial }, state: next };
   } catch (error) {
     if (signal?.aborted) throw error;
     return { state: next };

@@ -79,9 +79,11 @@ export function createCommentsFeed(deps: FeedDependencies & CommentsFeedOptions)
         ...(checkRemovals ? { rememberFound: true } : {}),
         ...(check === undefined
           ? {}
-          : check.ids
-            ? { observed: check.observed, observedIds: check.ids }
-            : { observed: check.observed, observedThroughNewest: true }),
+          : {
+              observed: check.observed,
+              observedIds: check.ids,
+              ...(check.newest ? { observedThroughNewest: true } : {}),
+            }),
         ...(check?.partial ? { observedPartial: true } : {}),
       };
     },

@@ -27,13 +27,17 @@ export interface FeedPollResult<State> {
   /**
    * `observed` is the newest records of the feed: everything newer than its oldest would be in
    * it, so a remembered record newer than all of them was removed too (not merely unlisted).
+   * "Newer" is by the feed's position (see refresh-shown): creation for posts and comments, the
+   * start for live events, whose listing holds everything after its oldest once read to its end.
    */
   observedThroughNewest?: boolean;
   /**
    * `observed` lists every record with an id in this span (above exclusive, through inclusive;
-   * no `above`: every id up to `through`): a remembered record in it and not listed was removed.
+   * no `above`: every id up to `through`; no `through`: every id above `above`, a listing cut by
+   * id from the newest): a remembered record in it and not listed was removed. Where a listing is
+   * cut by id, this judges it, not the records' times, which may disagree with their ids.
    */
-  observedIds?: { above?: string; through: string };
+  observedIds?: { above?: string; through?: string };
   /**
    * A record of the listing failed validation and was left out: it could be any of the
    * remembered ones, so nothing is judged removed from this listing (values are still refreshed).

@@ -44,6 +44,7 @@ export function createLiveFeed(options: LiveFeedOptions): Feed<LiveFeedState> {
       const newer = liveNewerDay(clock.now());
       let upcomingPages = 0;
       let pastPages = 0;
+      let readToEnd = false;
       for (let page = 0; ; page += 1) {
         const result = await client.listLiveEvents(
           { newer, perPage: PAGE_SIZE, offset: page * PAGE_SIZE },
@@ -51,7 +52,8 @@ export function createLiveFeed(options: LiveFeedOptions): Feed<LiveFeedState> {
         );
         listed.push(...result.items);
         skipped += result.skipped;
-        if (result.items.length + result.skipped < PAGE_SIZE) break;
+        readToEnd = result.items.length + result.skipped < PAGE_SIZE;
+        if (readToEnd) break;
         if (whollyBefore(result.items, clock.now())) pastPages += 1;
         else upcomingPages += 1;
         if (upcomingPages >= MAX_PAGES_PER_POLL || pastPages >= MAX_PAST_PAGES_PER_POLL) break;
@@ -90,6 +92,10 @@ export function createLiveFeed(options: LiveFeedOptions): Feed<LiveFeedState> {
         items,
         // Started and ended events too: their messages say "live now" and "ended".
         observed: listed.map((event) => toItem(event, 'new', now)),
+        // Read to its end, the listing holds every event starting after the earliest listed:
+        // the one starting last, once cancelled, is judged like the others (issue 29). Cut
+        // short by the page caps, it says nothing about what starts after its last page.
+        ...(readToEnd ? { observedThroughNewest: true } : {}),
         ...(skipped > 0 ? { observedPartial: true } : {}),
         nextState: {
           seen: rememberIds(

@@ -63,6 +63,9 @@ export function createPostsFeed(deps: FeedDependencies): Feed<PostsFeedState> {
       return {
         items,
         observed: collected.map((post) => toItem(post, now)),
+        // Read from the newest post on: any post newer than the oldest listed would be listed,
+        // so the newest one, once removed, is judged like the others (issue 29).
+        observedThroughNewest: true,
         ...(skipped > 0 ? { observedPartial: true } : {}),
         nextState: {
           seen: rememberIds(

@@ -1,5 +1,6 @@
 import type Keyv from 'keyv';
 import type { HeldItem } from '../messages/index.js';
+import type { Message } from '../ports/index.js';
 import { SCHEDULE_LIMITS } from '../schedule/index.js';
 import { type DirectoryKeys, directoryKeys } from '../store/index.js';
 
@@ -38,6 +39,19 @@ export interface HeldState {
   releasing?: { kind: HoldReason; before: number; lateFor?: number };
   /** Item keys of recent releases: an item found again (a crash before its cursor moved) is not held twice. */
   released?: string[];
+}
+
+/**
+ * A subscription's latest digest or summary too long for one message, every part numbered
+ * "(1/3)"…: what `/directory digest` shows (issue 29), whatever the channel could see of it. One
+ * that fits one message is whole in the channel and not kept (a write per release saved). Kept
+ * beside the held state, not in it: every tick reads every held state, and this is a whole digest.
+ */
+export interface LatestRelease {
+  kind: HoldReason;
+  /** The instant it was due (the slot, or the end of quiet hours or of the cap window). */
+  before: number;
+  parts: Message[];
 }
 
 /**
@@ -149,6 +163,16 @@ export class HeldItems {
     return run;
   }
 
+  /** The latest digest or summary released for a subscription (any instance may read it). */
+  async latest(id: string): Promise<LatestRelease | undefined> {
+    return (await this.#keyv.get<LatestRelease>(this.#keys.heldLatest(id))) ?? undefined;
+  }
+
+  /** Replaces it; a subscription's held document going takes it along (see #forget). */
+  async keepLatest(id: string, latest: LatestRelease): Promise<void> {
+    await this.#keyv.set(this.#keys.heldLatest(id), latest);
+  }
+
   /** Forgets the in-memory index (on becoming the poller: another may have written since). */
   reload(): void {
     this.#index = undefined;
@@ -165,6 +189,7 @@ export class HeldItems {
   }
 
   async #forget(id: string): Promise<void> {
+    await this.#keyv.delete(this.#keys.heldLatest(id));
     await this.#keyv.delete(this.#keys.held(id));
     const index = await this.#loadIndex();
     if (index.delete(id)) await this.#persistIndex();

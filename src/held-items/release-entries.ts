@@ -1,13 +1,13 @@
 import type { EntryThread, OutboxEntry } from '../delivery/index.js';
-import type { DigestInput, HeldItem } from '../messages/index.js';
+import type { DigestInput, DigestLayout, HeldItem } from '../messages/index.js';
 import type { Message } from '../ports/index.js';
 import { capWindowAt, quietWindowAt, SCHEDULE_LIMITS, type ScheduleOptions } from '../schedule/index.js';
 import type { Subscription } from '../subscriptions/index.js';
-import { destinationKey } from '../subscriptions/index.js';
+import { subscriptionDestination } from '../subscriptions/index.js';
 import type { DueRelease } from './due-releases.js';
 import type { HeldState } from './held-item-store.js';
 
-export type ComposeDigest = (input: DigestInput) => Message[];
+export type ComposeDigest = (input: DigestInput, layout: DigestLayout) => Message[];
 
 /** The items one release takes: held for its kind and found before its boundary, oldest first. */
 export function releasedItems(state: HeldState, release: DueRelease): HeldItem[] {
@@ -16,31 +16,54 @@ export function releasedItems(state: HeldState, release: DueRelease): HeldItem[]
     .sort((a, b) => a.discoveredAt - b.discoveredAt);
 }
 
+/** How the channel of one release takes a digest longer than one message (issue 29). */
+export interface ReleaseTarget {
+  zone: string;
+  /** The platform keeps replies in threads (`ChatAdapter.repliesInThreads`). */
+  repliesInThreads: boolean;
+}
+
+/** What one release queues, and its digest or summary in numbered parts (what `/directory digest` shows). */
+export interface ReleaseMessages {
+  entries: OutboxEntry[];
+  /**
+   * Absent when it fits one message (or there is none, or quiet hours' few items go as they were):
+   * only a longer one has parts the channel may not see whole.
+   */
+  parts?: Message[];
+}
+
+/** The command a channel that cannot see a digest's later parts is told to use (src/commands/digest.ts). */
+export function seeMoreCommand(subscriptionId: string): string {
+  return `/directory digest ${subscriptionId} 2`;
+}
+
 /**
  * The outbox entries of one release. Their item keys depend only on the subscription, the kind
  * and the release's boundary (`digest:<subscription>:<slot ISO>:<part>`), so a release repeated
  * after a crash finds its own entries in the outbox or the delivered ledger and posts nothing
  * twice. Quiet hours that held few messages post each as it would have been (its own item key);
  * more become one summary; a cap's excess is always one summary.
+ *
+ * A digest or summary is one message in the channel (issue 29): part 1 is posted top-level, and
+ * where the platform keeps replies in threads (and the subscription has threads on) the later
+ * parts are its thread's replies, each carrying part 1 as it reads without a thread, in case the
+ * thread refuses them; elsewhere part 1 counts them and names the command that shows them.
  */
 export function releaseEntries(
   subscription: Subscription,
   state: HeldState,
   release: DueRelease,
-  zone: string,
+  target: ReleaseTarget,
   now: number,
   composeDigest: ComposeDigest,
-): OutboxEntry[] {
+): ReleaseMessages {
+  const { zone } = target;
   const items = releasedItems(state, release);
   const omitted = state.omitted[release.kind] ?? 0;
   const schedule = subscription.schedule ?? {};
   const entry = (itemKey: string, message: Message, thread?: EntryThread): OutboxEntry => ({
-    destination: {
-      platform: subscription.platform,
-      channelId: subscription.channelId,
-      ...(subscription.workspaceId ? { workspaceId: subscription.workspaceId } : {}),
-    },
-    destinationKey: destinationKey(subscription.platform, subscription.channelId),
+    ...subscriptionDestination(subscription),
     itemKey,
     message,
     subscriptionIds: [subscription.id],
@@ -51,9 +74,9 @@ export function releaseEntries(
   });
 
   if (release.kind === 'quiet' && items.length <= SCHEDULE_LIMITS.quietSummaryOver && omitted === 0)
-    return items.map((item) => entry(item.itemKey, item.message, item.thread));
+    return { entries: items.map((item) => entry(item.itemKey, item.message, item.thread)) };
   if (items.length === 0 && omitted === 0 && (release.kind !== 'digest' || schedule.digestEmpty !== true))
-    return [];
+    return { entries: [] };
 
   const cap = release.kind === 'cap' ? capThatHeld(schedule, zone, release.before) : undefined;
   const quiet =
@@ -77,9 +100,24 @@ export function releaseEntries(
     ...(release.lateFor === undefined ? {} : { lateFor: release.lateFor }),
   };
   const stamp = new Date(release.before).toISOString();
-  return composeDigest(input).map((message, i) =>
-    entry(`${release.kind}:${subscription.id}:${stamp}:${i + 1}`, message),
-  );
+  const keyOf = (part: number) => `${release.kind}:${subscription.id}:${stamp}:${part}`;
+  const [head, ...replies] = composeDigest(input, { rest: 'thread' });
+  if (head === undefined) return { entries: [] };
+  // One message holds it all, the same in every layout: nothing to thread, count or keep.
+  if (replies.length === 0) return { entries: [entry(keyOf(1), head)] };
+  const summary = composeDigest(input, { rest: 'summary', seeMore: seeMoreCommand(subscription.id) });
+  const parts = composeDigest(input, { rest: 'parts' });
+  const threaded = target.repliesInThreads && subscription.threading?.off !== true;
+  if (!threaded) return { entries: summary.map((message, i) => entry(keyOf(i + 1), message)), parts };
+  const thread: EntryThread = {
+    parentKey: keyOf(1),
+    title: head.title,
+    ...(summary[0] === undefined ? {} : { parentInstead: summary[0] }),
+  };
+  return {
+    entries: [entry(keyOf(1), head), ...replies.map((reply, i) => entry(keyOf(i + 2), reply, thread))],
+    parts,
+  };
 }
 
 /**

@@ -48,6 +48,8 @@ export interface ScheduleRunnerOptions {
   wake: () => void;
   /** Platforms with an adapter running here; other subscriptions' schedules wait. */
   platforms: () => ReadonlySet<string>;
+  /** Whether a platform keeps replies in threads: a digest's later parts go there (issue 29). */
+  repliesInThreads: (platform: string) => boolean;
   tickMs?: number;
   onEvent?: (event: ScheduleEvent) => void;
 }
@@ -149,7 +151,18 @@ export function createScheduleRunner(options: ScheduleRunnerOptions) {
       return { next, result: next };
     });
     const release = lateIfOverdue(marked.releasing ?? wanted, now);
-    const entries = releaseEntries(subscription, marked, release, zone, now, options.composeDigest);
+    const target = { zone, repliesInThreads: options.repliesInThreads(subscription.platform) };
+    const { entries, parts } = releaseEntries(
+      subscription,
+      marked,
+      release,
+      target,
+      now,
+      options.composeDigest,
+    );
+    // Before its messages are queued, so one that names /directory digest never finds an older one.
+    if (parts !== undefined)
+      await held.keepLatest(subscription.id, { kind: release.kind, before: release.before, parts });
     const already = await ledger.delivered(
       entries.map((e) => ({ destination: e.destinationKey, itemKey: e.itemKey })),
     );

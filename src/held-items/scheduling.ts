@@ -36,6 +36,7 @@ export function createScheduling(
     clock: Clock;
     wake: () => void;
     platforms: () => ReadonlySet<string>;
+    repliesInThreads: (platform: string) => boolean;
     onEvent: (event: SchedulingEvent) => void;
   },
 ) {

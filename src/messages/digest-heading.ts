@@ -120,6 +120,19 @@ function capHeading(input: DigestInput, clock: DigestClock, total: number): Dige
   };
 }
 
+/**
+ * The line a digest's one message in the channel ends its text with when its list goes on:
+ * `And 24 more comments in this message's thread.`, or where a thread is not possible,
+ * `And 24 more comments: see them with /directory digest s1a2b3c 2.` (`seeMore`).
+ */
+export function restNote(input: DigestInput, count: number, seeMore?: string): string {
+  // A quiet-hours summary counts "updates" in its headline; its rest is counted the same way.
+  const more = counted(count, input.kind === 'quiet' ? 'updates' : input.feed, 'more');
+  return seeMore === undefined
+    ? `And ${more} in this message's thread.`
+    : `And ${more}: see them with ${seeMore}.`;
+}
+
 /** The visible note on a message posted after its time because the bot was not running. */
 export function lateNote(input: DigestInput, clock: DigestClock): string | undefined {
   if (input.lateFor === undefined) return undefined;

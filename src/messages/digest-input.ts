@@ -50,3 +50,16 @@ export interface DigestInput {
   /** For `cap`: the limit that held the items, so the summary can name it. */
   cap?: { max: number; per: 'hour' | 'day' };
 }
+
+/**
+ * How a digest too long for one message is laid out (issue 29: a digest is one message in the
+ * channel). Each part holds at most ENTRY_LIMITS of lines; what differs is where the parts after
+ * the first go:
+ * - `thread`: the first part is the channel's one message and says how many more its thread
+ *   holds; the others are replies in that thread, titled "(2/3)"…;
+ * - `summary`: the first part alone, saying how many more there are and `seeMore`, where they
+ *   can be read (a platform that cannot thread, a subscription with threads off);
+ * - `parts`: every part as a message of its own, titled "(1/3)"… (what `/directory digest` and
+ *   the render preview show).
+ */
+export type DigestLayout = { rest: 'thread' } | { rest: 'summary'; seeMore: string } | { rest: 'parts' };

@@ -2,8 +2,8 @@ import type { Message, MessageEntry } from '../ports/index.js';
 import { SCHEDULE_LIMITS } from '../schedule/index.js';
 import { KIND_COLORS } from './colors.js';
 import { listEntry, oldestFirst, rankByVotes, rankedEntry, uniqueItems } from './digest-entries.js';
-import { type DigestHeading, digestHeading, lateNote, omittedNote } from './digest-heading.js';
-import type { DigestInput } from './digest-input.js';
+import { type DigestHeading, digestHeading, lateNote, omittedNote, restNote } from './digest-heading.js';
+import type { DigestInput, DigestLayout } from './digest-input.js';
 import { partMarker, splitEntries } from './digest-parts.js';
 import { digestClock } from './digest-time.js';
 import { summaryLine } from './plain-text.js';
@@ -24,11 +24,13 @@ import { summaryLine } from './plain-text.js';
  * A message posted after it was due says so first ("Late: this digest was due at …"). Times are
  * written in `input.zone`, which the footer names; each message's `timestamp` (the period's end)
  * is an instant both platforms show in the reader's own zone. A list too long for one message is
- * split at item boundaries into parts titled "(1/3)"… that every renderer shows whole. Digest
- * messages carry no buttons of their own: each line is its item's link, and delivery adds the
+ * split at item boundaries into parts that every renderer shows whole, laid out by `layout`
+ * (issue 29): the first part is the channel's one message, and the rest follow in its thread or
+ * are counted on it with where to see them; `parts` numbers every part "(1/3)"…. Digest messages
+ * carry no buttons of their own: each line is its item's link, and delivery adds the
  * subscription's Mute button as to every message.
  */
-export function composeDigest(input: DigestInput): Message[] {
+export function composeDigest(input: DigestInput, layout: DigestLayout = { rest: 'parts' }): Message[] {
   const clock = digestClock(input.zone);
   const items = uniqueItems(input.items);
   if (items.length === 0 && input.kind !== 'digest') return [];
@@ -47,15 +49,35 @@ export function composeDigest(input: DigestInput): Message[] {
   );
   const late = lateNote(input, clock);
   const omitted = omittedNote(input);
+  const timestamp = new Date(input.period.to).toISOString();
   const parts = entries.length === 0 ? [[]] : splitEntries(entries);
-  const last = parts.length - 1;
-  return parts.map((part, index) =>
-    digestPart(heading, part, {
-      marker: partMarker(index, parts.length),
-      text: [late, index === 0 ? heading.intro : undefined, index === last ? omitted : undefined],
-      timestamp: new Date(input.period.to).toISOString(),
-    }),
-  );
+  const [first = [], ...others] = parts;
+  if (layout.rest === 'parts' || others.length === 0) {
+    const last = parts.length - 1;
+    return parts.map((part, index) =>
+      digestPart(heading, part, {
+        marker: partMarker(index, parts.length),
+        text: [late, index === 0 ? heading.intro : undefined, index === last ? omitted : undefined],
+        timestamp,
+      }),
+    );
+  }
+  // One message in the channel: what a reader must know (late, what it holds, what is not kept)
+  // goes on it, and it says how many lines go on past it and where.
+  const rest = others.reduce((sum, part) => sum + part.length, 0);
+  const seeMore = layout.rest === 'summary' ? layout.seeMore : undefined;
+  const head = digestPart(heading, first, {
+    marker: '',
+    text: [late, heading.intro, restNote(input, rest, seeMore), omitted],
+    timestamp,
+  });
+  if (layout.rest === 'summary') return [head];
+  return [
+    head,
+    ...others.map((part, index) =>
+      digestPart(heading, part, { marker: partMarker(index + 1, parts.length), text: [], timestamp }),
+    ),
+  ];
 }
 
 /** `--top` was validated when set; a stored value out of range still yields a sensible digest. */

@@ -7,7 +7,7 @@ export type { ComposeOptions, Occasion } from './build-message.js';
 export { composeCollectionMessage } from './collection-message.js';
 export { KIND_COLORS, resolveColor } from './colors.js';
 export { composeCommentMessage } from './comment-message.js';
-export type { DigestInput, HeldItem } from './digest-input.js';
+export type { DigestInput, DigestLayout, HeldItem } from './digest-input.js';
 export { composeDigest } from './digest-message.js';
 export { formatMessage } from './format-message.js';
 export { composeLiveEventMessage, type LiveEventMessageOptions } from './live-event-message.js';

@@ -160,6 +160,28 @@ export function engineEventSink(logger: Logger, metrics: Metrics, outboxSize: ()
           logger.warn({ err: event.error }, 'could not check reminders; will try again');
         }
         return;
+      case 'backfill':
+        if (event.type === 'queued') {
+          metrics.backfills.inc({ platform: event.platform, event: 'queued' }, event.queued);
+          logger.info(
+            {
+              subscription: event.subscriptionId,
+              asked: event.asked,
+              queued: event.queued,
+              fetched: event.fetched,
+            },
+            'backfill queued',
+          );
+        } else if (event.type === 'deferred') {
+          metrics.backfills.inc({ platform: event.platform, event: 'deferred' });
+          logger.warn(
+            { subscription: event.subscriptionId, err: event.error },
+            'could not backfill yet; will try again',
+          );
+        } else {
+          logger.warn({ err: event.error }, 'could not check for backfills; will try again');
+        }
+        return;
       case 'schedule':
         scheduleEvent(logger, metrics, event);
         return;

@@ -40,11 +40,17 @@ export function createHttpServer(options: { logger: Logger; registry: Registry }
     if (req.method === 'GET' && path === '/metrics') {
       return send(res, 200, registry.contentType, await registry.metrics());
     }
-    if (req.method === 'GET' && path === '/') {
-      return send(res, 200, 'text/plain', 'Directory Bot is running. See /healthz, /readyz and /metrics.\n');
-    }
+    // The control panel, when there is one, is mounted at `/` and answers every other path.
     const mount = mounts.find((m) => path.startsWith(m.prefix));
     if (mount) return mount.handler(req, res);
+    if (req.method === 'GET' && path === '/') {
+      return send(
+        res,
+        200,
+        'text/plain',
+        'Directory Bot is running. See /healthz, /readyz and /metrics. The control panel is off: set PANEL_URL (docs/panel.md).\n',
+      );
+    }
     send(res, 404, 'text/plain', 'not found\n');
   };
 

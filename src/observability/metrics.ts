@@ -88,6 +88,12 @@ export function createMetrics() {
       labelNames: ['event', 'kind'] as const,
       registers: [registry],
     }),
+    backfills: new Counter({
+      name: 'directory_bot_backfill_items_total',
+      help: 'Backfill on subscribe (--backfill N): queued counts the items posted; deferred counts backfills retried later (the directory or the lookup reserve was not available).',
+      labelNames: ['platform', 'event'] as const,
+      registers: [registry],
+    }),
     workspacesRemoved: new Counter({
       name: 'directory_bot_workspaces_removed_total',
       help: 'Workspaces (Slack) and servers (Discord) that uninstalled or removed the bot, whose data was deleted, by platform and reason.',

@@ -4,6 +4,7 @@ import type { HomeService } from './home.js';
 import type { Logger } from './logger.js';
 import type { Message } from './message.js';
 import type { ThreadOpening, ThreadTarget } from './threads.js';
+import type { WorkspaceAccess } from './workspace-access.js';
 
 /** Where a message goes: a channel id in the platform's own format (Slack `C…`, Discord snowflake). */
 export interface Destination {
@@ -226,6 +227,13 @@ export interface ChatAdapter {
    */
   openThread?(destination: Destination, parentMessageId: string, name: string): Promise<ThreadOpening>;
   /**
+   * Replies posted under a message live in a thread a reader opens (Slack, Discord), apart from
+   * the channel's stream. A digest's parts after its first go there, so a digest is one message
+   * in the channel (issue 29); without it (the console prints replies in its one stream) they are
+   * counted on the first part instead, with where to see them.
+   */
+  readonly repliesInThreads?: boolean;
+  /**
    * Replaces a message the bot posted (`reference.messageId`, in `reference.threadId` when it
    * sits in a thread) with `message`. Optional: without it edits are dropped. A message that is
    * gone or can no longer be edited is `rejected` with scope `message`; a channel the bot lost is
@@ -261,6 +269,8 @@ export interface ChatAdapter {
   workspaceTimeZone?(workspaceId: string | undefined): Promise<string | undefined>;
   /** Present where a removal can go unannounced: see `RemovalCheck`. */
   readonly removalCheck?: RemovalCheck;
+  /** Who may see and change what in the control panel (see `WorkspaceAccess`); absent: operators only. */
+  readonly access?: WorkspaceAccess;
   /** Stop taking work and close connections. */
   stop(): Promise<void>;
 }

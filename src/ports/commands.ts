@@ -28,9 +28,10 @@ export interface CommandInvocation {
   /**
    * `button`: a message button ran the equivalent command (see message-actions.ts), so an answer
    * about the record the button names (a subscription since deleted) says so in those words.
-   * Absent for a typed command. Never changes who may do what.
+   * `home`: a button on the home surface; `panel`: the control panel in the browser. Absent for a
+   * typed command. Recorded in the channel's history; never changes who may do what.
    */
-  via?: 'button';
+  via?: 'button' | 'home' | 'panel';
 }
 
 /** One input of a command's form; it fills the command option of the same name. */

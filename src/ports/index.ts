@@ -90,3 +90,4 @@ export type { RemindedEvent } from './reminded-event.js';
 export type { OpenedSecret, SecretSealer } from './secret-sealer.js';
 export { linkUrl, precut, sanitizeUrl, truncate } from './text-safety.js';
 export type { ThreadOpening, ThreadProblem, ThreadTarget } from './threads.js';
+export type { Installation, WorkspaceAccess } from './workspace-access.js';

@@ -7,6 +7,7 @@ export {
   SCHEDULE_OPTION_NAMES,
   type ScheduleInput,
   sameSchedule,
+  scheduleOptionValues,
 } from './parse-schedule.js';
 export {
   type DigestRecurrence,

@@ -46,10 +46,14 @@ export function directoryKeys(directoryId: string) {
     shown: (destinationKey: string, itemKey: string) => `${prefix}sent:${destinationKey}:${itemKey}#shown`,
     /** The newest settled attempts at one channel (src/delivery/delivery-log.ts), for `/directory why`. */
     deliveryLog: (destinationKey: string) => `${prefix}log:${destinationKey}`,
+    /** The items a subscribe chose for its backfill, until the poller queues them (src/engine/backfill-runner.ts). */
+    backfill: (token: string) => `${prefix}backfill:${token}`,
     /** Which subscriptions have held items or schedule state (src/held-items/held-item-store.ts). */
     heldIndex: `${prefix}held:subscriptions`,
     /** One subscription's held items and schedule state: what it holds names this directory's items. */
     held: (subscriptionId: string) => `${prefix}held:sub:${subscriptionId}`,
+    /** Its latest digest or summary, every part (`/directory digest`): apart, so ticks never read it. */
+    heldLatest: (subscriptionId: string) => `${prefix}held:sub:${subscriptionId}:latest`,
     /**
      * One poller per directory per store: the lease guards this directory's positions and
      * outbox. Bots on one store that read different directories do not block each other

@@ -16,11 +16,21 @@ export class LockedDocument<T> {
   readonly #key: string;
   readonly #lockName: string;
   readonly #empty: () => T;
+  readonly #ttlMs: number | undefined;
   readonly #owner = randomBytes(6).toString('hex');
   #writes: Promise<unknown> = Promise.resolve();
 
-  constructor(options: { keyv: Keyv; leases: LeaseBackend; key: string; lockName: string; empty: () => T }) {
+  /** `ttlMs`: each write keeps the document this long (absent: forever). */
+  constructor(options: {
+    keyv: Keyv;
+    leases: LeaseBackend;
+    key: string;
+    lockName: string;
+    empty: () => T;
+    ttlMs?: number;
+  }) {
     this.#keyv = options.keyv;
+    this.#ttlMs = options.ttlMs;
     this.#leases = options.leases;
     this.#key = options.key;
     this.#lockName = options.lockName;
@@ -43,7 +53,7 @@ export class LockedDocument<T> {
     await this.#lock();
     try {
       const { next, result } = change(await this.read());
-      if (next !== undefined) await this.#keyv.set(this.#key, next);
+      if (next !== undefined) await this.#keyv.set(this.#key, next, this.#ttlMs);
       return result;
     } finally {
       await this.#leases.release(this.#lockName, this.#owner).catch(() => {});

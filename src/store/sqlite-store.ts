@@ -57,8 +57,8 @@ export function sqliteLeases(query: Query): LeaseBackend {
 /**
  * Puts the SQLite file in write-ahead-log mode before any other statement runs. In the default
  * rollback journal every write is a transaction with several fsyncs (17–19 ms each on a loaded
- * machine, docs/benchmarks.md §3), and each delivery writes twice, which capped delivery at about
- * 25 per second; in WAL mode a write appends to `<file>-wal` (about 1.4 ms).
+ * machine), and each delivery writes twice, which capped delivery at about 25 per second; in WAL
+ * mode a write appends to `<file>-wal` (about 1.4 ms). Measured: docs/adr/014-sqlite-write-ahead-log.md.
  *
  * Durability: `synchronous=NORMAL`. A commit is in the WAL (in the OS's page cache) before the
  * write resolves, so it survives the process being killed at any instant (SIGKILL, a crash, an

@@ -1,4 +1,17 @@
 /** What a channel follows: subscriptions, their filters and routing, channel zones, personal reminders. */
+export {
+  BACKFILL_LIMITS,
+  BACKFILL_PROBLEM,
+  type BackfillRequest,
+  chooseBackfill,
+} from './backfill.js';
+export {
+  CHANNEL_HISTORY_LIMIT,
+  type ChangeSurface,
+  type ChannelChange,
+  ChannelHistory,
+  channelHistoryKey,
+} from './channel-history.js';
 export { CHANNEL_ZONES_KEY, type ChannelZone, ChannelZoneRepository } from './channel-zones.js';
 export {
   describeFilters,
@@ -10,7 +23,7 @@ export {
   matchesFilters,
 } from './filters.js';
 export { REMINDERS_KEY, type Reminder, ReminderRepository, reminderDueAt } from './personal-reminders.js';
-export { destinationKey } from './routing.js';
+export { destinationKey, subscriptionDestination } from './routing.js';
 export { ON_REMOVAL, type Subscription } from './subscription.js';
 export type { SubscriptionIndex } from './subscription-index.js';
 export { SUBSCRIPTIONS_KEY, SubscriptionRepository, USER_PAUSE_CODE } from './subscription-repository.js';

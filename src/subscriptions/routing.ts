@@ -1,4 +1,5 @@
 import type { FeedItem } from '../feeds/feed-item.js';
+import type { Destination } from '../ports/index.js';
 import { matchesFilters } from './filters.js';
 import type { Subscription } from './subscription.js';
 
@@ -37,4 +38,18 @@ function reminderDue(item: FeedItem, subscription: Subscription, options: Routin
 
 export function destinationKey(platform: string, channelId: string): string {
   return `${platform}:${channelId}`;
+}
+
+/** Where a subscription's messages go, and that destination's key (an outbox entry's two fields). */
+export function subscriptionDestination(
+  subscription: Pick<Subscription, 'platform' | 'channelId' | 'workspaceId'>,
+): { destination: Destination; destinationKey: string } {
+  return {
+    destination: {
+      platform: subscription.platform,
+      channelId: subscription.channelId,
+      ...(subscription.workspaceId ? { workspaceId: subscription.workspaceId } : {}),
+    },
+    destinationKey: destinationKey(subscription.platform, subscription.channelId),
+  };
 }

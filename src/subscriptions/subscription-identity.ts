@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import type { MessageFormat } from '../ports/index.js';
 import type { ScheduleOptions } from '../schedule/index.js';
 import { sameSchedule } from '../schedule/index.js';
+import type { BackfillRequest } from './backfill.js';
 import type { FeedFilters } from './filters.js';
 import type { OnRemoval, Subscription } from './subscription.js';
 import { storedThreading, type ThreadSettings } from './thread-options.js';
@@ -54,6 +55,17 @@ export function withSchedule(
   if (sameSchedule(subscription.schedule, schedule)) return subscription;
   const { schedule: _schedule, ...rest } = subscription;
   return schedule === undefined ? rest : { ...rest, schedule };
+}
+
+/**
+ * The subscription with a backfill asked for (`--backfill N`), replacing one still pending; the same
+ * object when none is asked (a subscribe without it leaves a pending one to finish).
+ */
+export function withBackfill(
+  subscription: Subscription,
+  backfill: BackfillRequest | undefined,
+): Subscription {
+  return backfill === undefined || backfill.count <= 0 ? subscription : { ...subscription, backfill };
 }
 
 /** Identity of a route: where, which feed, which filters (not the format: see `SubscriptionRepository.add`). */

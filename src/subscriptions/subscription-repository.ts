@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import type Keyv from 'keyv';
 import type { Clock, ThreadProblem } from '../ports/index.js';
 import { sleep } from '../ports/index.js';
+import { sameSchedule } from '../schedule/index.js';
 import type { LeaseBackend } from '../store/index.js';
 import type { ProblemField, Subscription } from './subscription.js';
 import { notifyChange, type SubscriptionChangeListener } from './subscription-changes.js';
@@ -10,6 +11,7 @@ import {
   idsOf,
   newId,
   sameFilters,
+  withBackfill,
   withFormat,
   withOnRemoval,
   withSchedule,
@@ -119,11 +121,11 @@ export class SubscriptionRepository {
         const { paused, ...active } = existing;
         const formatted = withThreading(withFormat(active, input.format), input.threading);
         const how = withOnRemoval(formatted, input.onRemoval);
-        const subscription = withSchedule(how, input.schedule);
+        const subscription = withBackfill(withSchedule(how, input.schedule), input.backfill);
         const changed = {
           reformatted: formatted !== active,
           removalChanged: how !== formatted,
-          rescheduled: subscription !== how,
+          rescheduled: !sameSchedule(subscription.schedule, how.schedule),
         };
         return {
           next: all.map((s) => (s === existing ? subscription : s)),
@@ -135,9 +137,24 @@ export class SubscriptionRepository {
         withThreading(withFormat(fresh, input.format), input.threading),
         input.onRemoval,
       );
-      const created = withSchedule(how, input.schedule);
+      const created = withBackfill(withSchedule(how, input.schedule), input.backfill);
       const unchanged = { resumed: false, reformatted: false, removalChanged: false, rescheduled: false };
       return { next: [...all, created], result: { subscription: created, created: true, ...unchanged } };
+    });
+  }
+
+  /**
+   * The poller queued the backfill `token` names: it is no longer pending. A newer request made
+   * meanwhile (another subscribe) has another token and stays.
+   */
+  async settleBackfill(id: string, token: string): Promise<void> {
+    const pending = (await this.index()).where((s) => s.id === id && s.backfill?.token === token);
+    if (pending.length === 0) return;
+    await this.#update((all) => {
+      const found = all.find((s) => s.id === id && s.backfill?.token === token);
+      if (!found) return { next: all, result: undefined };
+      const { backfill: _backfill, ...settled } = found;
+      return { next: all.map((s) => (s === found ? settled : s)), result: undefined };
     });
   }
 

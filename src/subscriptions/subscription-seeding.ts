@@ -1,8 +1,10 @@
+import { randomBytes } from 'node:crypto';
 import type { Subscription } from './subscription.js';
 import {
   idsOf,
   newId,
   signature,
+  withBackfill,
   withFormat,
   withOnRemoval,
   withSchedule,
@@ -15,7 +17,7 @@ import type { SubscriptionSeed } from './subscription-spec.js';
  * new entries are added, entries no longer listed are removed, and unchanged ones keep
  * their creation time so a restart does not reset what counts as "new" (a changed `format=`,
  * thread option, `on-removal=` or schedule too; of two entries differing only in those the later wins, as with
- * `/directory subscribe`).
+ * `/directory subscribe`). A route added with `backfill=N` asks for its N most recent items once.
  */
 export function seedChange(
   all: readonly Subscription[],
@@ -47,7 +49,11 @@ export function seedChange(
     present.add(key);
     const id = newId(ids);
     ids.add(id);
-    next.push(configured({ ...seed, id, createdBy: 'env', createdAt: now }));
+    const { backfill: count, ...route } = seed;
+    // Only a route added now is backfilled: a restart finds it present and asks for nothing.
+    const backfill =
+      count === undefined ? undefined : { count, token: randomBytes(6).toString('hex'), at: now };
+    next.push(withBackfill(configured({ ...route, id, createdBy: 'env', createdAt: now }), backfill));
     added += 1;
   }
   return { next, result: { added, removed: all.length - kept.length } };

@@ -3,6 +3,7 @@ import { type FeedName, isFeedName } from '../feeds/feed-names.js';
 import { isMessageFormat, type MessageFormat } from '../ports/index.js';
 import type { ScheduleOptions } from '../schedule/index.js';
 import { buildSchedule, SCHEDULE_OPTION_NAMES, type ScheduleInput } from '../schedule/index.js';
+import { BACKFILL_LIMITS, BACKFILL_PROBLEM } from './backfill.js';
 import { type FeedFilters, feedFiltersSchema, filtersNotApplicable } from './filters.js';
 import { isOnRemoval } from './subscription.js';
 import { parseThreadParams, type ThreadSettings, threadCommentsScheduleConflict } from './thread-options.js';
@@ -21,6 +22,8 @@ export interface SubscriptionSeed {
   onRemoval?: 'delete';
   /** `digest=`, `quiet=`, `max-per-hour=`… in the entry; absent: each item as soon as found. */
   schedule?: ScheduleOptions;
+  /** `backfill=N` in the entry: the N most recent matching items, posted once when the route is added. */
+  backfill?: number;
 }
 
 const CHANNEL_PATTERNS: Record<SubscriptionSeed['platform'], RegExp> = {
@@ -47,7 +50,8 @@ const FILTER_KEYS: Record<string, keyof FeedFilters> = {
  * `format` (full, compact or title) sits among the filters but is how items look, not which;
  * `on-removal` (mark or delete) what happens to the message of an item removed upstream;
  * the schedule options (`digest`, `top`, `digest-empty`, `quiet`, `quiet-strict`, `max-per-hour`,
- * `max-per-day`, `tz`) say when they are posted, as the `/directory subscribe` options do.
+ * `max-per-day`, `tz`) say when they are posted, as the `/directory subscribe` options do;
+ * `backfill=N` posts the N most recent matching items once, when the route is first added.
  * Returns every malformed entry as an error naming it, so one typo never hides the others.
  */
 export function parseSubscriptionSpec(spec: string): { seeds: SubscriptionSeed[]; errors: string[] } {
@@ -92,6 +96,8 @@ function parseEntry(entry: string): SubscriptionSeed | string {
     return `on-removal expects mark or delete, got "${onRemoval}"`;
   }
   params.delete('on-removal');
+  const backfill = takeBackfill(params);
+  if (typeof backfill === 'string') return backfill;
   const threading = parseThreadParams(params, feed);
   if (typeof threading === 'string') return threading;
   const schedule = takeSchedule(params, feed);
@@ -111,7 +117,21 @@ function parseEntry(entry: string): SubscriptionSeed | string {
     ...(onRemoval === 'delete' ? { onRemoval } : {}),
     ...(threading === undefined ? {} : { threading }),
     ...(schedule === undefined ? {} : { schedule }),
+    ...(backfill === undefined || backfill === 0 ? {} : { backfill }),
   };
+}
+
+/** `backfill=N` taken out of `params`: 0 to 20, as `--backfill` takes; a problem names the key. */
+function takeBackfill(params: URLSearchParams): number | undefined | string {
+  const values = params.getAll('backfill');
+  params.delete('backfill');
+  if (values.length > 1) return 'backfill is given more than once';
+  const [raw] = values;
+  if (raw === undefined) return undefined;
+  const count = /^\d{1,3}$/.test(raw) ? Number(raw) : Number.NaN;
+  if (!(count >= BACKFILL_LIMITS.min && count <= BACKFILL_LIMITS.max))
+    return `backfill ${BACKFILL_PROBLEM}, got "${raw.slice(0, 20)}"`;
+  return count;
 }
 
 /**
@@ -135,7 +155,7 @@ function parseFilters(params: URLSearchParams): FeedFilters | string {
   for (const [key, value] of params) {
     const name = FILTER_KEYS[key];
     if (!name)
-      return `unknown filter "${key}" (post, user, keyword, exclude, video, min-votes, remind; or format, on-removal, threads, thread-comments, broadcast, ${SCHEDULE_OPTION_NAMES.join(', ')})`;
+      return `unknown filter "${key}" (post, user, keyword, exclude, video, min-votes, remind; or format, on-removal, threads, thread-comments, broadcast, ${SCHEDULE_OPTION_NAMES.join(', ')}, backfill)`;
     if (name === 'keywords' || name === 'exclude') {
       const list = (raw[name] as string[] | undefined) ?? [];
       list.push(

@@ -1,6 +1,7 @@
 import type { FeedName } from '../feeds/feed-names.js';
 import type { MessageFormat, ThreadProblem } from '../ports/index.js';
 import type { ScheduleOptions } from '../schedule/index.js';
+import type { BackfillRequest } from './backfill.js';
 import type { FeedFilters } from './filters.js';
 import type { ThreadSettings } from './thread-options.js';
 
@@ -33,6 +34,8 @@ export interface Subscription {
   onRemoval?: 'delete';
   /** Why the last removed item's message was marked rather than deleted (shown by `status`). */
   removalProblem?: ThreadProblem;
+  /** `--backfill N` / `backfill=N` asked for and not queued yet (src/subscriptions/backfill.ts). */
+  backfill?: BackfillRequest;
   /** `env` for routes seeded from SUBSCRIPTIONS, otherwise the platform user id. */
   createdBy: string;
   /** Epoch ms. Items discovered before this never reach the subscription (no history flood). */

@@ -77,6 +77,7 @@ export async function forgetWorkspace(
       ...data.heldKeys,
       ...data.logKeys,
       ...installationKeys,
+      ...data.historyKeys,
     ],
     channels: data.channels,
     sharedChannels: data.sharedChannels,
@@ -99,7 +100,14 @@ export async function forgetWorkspace(
     else await store.keyv.delete(index.key);
   }
   // A held-items index naming a deleted document is harmless: the poller drops the name.
-  const doomed = [...queueKeys, ...data.ledgerKeys, ...data.heldKeys, ...data.logKeys, ...installationKeys];
+  const doomed = [
+    ...queueKeys,
+    ...data.ledgerKeys,
+    ...data.heldKeys,
+    ...data.logKeys,
+    ...installationKeys,
+    ...data.historyKeys,
+  ];
   for (let start = 0; start < doomed.length; start += BATCH)
     await store.keyv.deleteMany(doomed.slice(start, start + BATCH));
   return report;

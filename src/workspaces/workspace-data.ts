@@ -6,6 +6,7 @@ import type { Subscription } from '../subscriptions/index.js';
 import {
   CHANNEL_ZONES_KEY,
   type ChannelZone,
+  channelHistoryKey,
   REMINDERS_KEY,
   type Reminder,
   SubscriptionRepository,
@@ -38,6 +39,8 @@ export interface WorkspaceData {
   logKeys: string[];
   /** Slack OAuth installations stored for the workspace, as stored (secrets included). */
   installations: { key: string; value: unknown }[];
+  /** Its channels' change histories (what the control panel shows), one key per channel. */
+  historyKeys: string[];
 }
 
 /** A directory id never holds a colon (src/store/directory-keys.ts), so `[^:]+` is exactly one. */
@@ -101,7 +104,8 @@ export async function findWorkspaceData(store: BotStore, ref: WorkspaceRef): Pro
       ...(await matching(
         store,
         ['dir:', `:held:sub:${subscription.id}`],
-        `^${IN_ANY_DIRECTORY}held:sub:${subscription.id}$`,
+        // Its held document, and its latest digest beside it.
+        `^${IN_ANY_DIRECTORY}held:sub:${subscription.id}(:latest)?$`,
       )),
     );
 
@@ -123,6 +127,7 @@ export async function findWorkspaceData(store: BotStore, ref: WorkspaceRef): Pro
     heldKeys,
     logKeys,
     installations: ref.platform === 'slack' ? await slackInstallations(store, ref.id) : [],
+    historyKeys: await store.keysMatching([channelHistoryKey(ref.platform, ref.id, '')]),
   };
 }
 

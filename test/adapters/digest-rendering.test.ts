@@ -37,8 +37,22 @@ const WORST_CASES: Record<string, HeldItem[]> = {
   emoji: worstCase((i) => `${i} ${'🚀'.repeat(120)}`),
 };
 
+/**
+ * Every message of the digest in each layout: numbered parts, the one message in the channel
+ * with its thread replies, and the one message summarising the rest (issue 29). The first carries
+ * the most text besides its list (late, what it holds, where the rest is, what was not kept).
+ */
 function partsOf(items: HeldItem[], top?: number): Message[] {
-  return composeDigest(dailyDigest(items, top === undefined ? {} : { top }));
+  const input = dailyDigest(items, {
+    ...(top === undefined ? {} : { top }),
+    lateFor: Date.parse('2026-11-22T08:00:00Z'),
+    omitted: 1_000_000,
+  });
+  return [
+    ...composeDigest(input, { rest: 'parts' }),
+    ...composeDigest(input, { rest: 'thread' }),
+    ...composeDigest(input, { rest: 'summary', seeMore: '/directory digest s1a2b3c 2' }),
+  ];
 }
 
 function linksIn(payload: unknown): number {

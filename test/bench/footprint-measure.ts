@@ -239,7 +239,7 @@ export async function measureStore(
  * After a full GC (the child runs with --expose-gc) and a second more: V8 hands the pages a GC
  * freed back to the system on a thread of its own, so RSS read at once still counts them. With
  * 100,000 subscriptions that was up to 160 MiB, more or less depending on the moment, which made
- * one store's figure look 100 MiB heavier than another's (docs/benchmarks.md, footprint).
+ * one store's figure look 100 MiB heavier than another's (docs/benchmarks.md, "Isolating a figure").
  */
 async function memory(): Promise<MemoryBreakdown> {
   (globalThis as { gc?: () => void }).gc?.();

@@ -2,7 +2,8 @@
  * `npm run bench [-- --quick] [-- --only NAME[,NAME]]`: runs the benchmarks locally (emulator,
  * fake Slack, fake Discord, the real bot), prints one table of ratios and writes every raw
  * number to bench-results.json. Exits 1 only when something broke (an exception, an item lost
- * or posted twice), never because a number is slow. See docs/benchmarks.md.
+ * or posted twice), never because a number is slow. Method: docs/benchmarks.md; latest figures:
+ * docs/benchmark-results.md.
  */
 import { writeFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
@@ -15,6 +16,7 @@ import { benchFreshness, type FreshnessResult } from './freshness.js';
 import { freshnessRows } from './freshness-rows.js';
 import { benchHomeTab, type HomeTabResult, homeTabRows } from './home-tab.js';
 import { benchLookups, type LookupsResult } from './lookups.js';
+import { benchPanel, type PanelBenchResult, panelRows } from './panel.js';
 import { benchScaleOut, type ScaleOutOptions, type ScaleOutResult } from './scale-out.js';
 import { type MachineInfo, machineInfo, round, type Violation } from './support.js';
 import { type Row, renderTable } from './table.js';
@@ -30,6 +32,7 @@ const NAMES = [
   'home',
   'edits',
   'digest',
+  'panel',
 ] as const;
 type Name = (typeof NAMES)[number];
 
@@ -49,7 +52,9 @@ const MODES = {
     home: { subscriptions: 1_000, viewers: 10, changes: 5, burst: 10 },
     // Quick mode runs it only when asked (`--only edits`): two simulated runs, ~20 s.
     edits: { durationMs: 300_000, minIntervalMs: 60_000, pollMs: 10_000, posts: 8, comments: 6, seed: 1 },
-    digest: { subscriptions: 200, slots: 3, itemsPerSlot: 3 },
+    digest: { subscriptions: 200, slots: 3, itemsPerSlot: 25 },
+    // Quick mode runs it only when asked (`--only panel`).
+    panel: { subscriptions: 10_000, channels: 1_000, requests: 50, changes: 10 },
   },
   full: {
     freshness: { durationMs: 300_000, comments: 150, posts: 40, windowSeconds: 30, seed: 1 },
@@ -63,7 +68,8 @@ const MODES = {
     ],
     home: { subscriptions: 1_000, viewers: 20, changes: 10, burst: 20 },
     edits: { durationMs: 300_000, minIntervalMs: 60_000, pollMs: 10_000, posts: 8, comments: 6, seed: 1 },
-    digest: { subscriptions: 2_000, slots: 4, itemsPerSlot: 5 },
+    digest: { subscriptions: 2_000, slots: 4, itemsPerSlot: 25 },
+    panel: { subscriptions: 10_000, channels: 1_000, requests: 200, changes: 20 },
   },
 } as const;
 
@@ -82,6 +88,7 @@ interface Results {
   home?: HomeTabResult | undefined;
   edits?: EditsResult | undefined;
   digest?: DigestBenchResult | undefined;
+  panel?: PanelBenchResult | undefined;
   emulator?: EmulatorBenchResult & {
     neededRequestsPerSecond?: number;
     /** Capacity ÷ the bot's peak need, per kind of request. */
@@ -101,7 +108,9 @@ function parseOptions(): { mode: 'quick' | 'full'; only: Set<Name>; out: string 
   });
   // The scale-out bursts take minutes: quick mode (CI) leaves them out unless named.
   const all = values.quick
-    ? NAMES.filter((name) => name !== 'scale-out' && name !== 'fan-out-threads' && name !== 'edits')
+    ? NAMES.filter(
+        (name) => name !== 'scale-out' && name !== 'fan-out-threads' && name !== 'edits' && name !== 'panel',
+      )
     : NAMES;
   const requested = (values.only ?? all.join(','))
     .split(',')
@@ -173,6 +182,7 @@ async function main(): Promise<number> {
   if (only.has('home')) results.home = await attempt(results, 'home', () => benchHomeTab(sizes.home));
   if (only.has('edits')) results.edits = await attempt(results, 'edits', () => benchEdits(sizes.edits));
   if (only.has('digest')) results.digest = await attempt(results, 'digest', () => benchDigest(sizes.digest));
+  if (only.has('panel')) results.panel = await attempt(results, 'panel', () => benchPanel(sizes.panel));
   if (only.has('emulator')) {
     const measured = await attempt(results, 'emulator', () => benchEmulator(sizes.emulator));
     if (measured) {
@@ -210,6 +220,7 @@ async function main(): Promise<number> {
     results.home,
     results.edits,
     results.digest,
+    results.panel,
     ...(results.scaleOut ?? []),
   ]) {
     if (part) results.violations.push(...part.violations);
@@ -315,6 +326,7 @@ function rows(results: Results): Row[] {
   if (results.home) out.push(...homeTabRows(results.home));
   if (results.edits) out.push(...editsRows(results.edits));
   if (results.digest) out.push(...digestRows(results.digest));
+  if (results.panel) out.push(...panelRows(results.panel));
   const e = results.emulator;
   if (e) {
     for (const [name, c, ratio, goal] of [

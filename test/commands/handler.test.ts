@@ -210,6 +210,7 @@ describe('the command handler', () => {
       'resume',
       'subscriptions',
       'why',
+      'digest',
       'timezone',
       'status',
     ]);

@@ -60,6 +60,7 @@ describe('the subscribe form', () => {
       'keyword',
       'exclude',
       'post',
+      'backfill',
       'user',
       'min-votes',
       'remind',

@@ -73,6 +73,37 @@ function entry(platform: string, channelId: string, itemKey: string, title: stri
   };
 }
 
+/** The key of a digest's part in the tests' channel. */
+const digestKey = (part: number) => `digest:s1:2026-11-23T09:00:00.000Z:${part}`;
+
+/**
+ * A digest of `parts` parts as a release queues it in a channel that keeps replies in threads:
+ * the first top-level, the others under it, each carrying the first as it reads without them.
+ */
+function digest(platform: string, channelId: string, parts: number, subscriptionIds = ['s1']): OutboxEntry[] {
+  const message = (title: string, text?: string) => ({
+    kind: 'digest' as const,
+    title,
+    ...(text === undefined ? {} : { text }),
+    fallback: title,
+  });
+  const head = {
+    ...entry(platform, channelId, digestKey(1), 'Digest'),
+    message: message('Digest'),
+    subscriptionIds,
+  };
+  const parentInstead = message('Digest', 'And 40 more comments: see them with /directory digest s1 2.');
+  return [
+    head,
+    ...Array.from({ length: parts - 1 }, (_, i) => ({
+      ...entry(platform, channelId, digestKey(i + 2), 'Digest'),
+      message: message(`Digest (${i + 2}/${parts})`),
+      subscriptionIds,
+      thread: { parentKey: digestKey(1), title: 'Digest', parentInstead },
+    })),
+  ];
+}
+
 /** The pipeline's store and dispatcher for one platform adapter; `restart` is a new process on the same store. */
 function pipeline(adapter: ChatAdapter, keyv = new Keyv()) {
   const outbox = new Outbox({ keyv, directoryId: 'test' });
@@ -195,6 +226,31 @@ describe('threads on Slack', () => {
       5_000,
       'the thread problem cleared',
     );
+  });
+
+  it("posts a digest's later parts as replies to its first (thread_ts); when Slack refuses one, edits the first instead", async () => {
+    const { fake, ledger, dispatcher, send } = await slackPipeline();
+    await send(...digest('slack', SLACK_CHANNEL, 3));
+    const head = await ledger.reference(`slack:${SLACK_CHANNEL}`, digestKey(1));
+    expect(fake.threads.topLevel(SLACK_CHANNEL).map((m) => m.text)).toEqual(['Digest']);
+    expect(fake.threads.repliesTo(SLACK_CHANNEL, head!.messageId).map((m) => m.text)).toEqual([
+      'Digest (2/3)',
+      'Digest (3/3)',
+    ]);
+    // The next digest: its thread is refused (the first part deleted meanwhile, say).
+    const next = digest('slack', SLACK_CHANNEL, 2).map((e) => ({
+      ...e,
+      itemKey: e.itemKey.replace('09:00', '10:00'),
+    }));
+    next[1]!.thread = { ...next[1]!.thread!, parentKey: next[0]!.itemKey };
+    await send(next[0]!);
+    fake.refuseNext('chat.postMessage', 'thread_not_found', 1, SLACK_CHANNEL);
+    await send(next[1]!);
+    await dispatcher.stop();
+    expect(fake.threads.topLevel(SLACK_CHANNEL).map((m) => m.text)).toEqual(['Digest', 'Digest']);
+    const update = fake.callsTo('chat.update').at(-1);
+    expect(JSON.stringify(update?.params['blocks'])).toContain('And 40 more comments: see them with');
+    expect(fake.violations).toEqual([]);
   });
 
   it('clears a thread problem another instance noted once a reply goes through the thread here', async () => {
@@ -369,6 +425,50 @@ describe('threads on Discord', () => {
     await dispatcher.stop();
     expect(fake.messages.get(DISCORD_CHANNEL)).toHaveLength(2);
     expect(fake.calls.filter((call) => call.status === 429)).toEqual([]);
+  });
+
+  it("a digest's later parts go in the first part's thread: one message in the channel", async () => {
+    const { fake, ledger, dispatcher, send } = await discordPipeline();
+    await send(...digest('discord', DISCORD_CHANNEL, 3));
+    await dispatcher.stop();
+    const head = await ledger.reference(`discord:${DISCORD_CHANNEL}`, digestKey(1));
+    expect(fake.messages.get(DISCORD_CHANNEL)).toHaveLength(1);
+    expect(fake.threads.of(DISCORD_CHANNEL)).toMatchObject([{ id: head?.messageId, name: 'Digest' }]);
+    const inThread = fake.messages.get(head!.threadId!) ?? [];
+    // Discord escapes the brackets of a title.
+    expect(inThread.map((m) => (m.body['embeds'] as { title: string }[])[0]?.title)).toEqual([
+      'Digest \\(2/3\\)',
+      'Digest \\(3/3\\)',
+    ]);
+    expect(fake.problems).toEqual([]);
+  });
+
+  it('without Create Public Threads a digest stays one message: its first part is edited to count the rest', async () => {
+    const { fake, subscriptions, dispatcher, send } = await discordPipeline();
+    const subscription = await subscribeComments(subscriptions, 'discord', DISCORD_CHANNEL);
+    fake.threads.noCreate.add(DISCORD_CHANNEL);
+    await send(...digest('discord', DISCORD_CHANNEL, 3, [subscription.id]));
+    await dispatcher.stop();
+    const channel = fake.messages.get(DISCORD_CHANNEL) ?? [];
+    expect(channel).toHaveLength(1);
+    const edits = fake.callsTo('PATCH', '/channels/:id/messages/:id');
+    expect(edits.length).toBeGreaterThan(0);
+    expect(JSON.stringify(edits.at(-1)?.body)).toContain(
+      'And 40 more comments: see them with /directory digest',
+    );
+    const [noted] = await subscriptions.forChannel('discord', DISCORD_CHANNEL);
+    expect(noted?.threadProblem?.code).toBe('cannot_create_threads');
+    expect(noted?.paused).toBeUndefined();
+    expect(fake.problems).toEqual([]);
+  });
+
+  it("drops a digest's later part whose first part never reached the channel, rather than post it alone", async () => {
+    const { fake, dispatcher, send, outbox } = await discordPipeline();
+    const [, second] = digest('discord', DISCORD_CHANNEL, 2);
+    await send(second!);
+    await dispatcher.stop();
+    expect(fake.messages.get(DISCORD_CHANNEL) ?? []).toEqual([]);
+    expect(outbox.size()).toBe(0);
   });
 
   it('in a forum channel each post is a forum post, and its comments go straight into it', async () => {

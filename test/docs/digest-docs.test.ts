@@ -6,7 +6,7 @@ import { renderSlackMessage } from '../../adapters/slack/render-message.js';
 import { withMuteActions } from '../../src/delivery/mute-actions.js';
 import { composeDigest } from '../../src/messages/index.js';
 import type { Message } from '../../src/ports/index.js';
-import { DIGEST_EXAMPLES } from './digest-examples.js';
+import { BUSY_HOUR, DIGEST_EXAMPLES } from './digest-examples.js';
 
 const commands = readFileSync(new URL('../../docs/commands.md', import.meta.url), 'utf8');
 /** JSON in the docs is wrapped and trimmed with "…"; compare the strings in it, spaced as JSON.stringify would. */
@@ -51,5 +51,31 @@ describe('docs/commands.md shows the digests the renderers draw', () => {
     const discord = renderDiscordMessage(message);
     expect(commands).toContain(`"timestamp": "${discord.embeds?.[0]?.timestamp}"`);
     expect(commands).toContain(`"color": ${discord.embeds?.[0]?.color}`);
+  });
+});
+
+describe('docs/commands.md shows a digest longer than one message as the one message it is', () => {
+  const [head, ...replies] = composeDigest(BUSY_HOUR, { rest: 'thread' });
+  const [summary, ...more] = composeDigest(BUSY_HOUR, {
+    rest: 'summary',
+    seeMore: '/directory digest s1a2b3c 2',
+  });
+
+  it('has a thread on Slack and Discord, and says so in the message', () => {
+    expect(replies.length).toBeGreaterThan(0);
+    const section = renderSlackMessage(head!).blocks[1]?.['text'] as { text: string };
+    expect(commands).toContain(`"text": ${jsonText(section.text)}}`);
+    const description = renderDiscordMessage(head!).embeds?.[0]?.description ?? '';
+    expect(commands).toContain(
+      `"description": ${jsonText(description.split('\n\n')[0] as string).slice(0, -1)}`,
+    );
+  });
+
+  it('is counted on the message where there is no thread, naming where to see the rest', () => {
+    expect(more).toEqual([]);
+    const printed = renderConsoleMessage(summary!).split('\n');
+    // Up to its first line, as the docs show it before eliding the rest of the list.
+    const shown = printed.slice(0, printed.findIndex((line) => line.includes('→')) + 1);
+    expect(commands).toContain(shown.map((line) => (line === '' ? '' : `  ${line}`)).join('\n'));
   });
 });

@@ -118,3 +118,20 @@ export const DIGEST_EXAMPLES: Record<'daily top 5' | 'quiet hours' | 'cap' | 'la
   },
   late: { ...daily, lateFor: NINE },
 };
+
+/**
+ * A busy hour of comments, 14:00–15:00 on Monday in Berlin, with an hourly digest: more lines than
+ * one message holds, so it is one message in the channel with the rest in its thread (Slack,
+ * Discord) or counted on it (the console). docs/commands.md shows its first message both ways.
+ */
+export const BUSY_HOUR: DigestInput = {
+  kind: 'digest',
+  feed: 'comments',
+  items: Array.from({ length: 24 }, (_, i) => {
+    const [by, on, body] = night[i % night.length]!;
+    return comment(402400 + i, by, on, body, CAP_FROM + (i * 2 + 1) * MINUTE, 'digest');
+  }),
+  period: { from: CAP_FROM, to: CAP_FROM + 60 * MINUTE },
+  zone: ZONE,
+  recurrence: { every: 'hourly' },
+};

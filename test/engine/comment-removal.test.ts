@@ -135,4 +135,23 @@ describe('comments removed upstream', () => {
       await bot.close();
     }
   });
+
+  it('never takes a comment just past the newest 50 for removed because its time is later than theirs', async () => {
+    const { bot, pollAndSend } = await commentsBot('comment-id-edge');
+    try {
+      // Upstream clocks disagree: a comment stamped ten minutes ahead of the 50 written after it.
+      // Listed by id, it is the 51st, just past the newest 50 a check reads; by time, it is newer
+      // than all of them.
+      const now = clock.now();
+      clock.set(now + 10 * 60_000);
+      admin.addComment({ body: 'Stamped ahead of its time' });
+      clock.set(now);
+      for (let i = 0; i < 50; i += 1) admin.addComment({ body: `Written after it, ${i}` });
+      await pollAndSend(COMMENT_CHECK_EVERY_POLLS * 2);
+      expect(bot.adapter.deliveries).toHaveLength(51);
+      expect(bot.adapter.edits.filter((e) => e.message.title.startsWith('Removed'))).toEqual([]);
+    } finally {
+      await bot.close();
+    }
+  });
 });

@@ -163,6 +163,24 @@ describe('digest slots in a zone', () => {
   });
 });
 
+/**
+ * An hourly digest of 25 items (three parts of the stand-in's ten) released at 11:00 into C1,
+ * on a platform that keeps replies in threads or not, whose threads may refuse every reply.
+ */
+async function hourlyDigestOf25(platform: { threads: boolean; refused?: boolean }) {
+  const clock = createManualClock(at('2026-11-23T10:00:00Z'));
+  const w = world(clock);
+  w.adapter.repliesInThreads = platform.threads;
+  if (platform.refused) w.adapter.refusingThreads.add('C1');
+  await w.begin();
+  const { subscription } = await w.subscribe({ digest: { every: 'hourly' } });
+  await w.poll(...Array.from({ length: 25 }, (_, i) => `x${i}`));
+  clock.set(at('2026-11-23T11:00:00Z'));
+  await w.tick();
+  await w.tick();
+  return { w, subscription };
+}
+
 describe('what a digest holds', () => {
   it('holds every item for the digest, posts none individually, and posts one digest of them', async () => {
     const clock = createManualClock(at('2026-11-23T10:00:00Z'));
@@ -209,15 +227,43 @@ describe('what a digest holds', () => {
     expect(w.adapter.delivered('C1')[0]?.text?.split('\n')).toEqual(['p149', 'p148', 'p147', 'p146', 'p145']);
   });
 
-  it('splits a long digest into parts and posts each part once', async () => {
-    const clock = createManualClock(at('2026-11-23T10:00:00Z'));
-    const w = world(clock);
-    await w.begin();
-    await w.subscribe({ digest: { every: 'hourly' } });
-    await w.poll(...Array.from({ length: 25 }, (_, i) => `x${i}`));
-    clock.set(at('2026-11-23T11:00:00Z'));
-    await w.tick();
-    await w.tick();
+  it('posts a long digest as one message, its later parts as replies in its thread, each once', async () => {
+    const { w } = await hourlyDigestOf25({ threads: true });
+    const [head, ...replies] = w.adapter.deliveries;
+    expect(head?.thread).toBeUndefined();
+    expect(replies.map((d) => [d.message.title, d.thread?.parentMessageId])).toEqual([
+      ['digest 25 items 2/3', 'm1'],
+      ['digest 25 items 3/3', 'm1'],
+    ]);
     expect(w.titles()).toEqual(['digest 25 items 1/3', 'digest 25 items 2/3', 'digest 25 items 3/3']);
+  });
+
+  it('where replies do not live in threads, posts one message counting the rest and where to see them', async () => {
+    const { w, subscription } = await hourlyDigestOf25({ threads: false });
+    expect(w.adapter.deliveries).toHaveLength(1);
+    expect(w.adapter.deliveries[0]?.message.text?.split('\n').at(-1)).toBe(
+      `and 15 more: /directory digest ${subscription.id} 2`,
+    );
+    // /directory digest shows every part, numbered, whatever the channel saw.
+    const stored = await w.held.latest(subscription.id);
+    expect(stored?.parts.map((part) => part.title)).toEqual([
+      'digest 25 items 1/3',
+      'digest 25 items 2/3',
+      'digest 25 items 3/3',
+    ]);
+  });
+
+  it('edits the one message to count the rest when its thread refuses them, and posts nothing else', async () => {
+    const { w, subscription } = await hourlyDigestOf25({ threads: true, refused: true });
+    expect(w.adapter.deliveries.map((d) => d.message.title)).toEqual(['digest 25 items 1/3']);
+    expect(w.adapter.edits.map((e) => [e.messageId, e.message.text?.split('\n').at(-1)])).toEqual([
+      ['m1', `and 15 more: /directory digest ${subscription.id} 2`],
+      ['m1', `and 15 more: /directory digest ${subscription.id} 2`],
+    ]);
+    expect(w.outbox.size()).toBe(0);
+    // Why, for /directory status; the subscription is not paused.
+    const [stored] = await w.subscriptions.list();
+    expect(stored?.threadProblem?.code).toBe('thread_refused');
+    expect(stored?.paused).toBeUndefined();
   });
 });

@@ -172,6 +172,49 @@ describe('composeDigest: split into parts at item boundaries', () => {
     ).toEqual(Array.from({ length: 200 }, (_, i) => String(199 - i)));
   });
 
+  it('is one message in the channel: the first part, with the rest as replies in its thread', () => {
+    const items = Array.from({ length: 44 }, (_, i) => heldComment(i + 1, (i + 1) * 60));
+    const input = { ...dailyDigest(items, { feed: 'comments' }), lateFor: DUE, omitted: 3 };
+    const [head, ...replies] = composeDigest(input, { rest: 'thread' });
+    const parts = composeDigest(input, { rest: 'parts' });
+    expect(parts.length).toBeGreaterThan(2);
+    expect(head?.title).toBe('44 new comments since Sun 22 Nov 09:00');
+    // The same lines as the numbered parts, the first part's in the channel.
+    expect(head?.entries).toEqual(parts[0]?.entries);
+    const rest = 44 - (head?.entries?.length ?? 0);
+    expect(head?.text?.split('\n\n')).toEqual([
+      'Late: this digest was due at Mon 23 Nov 09:00 (the bot was offline).',
+      `And ${rest} more comments in this message's thread.`,
+      '3 more items were found in this period but not kept (the oldest): a schedule holds at most 100 items at a time.',
+    ]);
+    expect(replies.map((reply) => reply.title)).toEqual(
+      parts.slice(1).map((_, i) => `44 new comments since Sun 22 Nov 09:00 (${i + 2}/${parts.length})`),
+    );
+    expect(replies.map((reply) => reply.entries)).toEqual(parts.slice(1).map((part) => part.entries));
+    expect(replies.every((reply) => reply.text === undefined)).toBe(true);
+  });
+
+  it('where it cannot thread, is the first part alone, saying how many more and where to see them', () => {
+    const items = Array.from({ length: 60 }, (_, i) => heldPost(i + 1, { votes: 1000 - i }));
+    const seeMore = '/directory digest s1a2b3c 2';
+    const messages = composeDigest(dailyDigest(items, { top: 50 }), { rest: 'summary', seeMore });
+    expect(messages).toHaveLength(1);
+    const [head] = messages;
+    expect(head?.title).toBe('Top 50 posts · Mon 23 Nov');
+    expect(head?.entries?.map((entry) => entry.rank)).toEqual(Array.from({ length: 20 }, (_, i) => i + 1));
+    expect(head?.text).toBe(
+      'The 50 with the most votes of 60 posts found since Sun 22 Nov 09:00.\n\n' +
+        'And 30 more posts: see them with /directory digest s1a2b3c 2.',
+    );
+  });
+
+  it('says nothing of a rest when everything fits one message, in any layout', () => {
+    const items = Array.from({ length: 5 }, (_, i) => heldPost(i + 1, { votes: i }));
+    const one = composeDigest(dailyDigest(items, { top: 5 }));
+    for (const layout of [{ rest: 'thread' as const }, { rest: 'summary' as const, seeMore: 'x' }])
+      expect(composeDigest(dailyDigest(items, { top: 5 }), layout)).toEqual(one);
+  });
+
   it('leaves off a link too long to be worth its room, keeping the line', () => {
     const url = `https://www.example-directory.test/posts/${'x'.repeat(ENTRY_LIMITS.url)}`;
     const [digest] = composeDigest(dailyDigest([heldPost(1, { votes: 1, url })], { top: 5 }));

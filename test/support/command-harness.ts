@@ -18,6 +18,7 @@ import {
 import type { Actor, CommandHandler, CommandReply } from '../../src/ports/index.js';
 import type { BotStore } from '../../src/store/bot-store.js';
 import { createStore } from '../../src/store/create-store.js';
+import { ChannelHistory } from '../../src/subscriptions/channel-history.js';
 import { ChannelZoneRepository } from '../../src/subscriptions/channel-zones.js';
 import { SubscriptionRepository } from '../../src/subscriptions/subscription-repository.js';
 import { createZoneResolver, type WorkspaceZoneLookup } from '../../src/subscriptions/zone-of.js';
@@ -42,6 +43,8 @@ export interface Harness {
   run(text: string, actor?: Partial<Actor>, platform?: string): Promise<CommandReply>;
   /** Upstream API requests the emulator has answered so far. */
   requests(): number;
+  /** The channels' change history, when the harness was asked to keep one. */
+  history: ChannelHistory | undefined;
   close(): Promise<void>;
 }
 
@@ -55,6 +58,8 @@ export interface HarnessOptions {
   workspaceZone?: WorkspaceZoneLookup;
   /** The command list served; the bot's own (COMMANDS) unless given. */
   commands?: readonly CommandModule[];
+  /** Record every change in a channel history over the same store (`Harness.history`). */
+  history?: boolean;
 }
 
 /**
@@ -81,6 +86,9 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
     ...(options.workspaceZone === undefined ? {} : { workspaceZone: options.workspaceZone }),
   });
   const zones = { channelZones, resolve: zoneResolver.resolve };
+  const history = options.history
+    ? new ChannelHistory({ keyv: store.keyv, leases: store.leases, clock })
+    : undefined;
   const events: CommandEvent[] = [];
   const status =
     options.status ??
@@ -103,6 +111,7 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
       directoryLinks: directoryLinks(emulator.url, EMULATOR_WEB_URL),
       onEvent: (event) => events.push(event),
       zones,
+      ...(history === undefined ? {} : { history }),
       ...options.handler,
     },
     options.commands,
@@ -126,6 +135,7 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
         text,
       }),
     requests: () => emulator.admin.stats().requests.total,
+    history,
     async close() {
       await client.close();
       await store.close();

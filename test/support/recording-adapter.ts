@@ -6,6 +6,7 @@ import type {
   Destination,
   Message,
   MessageReference,
+  ThreadTarget,
 } from '../../src/ports/index.js';
 
 export interface RecordedEdit {
@@ -22,6 +23,8 @@ export interface RecordedDelivery {
   idempotencyKey: string;
   /** Epoch ms the post was made. */
   at: number;
+  /** A reply: the message it was posted under (absent: top-level). */
+  thread?: ThreadTarget;
 }
 
 /** How one channel behaves; default: accept everything at once. */
@@ -45,6 +48,10 @@ export class RecordingAdapter implements ChatAdapter {
   /** Message ids that are gone (deleted in the channel): editing one is refused for the message. */
   readonly goneMessages = new Set<string>();
   readonly #behaviours = new Map<string, ChannelBehaviour>();
+  /** Keeps replies in threads, as Slack and Discord do (off: like the console). */
+  repliesInThreads = false;
+  /** Channels whose threads refuse every reply (no permission to post in threads). */
+  readonly refusingThreads = new Set<string>();
   #nextId = 0;
 
   readonly #now: () => number;
@@ -78,13 +85,18 @@ export class RecordingAdapter implements ChatAdapter {
     message: Message,
     options: { idempotencyKey: string },
   ): Promise<DeliveryOutcome> {
-    const record = {
+    const record: RecordedDelivery = {
       channelId: destination.channelId,
       message,
       idempotencyKey: options.idempotencyKey,
       at: Date.now(),
+      ...(destination.thread === undefined ? {} : { thread: destination.thread }),
     };
     this.attempts.push(record);
+    if (destination.thread !== undefined && this.refusingThreads.has(destination.channelId)) {
+      const reason = 'Missing Permissions: Send Messages in Threads';
+      return { status: 'rejected', code: 'thread_refused', reason, scope: 'thread' };
+    }
     const behaviour = this.#behaviours.get(destination.channelId) ?? { kind: 'accept' };
     switch (behaviour.kind) {
       case 'reject':

@@ -8,6 +8,7 @@ import type { FeedItem } from '../../src/feeds/feed-item.js';
 import type { ComposeDigest } from '../../src/held-items/release-entries.js';
 import { createScheduling, type SchedulingEvent } from '../../src/held-items/scheduling.js';
 import type { Clock } from '../../src/ports/clock.js';
+import type { Message } from '../../src/ports/index.js';
 import type { ScheduleOptions } from '../../src/schedule/schedule-options.js';
 import { formatLocal } from '../../src/schedule/schedule-slots.js';
 import { SubscriptionRepository } from '../../src/subscriptions/subscription-repository.js';
@@ -16,9 +17,10 @@ import { RecordingAdapter } from './recording-adapter.js';
 
 /**
  * A stand-in for src/messages' composeDigest, for these tests only: one message per 10 items,
- * titled so a test reads what arrived ("digest 3 items … late").
+ * titled so a test reads what arrived ("digest 3 items … late"); laid out as asked, so the
+ * `summary` layout is the first message alone, saying how many more and where.
  */
-export const testComposeDigest: ComposeDigest = (input) => {
+export const testComposeDigest: ComposeDigest = (input, layout) => {
   const shown =
     input.top === undefined
       ? input.items
@@ -26,11 +28,15 @@ export const testComposeDigest: ComposeDigest = (input) => {
   const chunks = shown.length === 0 ? [[]] : chunk(shown, 10);
   const late =
     input.lateFor === undefined ? '' : ` late for ${formatLocal(input.lateFor, input.zone, 'day-time')}`;
-  return chunks.map((items, i) => {
+  const messages = chunks.map((items, i): Message => {
     const part = chunks.length > 1 ? ` ${i + 1}/${chunks.length}` : '';
     const title = `${input.kind} ${input.items.length} items${part}${late}`;
     return { kind: 'info', title, text: items.map((item) => item.message.title).join('\n'), fallback: title };
   });
+  if (layout.rest !== 'summary' || messages.length === 1) return messages;
+  const rest = shown.length - (chunks[0]?.length ?? 0);
+  const [first] = messages;
+  return first ? [{ ...first, text: `${first.text}\nand ${rest} more: ${layout.seeMore}` }] : [];
 };
 
 function chunk<T>(list: readonly T[], size: number): T[][] {
@@ -121,6 +127,7 @@ export function scheduleWorld(
       clock,
       wake: () => dispatcher.wake(),
       platforms: () => new Set([adapter.platform]),
+      repliesInThreads: () => adapter.repliesInThreads,
       onEvent: (event) => {
         events.push(event);
         if (event.type === 'released' && event.messages > 0) lastQueuedAt = clock.now();

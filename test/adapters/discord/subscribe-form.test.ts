@@ -95,7 +95,7 @@ describe('the subscribe form on Discord', () => {
       'keyword',
       'exclude',
       'post',
-      'user',
+      'backfill',
     ]);
     expect(modal.components[0]?.components[0]?.required).toBe(true);
     expect(await h.subscriptions.list()).toEqual([]);

@@ -103,6 +103,7 @@ describe('the subscribe form on Slack', () => {
       ['keyword', 'plain_text_input', true],
       ['exclude', 'plain_text_input', true],
       ['post', 'plain_text_input', true],
+      ['backfill', 'plain_text_input', true],
       ['user', 'plain_text_input', true],
       ['min-votes', 'plain_text_input', true],
       ['remind', 'plain_text_input', true],
@@ -206,6 +207,12 @@ describe('the subscribe form on Slack', () => {
       'subscribe posts --min-votes -1',
     ],
     ['a filter of another feed', { feed: 'comments', video: true }, 'video', 'subscribe comments --video'],
+    [
+      'a backfill out of range',
+      { feed: 'posts', backfill: '50' },
+      'backfill',
+      'subscribe posts --backfill 50',
+    ],
     [
       'a malformed username',
       { feed: 'posts', user: 'jane doe' },

@@ -24,7 +24,8 @@ function instance(): Ajv2020 {
 }
 
 /**
- * Validates `value` against a schema of the spec's `components/schemas`, or against an inline
+ * Validates `value` against a schema of the spec's `components/schemas` (`array:Name` for a list of
+ * them), or against an inline
  * schema whose `$ref`s point into them (written as `discord#/components/schemas/…`).
  * Returns readable error lines; empty means valid.
  */
@@ -32,7 +33,13 @@ export function validateAgainstSpec(schema: string | object, value: unknown): st
   const key = typeof schema === 'string' ? schema : JSON.stringify(schema);
   let validate = cache.get(key);
   if (!validate) {
-    validate = instance().compile(typeof schema === 'string' ? ref(schema) : schema);
+    const compiled =
+      typeof schema !== 'string'
+        ? schema
+        : schema.startsWith('array:')
+          ? { type: 'array', items: ref(schema.slice('array:'.length)) }
+          : ref(schema);
+    validate = instance().compile(compiled);
     cache.set(key, validate);
   }
   if (validate(value)) return [];
@@ -70,6 +77,23 @@ export const REQUEST_SCHEMAS = {
 } as const;
 
 /**
+ * Response schemas of the routes the control panel's sign-in and permission checks read (the fake
+ * checks its own answers against them, so the bot is tested against what Discord really sends).
+ */
+export const RESPONSE_SCHEMAS = {
+  /** `GET /users/@me` with a user's OAuth2 token (scope identify). */
+  user: 'UserPIIResponse',
+  /** `GET /users/@me/guilds`, for a user (scope guilds) or the bot. */
+  myGuild: 'MyGuildResponse',
+  /** `GET /guilds/{id}/roles`. */
+  role: 'GuildRoleResponse',
+  /** `GET /guilds/{id}/members/{user.id}`. */
+  member: 'GuildMemberResponse',
+  /** `GET /channels/{id}` of a server's channel. */
+  channel: 'GuildChannelResponse',
+} as const;
+
+/**
  * The docs define `default_member_permissions` as a string (a permission bit set, as discord.js
  * sends it); the OpenAPI spec types it as an integer. Discord accepts the documented string, so
  * convert it before checking the rest of a command against the spec.
@@ -84,7 +108,7 @@ export function commandsInSpecForm(body: unknown): unknown {
   });
 }
 
-/** The component schemas `REQUEST_SCHEMAS` name or refer to: what the vendored spec must keep. */
+/** The component schemas `REQUEST_SCHEMAS` and `RESPONSE_SCHEMAS` name or refer to: what the vendored spec must keep. */
 export function requestSchemaNames(): string[] {
   const names = new Set<string>();
   const collectRefs = (node: unknown): void => {
@@ -97,6 +121,7 @@ export function requestSchemaNames(): string[] {
       }
     }
   };
+  for (const schema of Object.values(RESPONSE_SCHEMAS)) names.add(schema);
   for (const schema of Object.values(REQUEST_SCHEMAS)) {
     if (typeof schema === 'string') names.add(schema);
     else collectRefs(schema);

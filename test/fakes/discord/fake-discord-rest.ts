@@ -4,6 +4,7 @@ import { componentProblems } from './component-limits.js';
 import { FakeDiscordDirectMessages } from './direct-messages.js';
 import { commandsInSpecForm, REQUEST_SCHEMAS, validateAgainstSpec } from './discord-spec.js';
 import { modalProblems } from './fake-discord-modals.js';
+import { FakeDiscordOAuth } from './fake-discord-oauth.js';
 import { FakeDiscordThreads } from './fake-discord-threads.js';
 import { FakeDiscordEdits } from './message-edits.js';
 
@@ -29,6 +30,8 @@ export interface FakeDiscordRestOptions {
   /** Bot-wide requests per second before a global 429 (Discord: 50). */
   globalPerSecond?: number;
   now?: () => number;
+  /** The application's OAuth2 client (sign-in to the control panel). Default `100000000000000001` / `discord-secret`. */
+  oauthClient?: { id: string; secret: string };
 }
 
 type ChannelState = 'ok' | 'missing_access' | 'missing_permissions';
@@ -116,6 +119,8 @@ export class FakeDiscordRest {
     this.problems,
   );
   gatewayUrl = 'ws://127.0.0.1:1';
+  /** OAuth2 sign-in, people, servers' roles and channels' overwrites (fake-discord-oauth.ts). */
+  readonly oauth: FakeDiscordOAuth;
   commands: { global: unknown[]; guilds: Map<string, unknown[]> } = { global: [], guilds: new Map() };
   /** `POST /users/@me/channels`: DM channels opened, users who refuse DMs (direct-messages.ts). */
   readonly dms = new FakeDiscordDirectMessages({
@@ -141,7 +146,7 @@ export class FakeDiscordRest {
   });
 
   readonly #server: Server;
-  readonly #options: Required<Omit<FakeDiscordRestOptions, 'token'>> & { token?: string };
+  readonly #options: Required<Omit<FakeDiscordRestOptions, 'token' | 'oauthClient'>> & { token?: string };
   readonly #channels = new Map<string, ChannelState>();
   /** The server each channel added with one belongs to. */
   readonly #channelGuilds = new Map<string, string>();
@@ -179,6 +184,14 @@ export class FakeDiscordRest {
       now: options.now ?? Date.now,
       ...(options.token === undefined ? {} : { token: options.token }),
     };
+    this.oauth = new FakeDiscordOAuth(
+      {
+        id: options.oauthClient?.id ?? '100000000000000001',
+        secret: options.oauthClient?.secret ?? 'discord-secret',
+        redirectUris: [],
+      },
+      this.problems,
+    );
     this.#server = createServer((req, res) => void this.#serve(req, res));
     this.#routes = this.#buildRoutes();
   }
@@ -384,6 +397,49 @@ export class FakeDiscordRest {
         handle: (match) => this.#getGuild(match[1]!),
       },
       {
+        // The servers the bot is in (the control panel's installations).
+        method: 'GET',
+        pattern: /^\/users\/@me\/guilds$/,
+        route: '/users/@me/guilds',
+        handle: () => ({
+          status: 200,
+          body: [...this.#guilds]
+            .filter(([, state]) => state === 'member')
+            .map(([id]) => ({
+              id,
+              name: this.oauth.guilds.get(id)?.name ?? `Server ${id}`,
+              icon: null,
+              banner: null,
+              owner: false,
+              permissions: '0',
+              features: [],
+            })),
+        }),
+      },
+      {
+        method: 'GET',
+        pattern: new RegExp(`^/guilds/${snowflake}/roles$`),
+        route: '/guilds/:id/roles',
+        handle: (match) => this.oauth.roles(match[1]!),
+      },
+      {
+        method: 'GET',
+        pattern: new RegExp(`^/guilds/${snowflake}/members/${snowflake}$`),
+        route: '/guilds/:id/members/:id',
+        handle: (match) => this.oauth.member(match[1]!, match[2]!),
+      },
+      {
+        method: 'GET',
+        pattern: new RegExp(`^/channels/${snowflake}$`),
+        route: '/channels/:id',
+        handle: (match) => {
+          const guild = this.#channelGuilds.get(match[1]!);
+          return guild === undefined || !this.#channels.has(match[1]!)
+            ? { status: 404, body: { message: 'Unknown Channel', code: 10003 } }
+            : this.oauth.channel(match[1]!, guild);
+        },
+      },
+      {
         method: 'POST',
         pattern: new RegExp(`^/channels/${snowflake}/messages$`),
         route: '/channels/:id/messages',
@@ -505,7 +561,13 @@ export class FakeDiscordRest {
     if (state === 'removed') return { status: 403, body: MISSING_ACCESS };
     return {
       status: 200,
-      body: { id: guildId, name: `Server ${guildId}`, icon: null, owner_id: '100000000000000050', roles: [] },
+      body: {
+        id: guildId,
+        name: this.oauth.guilds.get(guildId)?.name ?? `Server ${guildId}`,
+        icon: null,
+        owner_id: this.oauth.guilds.get(guildId)?.ownerId ?? '100000000000000050',
+        roles: [],
+      },
     };
   }
 
@@ -613,6 +675,30 @@ export class FakeDiscordRest {
     const text = Buffer.concat(chunks).toString('utf8');
     const method = req.method ?? 'GET';
     const path = decodeURIComponent((req.url ?? '').split('?')[0]!).replace(/^\/api\/v10/, '');
+    const query = new URL(req.url ?? '/', 'http://fake').searchParams;
+    const oauth =
+      method === 'GET' && path === '/oauth2/authorize'
+        ? this.oauth.authorize(query)
+        : method === 'POST' && path === '/api/oauth2/token'
+          ? this.oauth.token(new URLSearchParams(text), req.headers.authorization)
+          : method === 'GET'
+            ? this.oauth.userRoute(path, query, req.headers.authorization)
+            : undefined;
+    if (oauth !== undefined) {
+      this.#record({
+        method,
+        path,
+        route: path,
+        body: text,
+        headers: req.headers,
+        status: oauth.status,
+        at: this.#options.now(),
+      });
+      const type = oauth.body === undefined ? {} : { 'content-type': 'application/json' };
+      res.writeHead(oauth.status, { ...type, ...oauth.headers });
+      res.end(oauth.body === undefined ? undefined : JSON.stringify(oauth.body));
+      return;
+    }
     const reply = (status: number, body?: unknown, headers: Record<string, string> = {}, route = '?') => {
       this.#record({
         method,

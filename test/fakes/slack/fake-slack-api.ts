@@ -8,6 +8,7 @@ import { FakeMessageUpdates } from './chat-update.js';
 import { FakeSlackDirectMessages } from './direct-messages.js';
 import { APP_UNINSTALLED, postEvent, tokensRevoked } from './events-api.js';
 import { FakeOAuth, type OAuthGrant } from './fake-oauth.js';
+import { FakeSlackOidc } from './fake-slack-oidc.js';
 import { FakeSlackThreads } from './fake-slack-threads.js';
 import { FakeSlackViews } from './fake-slack-views.js';
 import { FakeViews, type TierLimit } from './fake-views.js';
@@ -116,12 +117,19 @@ export class FakeSlackApi {
   readonly views: FakeViews;
   /** views.open, chat.postEphemeral and signed view_submission (fake-slack-views.ts). */
   readonly modals: FakeSlackViews;
+  /** Sign in with Slack: discovery, consent, openid.connect.token, keys (fake-slack-oidc.ts). */
+  readonly oidc: FakeSlackOidc;
 
   constructor(options: FakeSlackOptions = {}) {
     this.now = options.now ?? Date.now;
     this.burst = options.burst ?? 1;
     this.views = new FakeViews(this.now, this.violations, options.viewsPublishTier);
     this.modals = new FakeSlackViews(this.now, this.violations);
+    this.oidc = new FakeSlackOidc(
+      { id: options.clientId ?? 'client-id', secret: options.clientSecret ?? 'client-secret' },
+      this.violations,
+      this.now,
+    );
     this.oauth = new FakeOAuth({
       now: this.now,
       issue: (token, teamId, expiresAt) => {
@@ -162,6 +170,7 @@ export class FakeSlackApi {
     await new Promise<void>((resolve) => this.server?.listen(0, '127.0.0.1', resolve));
     const { port } = this.server.address() as AddressInfo;
     this.baseUrl = `http://127.0.0.1:${port}`;
+    this.oidc.base = this.baseUrl;
     return this;
   }
 
@@ -387,6 +396,23 @@ export class FakeSlackApi {
       this.responses.push(response);
       this.events.emit('response', response);
       res.writeHead(200, { 'content-type': 'text/plain' }).end('ok');
+      return;
+    }
+    const oidc =
+      url.pathname === '/.well-known/openid-configuration'
+        ? this.oidc.discovery()
+        : url.pathname === '/openid/connect/keys'
+          ? this.oidc.keys()
+          : url.pathname === '/openid/connect/authorize'
+            ? this.oidc.authorize(url.searchParams)
+            : url.pathname === '/api/openid.connect.token'
+              ? this.oidc.token(this.parseParams(req, raw, url), req.headers.authorization)
+              : undefined;
+    if (oidc !== undefined) {
+      const type = oidc.body === undefined ? {} : { 'content-type': 'application/json' };
+      res
+        .writeHead(oidc.status, { ...type, ...oidc.headers })
+        .end(oidc.body === undefined ? undefined : JSON.stringify(oidc.body));
       return;
     }
     if (!url.pathname.startsWith('/api/')) {

@@ -1,0 +1,149 @@
+import { randomBytes, randomUUID } from 'node:crypto';
+import {
+  describePause,
+  describeSubscription,
+  previewSubscription,
+  scheduleClock,
+} from '../commands/index.js';
+import type { Config } from '../config/config.js';
+import { heldSummaries } from '../held-items/index.js';
+import { formatMessage } from '../messages/index.js';
+import { createPanel, discordSignIn, type Panel, type SignInProvider, slackSignIn } from '../panel/index.js';
+import {
+  type ChatAdapter,
+  type CommandHandler,
+  type Logger,
+  type Message,
+  systemClock,
+  type WorkspaceAccess,
+} from '../ports/index.js';
+import { destinationKey } from '../subscriptions/index.js';
+import { MESSAGE_RENDERERS } from './platforms.js';
+import { isSandbox } from './sandbox.js';
+import { type CommandParts, statusReport } from './wiring.js';
+
+/** How long one preview lookup is reused: a page reload or three formats cost one directory call. */
+const PREVIEW_CACHE_MS = 60_000;
+
+/** The configured ways to sign in: Slack's and Discord's OAuth clients, when PANEL_URL is set. */
+function signInProviders(config: Config): SignInProvider[] {
+  const { panel } = config;
+  if (panel.url === undefined) return [];
+  const providers: SignInProvider[] = [];
+  if (panel.slack && config.slack) {
+    providers.push(
+      slackSignIn({
+        apiUrl: config.slack.apiUrl,
+        ...panel.slack,
+        redirectUri: `${panel.url}/signin/slack/callback`,
+      }),
+    );
+  }
+  if (panel.discord && config.discord) {
+    providers.push(
+      discordSignIn({
+        apiUrl: config.discord.apiUrl,
+        ...panel.discord,
+        redirectUri: `${panel.url}/signin/discord/callback`,
+      }),
+    );
+  }
+  return providers;
+}
+
+/**
+ * The control panel for this configuration, or undefined when it has no way to sign anyone in
+ * (live, without PANEL_URL). In the sandbox the person at the machine signs in locally, with a
+ * session secret made for this run.
+ */
+export function buildPanel(
+  config: Config,
+  parts: Required<Pick<CommandParts, 'history' | 'zones'>> & CommandParts,
+  commands: CommandHandler,
+  adapters: readonly ChatAdapter[],
+  logger: Logger,
+): Panel | undefined {
+  const sandbox = isSandbox(config);
+  if (!sandbox && config.panel.url === undefined) return undefined;
+  const { engine, client, zones, store } = parts;
+  const access = new Map<string, WorkspaceAccess>();
+  for (const adapter of adapters) if (adapter.access) access.set(adapter.platform, adapter.access);
+
+  const previews = new Map<string, { at: number; message: Promise<Message | undefined> }>();
+  const clockDeps = {
+    clock: systemClock,
+    zones: { channelZones: zones.channelZones, resolve: zones.resolver.resolve },
+  };
+
+  return createPanel({
+    commands,
+    subscriptions: engine.subscriptions,
+    history: parts.history,
+    status: () => statusReport(parts),
+    queueDepth: () => (engine.leader.isLeader ? engine.outbox.size() : undefined),
+    describe: async (s) =>
+      describeSubscription(s, config.feeds.liveRemindMinutes, await scheduleClock(clockDeps, s)),
+    describePause: (s) => (s.paused ? describePause(s.paused, systemClock.now()) : ''),
+    preview: async (feed, filters, format) => {
+      const key = JSON.stringify([feed, filters]);
+      const now = systemClock.now();
+      let cached = previews.get(key);
+      if (cached === undefined || now - cached.at > PREVIEW_CACHE_MS) {
+        for (const [k, v] of previews) if (now - v.at > PREVIEW_CACHE_MS) previews.delete(k);
+        cached = { at: now, message: previewSubscription(client, feed, filters, now) };
+        // A failed lookup is not kept: the next view asks again.
+        cached.message.catch(() => previews.delete(key));
+        previews.set(key, cached);
+      }
+      const message = await cached.message;
+      return message && formatMessage(message, format);
+    },
+    renderers: { slack: MESSAGE_RENDERERS.slack, discord: MESSAGE_RENDERERS.discord },
+    announce: async (where, message) => {
+      // Only the poller's outbox delivers; another instance writing the queue would race it.
+      if (!engine.leader.isLeader) {
+        logger.info(
+          { platform: where.platform, channelId: where.channelId },
+          'panel change not announced: this instance does not deliver',
+        );
+        return;
+      }
+      const now = systemClock.now();
+      await engine.outbox.enqueue([
+        {
+          destination: {
+            platform: where.platform,
+            channelId: where.channelId,
+            ...(where.workspaceId === undefined ? {} : { workspaceId: where.workspaceId }),
+          },
+          destinationKey: destinationKey(where.platform, where.channelId),
+          itemKey: `panel-change:${randomUUID()}`,
+          message,
+          subscriptionIds: [],
+          enqueuedAt: now,
+          attempts: 0,
+          notBefore: now,
+        },
+      ]);
+    },
+    access,
+    held: async (platform, channelId) =>
+      heldSummaries(
+        store.keyv,
+        parts.directoryId,
+        (await engine.subscriptions.index()).forChannel(platform, channelId),
+        async (s) => (await zones.resolver.resolve(s)).zone,
+        systemClock.now(),
+      ),
+    adminUserIds: config.feeds.adminUserIds,
+    operatorIds: config.panel.operatorIds,
+    providers: signInProviders(config),
+    localSignIn: sandbox,
+    sessions: store.keyv,
+    // The sandbox's sessions last one run: its secret is made at start and never leaves the process.
+    sessionSecrets: sandbox ? [randomBytes(32).toString('hex')] : config.panel.sessionSecrets,
+    clock: systemClock,
+    logger: logger.child({ component: 'panel' }),
+    trustProxy: config.server.onHeroku ? 1 : 'loopback',
+  });
+}

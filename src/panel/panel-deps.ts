@@ -1,0 +1,118 @@
+import type { StatusReport } from '../commands/index.js';
+import type { FeedName } from '../feeds/feed-names.js';
+import type { HeldSummary } from '../held-items/index.js';
+import type {
+  Clock,
+  CommandHandler,
+  KeyValueStore,
+  Logger,
+  Message,
+  MessageFormat,
+  WorkspaceAccess,
+} from '../ports/index.js';
+import type { ChannelHistory, Subscription, SubscriptionRepository } from '../subscriptions/index.js';
+import type { SignInProvider } from './sign-in/sign-in-provider.js';
+
+/**
+ * One delivery attempt settled for a channel, as the delivery log keeps it (CONTRACTS.md §1, built
+ * by the "why" work in `src/delivery/delivery-log.ts`). The panel reads it through this shape.
+ */
+export interface DeliveryLogRecord {
+  at: number;
+  destinationKey: string;
+  itemKey: string;
+  outcome: 'delivered' | 'edited' | 'deleted' | 'failed' | 'rejected' | 'dropped' | 'abandoned';
+  code?: string;
+  reason?: string;
+  messageId?: string;
+  link?: string;
+  title?: string;
+  subscriptionIds: string[];
+}
+
+/** The delivery log's reading side (CONTRACTS.md §1). */
+export interface DeliveryLogReader {
+  recent(destinationKey: string, limit?: number): Promise<DeliveryLogRecord[]>;
+}
+
+/** One subscription's verdict on one item, as `/directory why` says it (CONTRACTS.md §2). */
+export interface ItemVerdict {
+  subscriptionId: string;
+  verdict:
+    | 'delivered'
+    | 'queued'
+    | 'held'
+    | 'filtered'
+    | 'duplicate'
+    | 'not_polled'
+    | 'too_old'
+    | 'failed'
+    | 'paused'
+    | 'not_this_feed';
+  text: string;
+  at?: number;
+  link?: string;
+}
+
+/** What became of one item in one channel (CONTRACTS.md §2, `explainItem`). */
+export interface ItemExplanation {
+  item?: { key: string; feed: FeedName; id: string; title: string; url?: string };
+  notice?: string;
+  lines: ItemVerdict[];
+}
+
+/** How each platform draws a message: the payload its adapter would send (Block Kit, embeds). */
+export type MessageRenderers = Partial<Record<'slack' | 'discord', (message: Message) => Promise<unknown>>>;
+
+/** Everything the control panel reads and runs; the composition root (src/app) builds it. */
+export interface PanelDeps {
+  /** The `/directory` handler: every change in the panel is the command it stands for. */
+  commands: CommandHandler;
+  subscriptions: SubscriptionRepository;
+  history: ChannelHistory;
+  /** `/directory status`'s report: feeds' health, quotas, paused subscriptions. */
+  status: () => Promise<StatusReport>;
+  /** Outbox entries waiting on this instance; undefined where it does not poll. */
+  queueDepth: () => number | undefined;
+  /** A subscription in one line with its schedule's zone and next run, as `subscriptions` says it. */
+  describe: (subscription: Subscription) => Promise<string>;
+  /** Why a paused subscription is paused, in words. */
+  describePause: (subscription: Subscription) => string;
+  /**
+   * The next message a subscription would post, in `format` (`previewSubscription`): at most one
+   * directory lookup from the lookup reserve, cached briefly. Undefined when nothing recent matches.
+   */
+  preview: (
+    feed: FeedName,
+    filters: Subscription['filters'],
+    format: MessageFormat,
+  ) => Promise<Message | undefined>;
+  renderers: MessageRenderers;
+  /** Tells the channel about a change made in the panel, through the outbox like any message. */
+  announce: (
+    where: { platform: string; channelId: string; workspaceId?: string },
+    message: Message,
+  ) => Promise<void>;
+  /** Each platform's answers about who may see and change what; the console has the sandbox's. */
+  access: ReadonlyMap<string, WorkspaceAccess>;
+  /** The delivery log (CONTRACTS.md §1), once the bot keeps one. */
+  deliveryLog?: DeliveryLogReader;
+  /** Items held by a channel's schedules, and when they go. */
+  held?: (platform: string, channelId: string) => Promise<HeldSummary[]>;
+  /** `/directory why` (CONTRACTS.md §2), once the bot answers it. */
+  explain?: (query: { platform: string; channelId: string; item: string }) => Promise<ItemExplanation>;
+  /** Platform user ids always allowed to change subscriptions (ADMIN_USER_IDS). */
+  adminUserIds: readonly string[];
+  /** `platform:userId` of the operators, who see every installation. */
+  operatorIds: readonly string[];
+  /** Sign in with Slack, with Discord: the configured ones. */
+  providers: readonly SignInProvider[];
+  /** The sandbox's local sign-in (no platform configured): the person at the terminal. */
+  localSignIn: boolean;
+  /** Sessions live here, so any web instance can read them. */
+  sessions: KeyValueStore;
+  /** Signs the session cookie; more than one while rotating (the first signs). */
+  sessionSecrets: readonly string[];
+  clock: Clock;
+  logger: Logger;
+}
