@@ -1,4 +1,5 @@
 import { randomBytes, randomUUID } from 'node:crypto';
+import { explainItem } from '../accounting/index.js';
 import {
   describePause,
   describeSubscription,
@@ -20,7 +21,7 @@ import {
 import { destinationKey } from '../subscriptions/index.js';
 import { MESSAGE_RENDERERS } from './platforms.js';
 import { isSandbox } from './sandbox.js';
-import { type CommandParts, statusReport } from './wiring.js';
+import { type CommandParts, explainDeps, statusReport } from './wiring.js';
 
 /** How long one preview lookup is reused: a page reload or three formats cost one directory call. */
 const PREVIEW_CACHE_MS = 60_000;
@@ -127,6 +128,10 @@ export function buildPanel(
       ]);
     },
     access,
+    deliveryLog: engine.deliveryLog,
+    // The answer `/directory why` gives, its one lookup from the reserve (the panel signs people in
+    // and limits its own requests; it has no per-person lookup allowance of its own).
+    explain: (query) => explainItem(query, explainDeps(config, parts)),
     held: async (platform, channelId) =>
       heldSummaries(
         store.keyv,
