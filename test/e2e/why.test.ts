@@ -1,4 +1,3 @@
-import { generateKeyPairSync, sign } from 'node:crypto';
 import { PassThrough } from 'node:stream';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { createConsoleAdapter } from '../../adapters/console/index.js';
@@ -6,9 +5,11 @@ import { createDiscordAdapter } from '../../adapters/discord/index.js';
 import { createSlackAdapter } from '../../adapters/slack/index.js';
 import type { ChatAdapter } from '../../src/ports/index.js';
 import { FakeDiscordRest } from '../fakes/discord/fake-discord-rest.js';
+import { discordKeyPair, signedInteractionHeaders } from '../fakes/discord/signing.js';
 import { FakeSlackApi } from '../fakes/slack/fake-slack-api.js';
 import { signedHeaders } from '../fakes/slack/signing.js';
 import { newTriggerId } from '../fakes/slack/trigger-id.js';
+import { APP_ID, CHANNEL_ID, commandInteraction, GUILD_ID } from '../support/discord-interactions.js';
 import { startWorld } from '../support/engine-harness.js';
 import { Cleanup, pollAndDeliver, silentLogger, startPipeline } from '../support/pipeline-harness.js';
 import { eventually } from '../support/polling.js';
@@ -130,15 +131,14 @@ describe('/directory why on Discord', () => {
     const rest = new FakeDiscordRest({ token: 'discord-why-token' });
     await rest.listen();
     cleanup.add(() => rest.close());
-    const { publicKey, privateKey } = generateKeyPairSync('ed25519');
-    const publicHex = publicKey.export({ format: 'der', type: 'spki' }).subarray(-32).toString('hex');
-    const guild = '900000000000000001';
-    const channel = String(900000000000000100n + BigInt(Date.now() % 100_000));
-    rest.addChannel(channel, 'ok', guild);
+    const keys = discordKeyPair();
+    // The one channel of this bot: the channel the support's interactions come from, in its server.
+    const channel = CHANNEL_ID;
+    rest.addChannel(channel, 'ok', GUILD_ID);
     const adapter: ChatAdapter = createDiscordAdapter({
       token: 'discord-why-token',
-      applicationId: '900000000000000002',
-      publicKey: publicHex,
+      applicationId: APP_ID,
+      publicKey: keys.publicHex,
       apiUrl: rest.url,
       gateway: false,
       logger: silentLogger(),
@@ -149,35 +149,12 @@ describe('/directory why on Discord', () => {
     const message = rest.messages.get(channel)?.[0] as { id?: string } | undefined;
     expect(message?.id).toBeDefined();
 
-    let sequence = 900000000000001000n;
     const ask = async (item: string) => {
-      sequence += 1n;
-      const raw = JSON.stringify({
-        id: sequence.toString(),
-        application_id: '900000000000000002',
-        type: 2,
-        token: `why-token-${sequence}`,
-        guild_id: guild,
-        channel_id: channel,
-        channel: { id: channel, type: 0 },
-        member: { user: { id: '900000000000000010', username: 'asker' }, permissions: '0' },
-        data: {
-          id: '900000000000000011',
-          name: 'directory',
-          type: 1,
-          options: [{ name: 'why', type: 1, options: [{ name: 'item', type: 3, value: item }] }],
-        },
-        version: 1,
-      });
-      const timestamp = String(Math.floor(Date.now() / 1000));
-      const signature = sign(null, Buffer.from(timestamp + raw), privateKey).toString('hex');
+      const interaction = commandInteraction('why', [{ name: 'item', type: 3, value: item }]);
+      const raw = JSON.stringify(interaction);
       const res = await fetch(`${url}/discord/interactions`, {
         method: 'POST',
-        headers: {
-          'content-type': 'application/json',
-          'x-signature-ed25519': signature,
-          'x-signature-timestamp': timestamp,
-        },
+        headers: signedInteractionHeaders(keys.privateKey, raw),
         body: raw,
       });
       expect(res.status).toBe(200);
@@ -190,7 +167,7 @@ describe('/directory why on Discord', () => {
                 (c) =>
                   c.method === 'PATCH' &&
                   c.route.endsWith('@original') &&
-                  c.path.includes(`why-token-${sequence}`),
+                  c.path.includes(String(interaction['token'])),
               )
             ).body as Record<string, unknown>);
       expect(answer['flags']).toBe(64); // only the asker sees it
@@ -199,7 +176,7 @@ describe('/directory why on Discord', () => {
       return `${embed?.title}\n${embed?.description.replace(/\\([^\w\s])/g, '$1')}`;
     };
 
-    const link = `https://discord.com/channels/${guild}/${channel}/${message?.id}`;
+    const link = `https://discord.com/channels/${GUILD_ID}/${channel}/${message?.id}`;
     expectSentences(await ask(`comment ${delivered(ids)}`), ids, new RegExp(link));
     const about = await ask(String(ids.held['url']));
     expect(about).toContain(
