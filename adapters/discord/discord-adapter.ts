@@ -20,7 +20,7 @@ import { createHttpInteractionsHandler } from './http-interactions.js';
 import { createInteractionFlow } from './interaction-flow.js';
 import { interactionSchema } from './interaction-payload.js';
 import { createResponder } from './interaction-responder.js';
-import { createDiscordMessageLinks } from './message-links.js';
+import { discordMessageLink } from './message-link.js';
 import { createDiscordRest, type DiscordRestEvent } from './rest-client.js';
 import { rememberThreadRefusals } from './thread-refusals.js';
 import { openThread, postInThread } from './threads.js';
@@ -98,10 +98,6 @@ export function createDiscordAdapter(options: DiscordAdapterOptions): ChatAdapte
   );
 
   let client: Client | undefined;
-  const links = createDiscordMessageLinks((channelId) => {
-    const channel = client?.channels.cache.get(channelId);
-    return channel !== undefined && 'guildId' in channel ? (channel.guildId ?? undefined) : undefined;
-  });
   let started = false;
   let stopping = false;
   /** Set while Discord refuses the bot token: bot-wide, so readiness says so, not a channel. */
@@ -146,15 +142,11 @@ export function createDiscordAdapter(options: DiscordAdapterOptions): ChatAdapte
   function attach(context: AdapterContext): ReturnType<typeof createInteractionFlow> {
     if (flow !== undefined) return flow;
     workspaceRemoved = context.workspaceRemoved;
-    const answer = createInteractionFlow({
+    const created = createInteractionFlow({
       commands: context.commands,
       logger,
       deferAfterMs: options.deferAfterMs ?? DEFAULT_DEFER_AFTER_MS,
     });
-    const created: typeof answer = (interaction, responder) => {
-      links.learn(interaction);
-      return answer(interaction, responder);
-    };
     flow = created;
     if (publicKey) {
       context.http.mount(
@@ -202,6 +194,8 @@ export function createDiscordAdapter(options: DiscordAdapterOptions): ChatAdapte
     attach(context: AdapterContext): void {
       attach(context);
     },
+
+    messageLink: discordMessageLink,
 
     async start(context: AdapterContext): Promise<void> {
       const attachedFlow = attach(context);
@@ -266,8 +260,6 @@ export function createDiscordAdapter(options: DiscordAdapterOptions): ChatAdapte
       }
       return rearmAfter401(await directMessages(destination, message, delivery.idempotencyKey));
     },
-
-    messageLink: links.link,
 
     health(): AdapterHealth {
       if (stopping) return { ready: false, reason: 'discord adapter stopped' };

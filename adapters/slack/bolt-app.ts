@@ -9,7 +9,6 @@ import type { HomePublisher } from './home-publisher.js';
 import { bindHomeTab } from './home-tab.js';
 import { createSlackHttpReceiver, mountSlackHttpReceiver } from './http-receiver.js';
 import { bindLinkUnfurls } from './link-unfurls.js';
-import { type SlackMessageLinks, teamDomainOf } from './message-links.js';
 import { oauthInstallOptions } from './oauth-install.js';
 import { bindReplayGuard, memoryReplayClaims } from './replay-guard.js';
 import type { SlackTokens } from './slack-tokens.js';
@@ -25,8 +24,6 @@ export interface BoltAppDeps {
   now: () => number;
   /** The bot's ids from the start-up auth.test, once known. */
   identity(): SlackBotIdentity | undefined;
-  /** Links to posted messages: learns each workspace's address from the requests it sends. */
-  links: SlackMessageLinks;
   /** Socket Mode's connection state, as it changes. */
   onSocketHealth(health: AdapterHealth): void;
   isStopped(): boolean;
@@ -82,11 +79,6 @@ export function createBoltApp(deps: BoltAppDeps, context: AdapterContext): BoltA
     logger.error({ err: error }, 'unhandled error in a Slack listener');
   });
   bindReplayGuard({ app, claims: options.replayClaims ?? memoryReplayClaims(now), logger, emit });
-  app.use(async ({ body, next }) => {
-    const team = teamDomainOf(body);
-    if (team !== undefined) deps.links.learnDomain(team.teamId, team.domain);
-    await next();
-  });
   const admin = createAdminLookup({ logger, ttlMs: options.adminCacheTtlMs ?? 5 * 60_000, now });
   bindDirectoryCommand({
     app,

@@ -7,9 +7,8 @@ import { isTokenError, slackErrorCode } from './error-mapping.js';
 export interface SlackBotIdentity {
   botId: string;
   botUserId: string;
-  /** The workspace's address (`https://<workspace>.slack.com/`) and id, for links to messages. */
-  url?: string;
-  teamId?: string;
+  /** The workspace's address (`https://acme.slack.com/`), for links to messages. */
+  workspaceUrl?: string;
 }
 
 /**
@@ -24,13 +23,13 @@ export async function verifySlackBotToken(
 ): Promise<SlackBotIdentity | undefined> {
   try {
     const result = await client.auth.test({ token: botToken });
-    if (typeof result.bot_id !== 'string' || typeof result.user_id !== 'string') return undefined;
-    return {
-      botId: result.bot_id,
-      botUserId: result.user_id,
-      ...(typeof result.url === 'string' ? { url: result.url } : {}),
-      ...(typeof result.team_id === 'string' ? { teamId: result.team_id } : {}),
-    };
+    return typeof result.bot_id === 'string' && typeof result.user_id === 'string'
+      ? {
+          botId: result.bot_id,
+          botUserId: result.user_id,
+          ...(typeof result.url === 'string' ? { workspaceUrl: result.url } : {}),
+        }
+      : undefined;
   } catch (error) {
     const code = slackErrorCode(error);
     if (isTokenError(code)) {
@@ -57,12 +56,5 @@ export function singleTokenAuthorize(
   botToken: string,
   identity: () => SlackBotIdentity | undefined,
 ): Authorize<boolean> {
-  return async ({ isEnterpriseInstall }) => {
-    const known = identity();
-    return {
-      isEnterpriseInstall,
-      botToken,
-      ...(known === undefined ? {} : { botId: known.botId, botUserId: known.botUserId }),
-    };
-  };
+  return async ({ isEnterpriseInstall }) => ({ isEnterpriseInstall, botToken, ...identity() });
 }

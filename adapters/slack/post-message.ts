@@ -107,10 +107,9 @@ export function createSlackDelivery(deps: SlackDeliveryDeps): SlackDeliver {
     const payload = { ...renderSlackMessage(message), ...threadFields(destination) };
     const post = async (): Promise<DeliveryOutcome> => {
       const result = await client.chat.postMessage({ token: usable, channel, ...payload });
-      if (typeof result.ts !== 'string') return { status: 'delivered' };
-      // A reply names the thread it sits under: its link opens it there (see message-links.ts).
-      const parent = destination.thread?.parentMessageId;
-      return { status: 'delivered', platformMessageId: result.ts, ...(parent ? { threadId: parent } : {}) };
+      return typeof result.ts === 'string'
+        ? { status: 'delivered', platformMessageId: result.ts }
+        : { status: 'delivered' };
     };
 
     try {

@@ -7,7 +7,7 @@ import { createBoltLogger } from './bolt-logger.js';
 import { type SlackBotIdentity, verifySlackBotToken } from './bot-identity.js';
 import { createSlackDeliveries } from './deliveries.js';
 import type { SlackAdapterEvent } from './events.js';
-import { createSlackMessageLinks } from './message-links.js';
+import { slackMessageLink } from './message-link.js';
 import { slackPacing } from './pacing.js';
 import { createSlackTokens } from './slack-tokens.js';
 import { connectSlackSocketMode } from './socket-mode.js';
@@ -53,7 +53,6 @@ export function createSlackAdapter(options: SlackAdapterOptions): ChatAdapter {
   /** The bot's ids from the start-up auth.test, once known. */
   let identity: SlackBotIdentity | undefined;
   let attached: BoltApp | undefined;
-  const links = createSlackMessageLinks();
 
   /** Creates the Bolt app and mounts its routes once: no call to Slack, so it can run before the port is bound. */
   function attach(context: AdapterContext): BoltApp {
@@ -66,7 +65,6 @@ export function createSlackAdapter(options: SlackAdapterOptions): ChatAdapter {
         emit,
         now,
         identity: () => identity,
-        links,
         onSocketHealth: (next) => {
           if (!stopped) health = next;
         },
@@ -107,7 +105,6 @@ export function createSlackAdapter(options: SlackAdapterOptions): ChatAdapter {
         options.botToken === undefined
           ? undefined
           : await verifySlackBotToken(webClient, options.botToken, logger);
-      if (identity?.url !== undefined) links.learnSole(identity.teamId, identity.url);
       if (http !== undefined) {
         health = { ready: true };
       } else if (socket !== undefined) {
@@ -133,7 +130,7 @@ export function createSlackAdapter(options: SlackAdapterOptions): ChatAdapter {
     }),
     edit: deliveries.edit,
     delete: deliveries.delete,
-    messageLink: links.link,
+    messageLink: (destination, reference) => slackMessageLink(identity?.workspaceUrl, destination, reference),
 
     health() {
       // A refused token outranks a healthy connection: commands may still arrive, but nothing

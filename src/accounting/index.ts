@@ -1,13 +1,12 @@
-/**
- * Every item accounted for: what became of an item in a channel, one verdict per subscription
- * there (`/directory why`, the control panel), from what the bot already keeps.
- */
-export { explainItem } from './explain-item.js';
-export type {
-  ExplainDeps,
-  ExplainQuery,
-  ItemExplanation,
-  SubscriptionVerdict,
-  Verdict,
-} from './item-explanation.js';
-export { ITEM_NOUNS } from './item-reference.js';
+/** Every item accounted for: why an item was, or was not, posted in a channel (`/directory why`, the control panel). */
+export {
+  type ExplainDeps,
+  type ExplainQuery,
+  explainItem,
+  type FeedPolling,
+  type ItemExplanation,
+  type SubscriptionVerdict,
+  type Verdict,
+} from './explain-item.js';
+export type { ItemLookupDeps } from './item-lookup.js';
+export { type DirectoryHosts, ITEM_FORMS, type ItemRef, parseItemRef } from './item-ref.js';

@@ -3,10 +3,12 @@ import { explainItem } from '../accounting/index.js';
 import {
   describePause,
   describeSubscription,
+  directoryLinks,
   previewSubscription,
   scheduleClock,
 } from '../commands/index.js';
 import type { Config } from '../config/config.js';
+import { EMULATOR_WEB_URL } from '../emulator/index.js';
 import { heldSummaries } from '../held-items/index.js';
 import { formatMessage } from '../messages/index.js';
 import { createPanel, discordSignIn, type Panel, type SignInProvider, slackSignIn } from '../panel/index.js';
@@ -21,7 +23,7 @@ import {
 import { destinationKey } from '../subscriptions/index.js';
 import { MESSAGE_RENDERERS } from './platforms.js';
 import { isSandbox } from './sandbox.js';
-import { type CommandParts, explainDeps, statusReport } from './wiring.js';
+import { type CommandParts, statusReport, whyDesk } from './wiring.js';
 
 /** How long one preview lookup is reused: a page reload or three formats cost one directory call. */
 const PREVIEW_CACHE_MS = 60_000;
@@ -129,9 +131,14 @@ export function buildPanel(
     },
     access,
     deliveryLog: engine.deliveryLog,
-    // The answer `/directory why` gives, its one lookup from the reserve (the panel signs people in
-    // and limits its own requests; it has no per-person lookup allowance of its own).
-    explain: (query) => explainItem(query, explainDeps(config, parts)),
+    // The panel's "why" asks the directory at most once per question, from the lookup reserve.
+    explain: (query) =>
+      explainItem(query, {
+        ...whyDesk(parts),
+        client,
+        clock: systemClock,
+        links: directoryLinks(config.directory.baseUrl, EMULATOR_WEB_URL),
+      }),
     held: async (platform, channelId) =>
       heldSummaries(
         store.keyv,

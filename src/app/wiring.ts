@@ -1,4 +1,3 @@
-import type { ExplainDeps } from '../accounting/index.js';
 import {
   COMMAND_REGISTRY,
   type CommandDependencies,
@@ -6,18 +5,17 @@ import {
   createHomeService,
   directoryLinks,
   type StatusReport,
+  type WhyDesk,
 } from '../commands/index.js';
 import type { Config } from '../config/config.js';
-import { Outbox } from '../delivery/index.js';
 import { createDirectoryClient, type DirectoryClient, SPEC_WINDOW_MS } from '../directory/index.js';
 import { EMULATOR_WEB_URL, type RunningEmulator, startEmulator } from '../emulator/index.js';
 import type { Engine, EngineSettings } from '../engine/index.js';
 import { PollScheduler } from '../engine/index.js';
 import { BotError } from '../errors.js';
-import { HeldItems } from '../held-items/index.js';
 import { directoryEventSink } from '../observability/event-log.js';
 import type { Metrics } from '../observability/metrics.js';
-import type { ChatAdapter, Clock, CommandHandler, Logger } from '../ports/index.js';
+import type { ChatAdapter, CommandHandler, Logger } from '../ports/index.js';
 import { systemClock } from '../ports/index.js';
 import type { BotStore } from '../store/index.js';
 import { directoryIdFor, directoryKeys, SANDBOX_DIRECTORY_ID } from '../store/index.js';
@@ -111,8 +109,6 @@ export interface CommandParts {
   metrics?: Metrics;
   /** Channel zones and how a schedule's zone is found (`buildZones`); absent: schedules shown in UTC. */
   zones?: Zones;
-  /** The commands' clock; default the system's (a test steps its manual clock with the engine's). */
-  clock?: Clock;
   /** Where every change to a channel's subscriptions is recorded; absent: not recorded (the CLI). */
   history?: ChannelHistory;
 }
@@ -143,36 +139,6 @@ export function buildZones(store: BotStore, adapters: readonly ChatAdapter[]): Z
   return { channelZones, resolver };
 }
 
-/**
- * What `explainItem` reads (`/directory why`, the control panel), from the running parts: the
- * poller's own outbox and feed health when this instance polls, what it last wrote to the store
- * otherwise. No lookup allowance: a caller answering a person adds theirs (`allowLookup`).
- */
-export function explainDeps(config: CommandConfig, parts: CommandParts): ExplainDeps {
-  const { client, engine, store, directoryId, zones } = parts;
-  const keys = directoryKeys(directoryId);
-  return {
-    clock: parts.clock ?? systemClock,
-    subscriptions: engine.subscriptions,
-    ledger: engine.ledger,
-    log: engine.deliveryLog,
-    queued: async (destination) =>
-      engine.leader.isLeader
-        ? engine.outbox.queued(destination)
-        : Outbox.stored(store.keyv, directoryId, destination),
-    held: new HeldItems({ keyv: store.keyv, directoryId }),
-    feedState: (feed) => store.keyv.get(keys.feedState(feed)),
-    feeds: engine.feeds,
-    health: async () =>
-      engine.leader.isLeader ? engine.polling.health() : PollScheduler.savedHealth(store.keyv, directoryId),
-    zoneOf: zones?.resolver.zoneOf ?? (async (s) => s.schedule?.timeZone ?? 'UTC'),
-    dedupeTtlMs: engine.dedupeTtlMs,
-    directoryLinks: directoryLinks(config.directory.baseUrl, EMULATOR_WEB_URL),
-    client,
-    messageLink: engine.messageLink,
-  };
-}
-
 /** `/directory status`'s report (the home tab's and the control panel's too), from the running parts. */
 export async function statusReport({
   client,
@@ -183,29 +149,55 @@ export async function statusReport({
   const index = await engine.subscriptions.index();
   return {
     quotas: client.ledger.snapshot(),
-    // Only the poller's health is live; another instance reads what the poller last saved.
-    feeds: engine.leader.isLeader
-      ? engine.polling.health()
-      : await PollScheduler.savedHealth(store.keyv, directoryId),
+    feeds: await feedHealth({ engine, store, directoryId }),
     pausedSubscriptions: index.paused(),
     subscribedFeeds: await engine.wantedFeeds(),
     isPoller: engine.leader.isLeader,
   };
 }
 
+/** Each feed's health: only the poller's is live; another instance reads what the poller last saved. */
+function feedHealth({ engine, store, directoryId }: Pick<CommandParts, 'engine' | 'store' | 'directoryId'>) {
+  return engine.leader.isLeader
+    ? Promise.resolve(engine.polling.health())
+    : PollScheduler.savedHealth(store.keyv, directoryId);
+}
+
+/**
+ * What `/directory why` and the control panel's "why" read (src/accounting): the ledger, the
+ * delivery log, the outbox as stored, the held items and the feed positions of this directory.
+ */
+export function whyDesk(parts: Pick<CommandParts, 'engine' | 'store' | 'directoryId' | 'zones'>): WhyDesk {
+  const { engine, store, directoryId, zones } = parts;
+  const keys = directoryKeys(directoryId);
+  return {
+    subscriptions: engine.subscriptions,
+    ledger: engine.ledger,
+    log: engine.deliveryLog,
+    outbox: engine.outbox,
+    held: engine.scheduling.held,
+    feedState: (feed) => store.keyv.get(keys.feedState(feed)),
+    feedPolling: () => feedHealth(parts),
+    // Without channel zones (the CLI's lookups), a schedule's own `--tz`, else UTC.
+    zoneOf: zones?.resolver.zoneOf ?? (async (s) => s.schedule?.timeZone ?? 'UTC'),
+    rememberMs: engine.rememberMs,
+    messageLink: engine.messageLink,
+  };
+}
+
 /** What the `/directory` commands (and the home tab) answer from, built from the running parts. */
 function commandDependencies(
   config: CommandConfig,
-  parts: CommandParts,
+  { client, engine, store, directoryId, metrics, zones, history }: CommandParts,
   overrides: Partial<CommandDependencies> = {},
 ): CommandDependencies {
-  const { client, engine, store, directoryId, metrics, zones, history } = parts;
   const status = () => statusReport({ client, engine, store, directoryId });
+  const why = whyDesk({ engine, store, directoryId, ...(zones === undefined ? {} : { zones }) });
   return {
     client,
     subscriptions: engine.subscriptions,
-    accounting: explainDeps(config, parts),
-    clock: parts.clock ?? systemClock,
+    clock: systemClock,
+    why,
     adminUserIds: config.feeds.adminUserIds,
     status,
     defaultRemindMinutes: config.feeds.liveRemindMinutes,

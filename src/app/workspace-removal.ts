@@ -1,4 +1,4 @@
-import type { DeliveryLog, Outbox } from '../delivery/index.js';
+import type { Outbox } from '../delivery/index.js';
 import type { Metrics } from '../observability/metrics.js';
 import type { AdapterContext, Logger, RemovedWorkspace, WorkspaceRemovalReason } from '../ports/index.js';
 import type { BotStore } from '../store/index.js';
@@ -8,8 +8,6 @@ export interface WorkspaceRemovalDeps {
   store: BotStore;
   /** The running engine's outbox: it mirrors its queues in memory and would write them back. */
   outbox: Pick<Outbox, 'depth' | 'dropDestination'>;
-  /** The running engine's delivery log: it may hold records of those channels not yet written. */
-  deliveryLog?: Pick<DeliveryLog, 'forget'>;
   logger: Logger;
   metrics: Pick<Metrics, 'workspacesRemoved'>;
 }
@@ -36,7 +34,6 @@ export function createWorkspaceRemoval(
     for (const channel of report.channels) {
       if (deps.outbox.depth(channel) > 0) dropped += (await deps.outbox.dropDestination(channel)).length;
     }
-    await deps.deliveryLog?.forget(report.channels);
     deps.metrics.workspacesRemoved.inc({ platform: workspace.platform, reason });
     deps.logger.info(
       {

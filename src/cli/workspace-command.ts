@@ -130,6 +130,7 @@ function printReport(report: ForgetReport, io: CliIo): void {
   io.stdout(`  reminders           ${counts.reminders}`);
   io.stdout(`  queued deliveries   ${counts.queuedDeliveries}`);
   io.stdout(`  delivery ledger     ${counts.deliveryLedger}`);
+  io.stdout(`  delivery log pages  ${counts.deliveryLog}`);
   io.stdout(`  held by schedules   ${counts.heldItems}`);
   io.stdout(`  installations       ${counts.installations}`);
   if (report.sharedChannels.length > 0)

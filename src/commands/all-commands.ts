@@ -38,10 +38,10 @@ export const COMMANDS = [
   pause,
   resume,
   subscriptions,
-  why,
   digest,
   timezone,
   status,
+  why,
 ] as const satisfies readonly CommandModule[];
 
 /** The registry of COMMANDS: parser, help and public definitions. */

@@ -1,6 +1,5 @@
-import { type IdOrSlug, idOrSlugOf, linkIn, SLUG_PATTERN, unwrapChatLink } from '../directory/index.js';
-
-export { SLUG_PATTERN, USERNAME_PATTERN } from '../directory/index.js';
+// What the directory's links look like is the directory's own (src/directory/web-links.ts).
+export { parsePostRef, postLink, SLUG_PATTERN, USERNAME_PATTERN } from '../directory/index.js';
 
 /** A real calendar day `YYYY-MM-DD` (rejects 2025-02-30). */
 export function isCalendarDay(value: string): boolean {
@@ -12,30 +11,6 @@ export function isCalendarDay(value: string): boolean {
 /** A month `YYYY-MM` with a month between 01 and 12. */
 export function isCalendarMonth(value: string): boolean {
   return /^\d{4}-(0[1-9]|1[0-2])$/.test(value);
-}
-
-/** The link in a post reference, when it is one (`https://…/posts/slug`), else undefined. */
-export const postLink: (raw: string) => URL | undefined = linkIn;
-
-/**
- * A post reference as users paste it: a numeric id, a slug, or a link to the post (whose
- * last path segment is the slug). Chat clients may wrap links in `<…>` or `<…|label>`.
- * Undefined when the text is none of these.
- */
-export function parsePostRef(raw: string): IdOrSlug | undefined {
-  const text = unwrapChatLink(raw);
-  if (/^\d{1,20}$/.test(text)) return { id: text };
-  if (/^https?:\/\//i.test(text)) {
-    const url = postLink(raw);
-    if (url === undefined) return undefined;
-    return idOrSlugOf(
-      url.pathname
-        .split('/')
-        .filter((s) => s !== '')
-        .at(-1),
-    );
-  }
-  return SLUG_PATTERN.test(text) && text.length <= 100 ? { slug: text.toLowerCase() } : undefined;
 }
 
 /** Words of repeatable list options: `--keyword ai,ml --keyword "deep learning"`. */

@@ -1,7 +1,9 @@
 import type { Subscription } from '../subscriptions/index.js';
-import { describeFilters, describeThreading, USER_PAUSE_CODE } from '../subscriptions/index.js';
+import { describeFilters, describeThreading } from '../subscriptions/index.js';
 import { describeSchedule, type ScheduleClock } from './describe-schedule.js';
-import { formatUtc } from './time-text.js';
+
+// Shared with `/directory why`'s sentences (src/accounting/), so it lives with the subscription.
+export { describePause } from '../subscriptions/index.js';
 
 /**
  * A subscription in one line, as subscribe, unsubscribe and subscriptions show it. With `clock`,
@@ -32,14 +34,4 @@ export function describeSubscription(
   const schedule = subscription.schedule === undefined ? '' : describeSchedule(subscription.schedule, clock);
   const when = schedule === '' ? '' : `; ${schedule}`;
   return `${subscription.feed}${details === '' ? ' (everything)' : ` — ${details}`}${format}${threads}${when}`;
-}
-
-/**
- * Why a subscription is paused, in words: the platform's refusal as recorded, or who paused it
- * and when. A user id is shown as plain text (the renderers escape it: it never pings).
- */
-export function describePause(paused: NonNullable<Subscription['paused']>, now: number): string {
-  if (paused.code !== USER_PAUSE_CODE) return paused.reason;
-  const who = paused.by === undefined ? '' : `user ${paused.by}, `;
-  return `${paused.reason} (${who}${formatUtc(paused.at, now)})`;
 }

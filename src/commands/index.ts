@@ -32,4 +32,5 @@ export type {
   PreviewEvent,
   QuotaStatus,
   StatusReport,
+  WhyDesk,
 } from './types.js';

@@ -1,4 +1,4 @@
-import { type DirectoryClient, type IdOrSlug, linkedRecord } from '../directory/index.js';
+import { type DirectoryClient, type LinkTarget, linkTarget } from '../directory/index.js';
 import { composeLiveEventMessage, composeUserMessage } from '../messages/index.js';
 import type { Clock, CommandReply, LinkPreview, LinkPreviewRequest } from '../ports/index.js';
 import { postLink } from './arg-formats.js';
@@ -13,32 +13,10 @@ import type { PreviewEvent } from './types.js';
 
 /**
  * Link previews: a directory link pasted in a conversation becomes the card the bot would post
- * for the record it names. The pages of the directory's site that name one record:
- * `/posts/<slug|id>`, `/@<username>/collections/<slug>`, `/@<username>` and `/live/<slug>`
- * (as the service's own `url` fields give them); anything else on the site is not previewed.
+ * for the record it names (`linkTarget`: the pages that name one; anything else on the site is
+ * not previewed).
  */
-export type LinkTarget =
-  | { kind: 'post'; ref: IdOrSlug }
-  | { kind: 'collection'; slug: string }
-  | { kind: 'user'; username: string }
-  | { kind: 'live'; slug: string };
-
-/** The record a link to the directory's site names, or undefined for any page not previewed. */
-export function linkTarget(url: URL): LinkTarget | undefined {
-  const record = linkedRecord(url);
-  switch (record?.kind) {
-    case undefined:
-    case 'notification':
-      return undefined;
-    // A comment's link is its post's page: the card is the post's.
-    case 'comment':
-      return { kind: 'post', ref: record.post };
-    case 'collection':
-      return { kind: 'collection', slug: record.slug };
-    default:
-      return record;
-  }
-}
+export { type LinkTarget, linkTarget } from '../directory/index.js';
 
 /**
  * A user's card alone: a preview shows the profile, not the collections and comments

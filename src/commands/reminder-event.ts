@@ -1,9 +1,4 @@
-import {
-  type DirectoryClient,
-  type DirectoryLiveEvent,
-  type IdOrSlug,
-  lastSegmentOf,
-} from '../directory/index.js';
+import type { DirectoryClient, DirectoryLiveEvent, IdOrSlug } from '../directory/index.js';
 import { parsePostRef } from './arg-formats.js';
 import { INTERACTIVE } from './interactive.js';
 import { listLiveEventsBetween } from './live-events-between.js';
@@ -16,9 +11,23 @@ const ID_SEARCH_COUNT = 50;
 /** A live event as people paste it: id, slug or a directory link (`…/live/<slug>`). */
 export const parseLiveEventRef: (raw: string) => IdOrSlug | undefined = parsePostRef;
 
+/** The slug in an event's link, the last segment of its path. */
+function slugOf(event: DirectoryLiveEvent): string | undefined {
+  if (event.url === undefined) return undefined;
+  try {
+    return new URL(event.url).pathname
+      .split('/')
+      .filter((s) => s !== '')
+      .at(-1)
+      ?.toLowerCase();
+  } catch {
+    return undefined;
+  }
+}
+
 /** Whether `event` is the one `ref` names. */
 export function matches(event: DirectoryLiveEvent, ref: IdOrSlug): boolean {
-  return 'id' in ref ? event.id === ref.id : lastSegmentOf(event.url) === ref.slug;
+  return 'id' in ref ? event.id === ref.id : slugOf(event) === ref.slug;
 }
 
 /**

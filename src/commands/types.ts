@@ -37,6 +37,9 @@ export interface StatusReport {
   isPoller: boolean;
 }
 
+/** What `why` reads beyond what every command has (the client, the clock, the directory's links). */
+export type WhyDesk = Omit<ExplainDeps, 'client' | 'clock' | 'links' | 'allowance'>;
+
 /** How a command ended, for metrics. */
 export type CommandResult =
   | 'ok'
@@ -116,8 +119,11 @@ export interface CommandDependencies {
   directoryLinks: DirectoryLinks;
   /** Channel zones; absent where nothing is stored (schedules are then shown in their `--tz` or UTC). */
   zones?: ZoneDesk;
-  /** What `why` reads to say what became of an item; absent where nothing is kept (then it says so). */
-  accounting?: ExplainDeps;
+  /**
+   * What `why` reads (the ledger, the delivery log, the outbox, held items, feed positions);
+   * absent where nothing is stored (then `why` says so).
+   */
+  why?: WhyDesk;
   /** Personal live-event reminders; absent where nothing is stored (then `remind` says so). */
   reminders?: ReminderDesk;
   /** Subscriptions' latest digests (`/directory digest`); absent where nothing is stored. */

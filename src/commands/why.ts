@@ -1,87 +1,104 @@
-import { explainItem, ITEM_NOUNS, type ItemExplanation } from '../accounting/index.js';
+import { z } from 'zod';
+import {
+  explainItem,
+  type ItemExplanation,
+  parseItemRef,
+  type SubscriptionVerdict,
+} from '../accounting/index.js';
 import type { CommandReply } from '../ports/index.js';
-import type { Subscription } from '../subscriptions/index.js';
 import type { ActionCommand } from './command-module.js';
 import { errorReply, infoMessage, infoReply } from './replies.js';
 
+/** How `why` names each verdict in its lead line, in the order it counts them. */
+const COUNTED: readonly [SubscriptionVerdict['verdict'], string][] = [
+  ['delivered', 'posted'],
+  ['queued', 'waiting to post'],
+  ['held', 'held'],
+  ['duplicate', 'a duplicate'],
+  ['failed', 'failed'],
+  ['paused', 'paused'],
+  ['filtered', 'filtered out'],
+  ['not_polled', 'not polled yet'],
+  ['too_old', 'too old'],
+  ['no_record', 'no record'],
+  ['not_this_feed', 'another feed'],
+];
+
+/** One line per subscription, as the explanation words it, with the link to the message after it. */
+export function verdictLines(explanation: ItemExplanation, feeds: ReadonlyMap<string, string>): string[] {
+  return explanation.lines.map((line) => {
+    const feed = feeds.get(line.subscriptionId);
+    const link = line.link === undefined ? '' : ` ${line.link}`;
+    return `${line.subscriptionId}${feed === undefined ? '' : ` (${feed})`}: ${line.text}${link}`;
+  });
+}
+
+/** The answer to `why`: a lead line counting the verdicts, then the item and one line per subscription. */
+export function whyReply(explanation: ItemExplanation, feeds: ReadonlyMap<string, string>): CommandReply {
+  const { item, notice, lines } = explanation;
+  if (item === undefined) return infoReply(notice ?? 'Nothing to say about that item here.');
+  const counts = COUNTED.flatMap(([verdict, words]) => {
+    const n = lines.filter((line) => line.verdict === verdict).length;
+    return n === 0 ? [] : [`${words} ${n}`];
+  });
+  const lead = `Why "${item.title}" here: ${lines.length === 1 ? 'one subscription' : `${lines.length} subscriptions`}${
+    counts.length > 0 ? ` (${counts.join(', ')})` : ''
+  }.`;
+  const text = [
+    ...(item.url === undefined ? [] : [item.url]),
+    ...(notice === undefined ? [] : [notice]),
+    ...verdictLines(explanation, feeds),
+  ].join('\n');
+  return infoReply(lead, [infoMessage(`Why: ${item.title}`, text)]);
+}
+
 /**
- * `why <item>`: what became of an item in this channel, one line per subscription here —
- * delivered (when, link), queued, held (and when it goes), filtered out (which filter), a
- * duplicate, not polled yet, too old, failed (the platform's reason) or paused. It changes
- * nothing, so anyone in the channel may ask; it reads what the bot keeps and asks the directory
- * at most once, from the person's lookup allowance and the interactive reserve.
+ * `why <item>`: for each subscription of this channel, what became of the item — posted (when,
+ * with a link), waiting in the outbox, held by the schedule, filtered out, a duplicate, not polled
+ * yet, too old, failed or paused. Answered from what the bot keeps; asks the directory at most
+ * once (the person's lookup allowance, the lookup reserve), and only when those do not settle it.
  */
 export const why: ActionCommand = {
   spec: {
     name: 'why',
     kind: 'local',
-    description: 'What became of an item in this channel: posted, queued, held, filtered out, or why not',
-    usage: 'why <item link | post|comment|collection|live|notification <id>>',
+    description: 'Why an item was or was not posted here, subscription by subscription',
+    usage: 'why <item link or id>',
     examples: [
-      'why https://www.example-directory.test/posts/atlas-maps?comment=812',
-      'why comment 812',
-      'why post atlas-maps',
+      'why https://www.example-directory.test/posts/notion-ai',
+      'why https://www.example-directory.test/posts/notion-ai?comment=812',
+      'why 42',
+      'why comment:812',
     ],
     options: [
       {
         name: 'item',
-        description: 'A directory link to the item, or its kind (post, comment, collection, live) and id',
+        description: 'A directory link to the item, or its id: 42, comment:812, live:ama-week…',
         type: 'string',
         required: true,
         positional: true,
-        maxLength: 400,
-      },
-      {
-        name: 'id',
-        description: 'After a kind: the id (or a post, collection or live event slug)',
-        type: 'string',
-        required: false,
-        positional: true,
-        maxLength: 120,
+        maxLength: 500,
+        schema: z.string().trim().min(1),
       },
     ],
   },
   async run({ invocation, args, deps, spec, spendLookupAllowance }) {
-    const accounting = deps.accounting;
-    if (accounting === undefined) return errorReply('unavailable', 'Nothing is kept about deliveries here.');
-    const item = [args['item'], args['id']].filter((part) => typeof part === 'string').join(' ');
+    const raw = typeof args['item'] === 'string' ? args['item'] : '';
+    const parsed = parseItemRef(raw, deps.directoryLinks);
+    if ('notice' in parsed) return errorReply('command_usage', parsed.notice, spec.usage, 'item');
+    if (deps.why === undefined)
+      return infoReply('This bot keeps no delivery records here, so it cannot say why (no store).');
     const explanation = await explainItem(
-      { platform: invocation.platform, channelId: invocation.channelId, item },
-      { ...accounting, ...(spendLookupAllowance === undefined ? {} : { allowLookup: spendLookupAllowance }) },
+      { platform: invocation.platform, channelId: invocation.channelId, item: raw },
+      {
+        ...deps.why,
+        client: deps.client,
+        clock: deps.clock,
+        links: deps.directoryLinks,
+        ...(spendLookupAllowance === undefined ? {} : { allowance: spendLookupAllowance }),
+      },
     );
     const subscriptions = await deps.subscriptions.forChannel(invocation.platform, invocation.channelId);
-    return whyReply(explanation, subscriptions, spec.usage);
+    return whyReply(explanation, new Map(subscriptions.map((s) => [s.id, s.feed])));
   },
 };
-
-/**
- * The answer as `/directory why` shows it: the item as a card titled with its name and linked to
- * it, one line per subscription (its id and feed, then the explanation's own sentence); a bad
- * argument or an unknown item as an error.
- */
-export function whyReply(
-  explanation: ItemExplanation,
-  subscriptions: readonly Pick<Subscription, 'id' | 'feed'>[],
-  usage: string,
-): CommandReply {
-  const { item, notice, noticeCode, lines } = explanation;
-  if (noticeCode === 'not_an_item')
-    return errorReply('command_usage', notice ?? 'That names no item.', usage);
-  if (item === undefined || lines.length === 0) {
-    const text = notice ?? 'Nothing to say about that item.';
-    return noticeCode === 'not_found' ? errorReply('upstream_not_found', text) : infoReply(text);
-  }
-  const feedOf = new Map(subscriptions.map((s) => [s.id, s.feed]));
-  const body = lines
-    .map((line) => {
-      const feed = feedOf.get(line.subscriptionId);
-      return `${line.subscriptionId}${feed === undefined ? '' : ` (${feed})`}: ${line.text}`;
-    })
-    .join('\n');
-  const card = {
-    ...infoMessage(`Why: ${item.title}`, body),
-    ...(item.url === undefined ? {} : { url: item.url }),
-  };
-  const lead = `What became of ${ITEM_NOUNS[item.feed]} ${item.id} in this channel, per subscription.`;
-  return infoReply(notice === undefined ? lead : `${lead} ${notice}`, [card]);
-}

@@ -13,182 +13,263 @@ export type DeliveryLogOutcome =
   | 'abandoned';
 
 /**
- * One settled attempt at one channel, kept so `/directory why` (and the control panel) can say
- * what became of an item: where it was posted, or what the platform answered.
+ * One settled attempt at one destination: what `/directory why` and the control panel show of
+ * it. Public directory content only (the message's title), and where the message is.
  */
 export interface DeliveryRecord {
   /** Epoch ms the attempt settled. */
   at: number;
   destinationKey: string;
-  /** The item's key (an edit's or deletion's too: without `#edit`), or a digest's `digest:<subscription>:<slot>:<part>`. */
+  /** The item's key (`posts:new:42`), an edit's without its `#edit`, or a release's (`digest:<subscription>:<slot>:<part>`). */
   itemKey: string;
   outcome: DeliveryLogOutcome;
-  /** The platform's error code, for anything but delivered / edited / deleted. */
+  /** The platform's code for a refusal or failure (`channel_not_found`, `rate_limited`…). */
   code?: string;
-  /** The platform's reason, in its words (at most REASON_LIMIT characters). */
+  /** The platform's reason, as it said it. */
   reason?: string;
   /** The posted message's id on its platform (Slack `ts`, Discord message id). */
   messageId?: string;
   /** A link to the posted message, where the platform has one (`ChatAdapter.messageLink`). */
   link?: string;
-  /** The message's title (at most TITLE_LIMIT characters): public directory content. */
+  /** The message's title, so a record reads without the item at hand. */
   title?: string;
+  /** The subscriptions the message was for. */
   subscriptionIds: string[];
 }
 
-/** Records kept per channel at most: the newest win. */
-export const DELIVERY_LOG_LIMIT = 200;
-export const TITLE_LIMIT = 150;
-export const REASON_LIMIT = 300;
+/** Records per page: a write rewrites one page, never the channel's whole log. */
+export const LOG_PAGE_SIZE = 25;
+/** Full pages kept behind the one being written: with it, at most 200 records per destination. */
+export const LOG_ARCHIVED_PAGES = 7;
+/** The most records a destination's log holds. */
+export const LOG_LIMIT = LOG_PAGE_SIZE * (LOG_ARCHIVED_PAGES + 1);
+/**
+ * A page is closed once its oldest record is this share of the TTL old, so a page never spans
+ * more than an eighth of it: pages expire with their oldest record, and a newer record in the
+ * same page goes at most this much before its own time.
+ */
+const PAGE_SPAN_OF_TTL = 1 / 8;
+/** Destinations whose page being written is remembered, so a burst to one costs one write each. */
+const CACHED_DESTINATIONS = 512;
+/**
+ * How long a remembered page is trusted. Another process delivering to the same destination
+ * (a worker taking over) writes the store, not this memory; after this a write reads first.
+ */
+const CACHE_FRESH_MS = 60_000;
 
-export interface DeliveryLogOptions {
-  keyv: Keyv;
-  /** The directory whose items the records name (see directory-keys.ts). */
-  directoryId: string;
-  /** How long a record is kept: DEDUPE_TTL_DAYS, as long as the ledger remembers the item. */
-  ttlMs: number;
-  clock: Clock;
-  /** A write that failed; the records it held are lost, nothing else is (logged by the caller). */
-  onError?: (error: unknown) => void;
-  /** Records per channel; default DELIVERY_LOG_LIMIT. */
-  limit?: number;
+interface LogPage {
+  /** Counts the destination's pages; an archived page sits in slot `seq % LOG_ARCHIVED_PAGES`. */
+  seq: number;
+  /** Newest first. */
+  records: DeliveryRecord[];
+}
+
+/** Where `record` is given the outcomes of DeliveryAttempts: the part of `DeliveryLog` they use. */
+export interface DeliveryRecorder {
+  record(record: DeliveryRecord): Promise<void>;
+}
+
+/** Destinations one flush reads and writes at most (bounds one getMany or setMany). */
+const FLUSH_BATCH = 500;
+
+interface Pending {
+  record: DeliveryRecord;
+  resolve: () => void;
+  reject: (error: unknown) => void;
 }
 
 /**
- * The newest settled attempts of every channel, one store document per channel: the newest
- * DELIVERY_LOG_LIMIT records, none older than the TTL, the document itself expiring with its
- * newest record. It is bookkeeping beside delivery, never part of it: `record` never rejects,
- * and nothing waits for it to land.
+ * What happened to each message lately, per destination: the newest ~200 settled attempts
+ * (delivered, edited, deleted, failed, refused, dropped, given up), each kept no longer than
+ * `ttlMs` (DEDUPE_TTL_DAYS, as the delivered ledger). It answers "why" questions and is never
+ * consulted to decide a delivery: the ledger and the outbox do that.
  *
- * Writes are batched: records that arrive while a write is under way go together in the next
- * one, one `getMany` and one `setMany` for every channel in it. A busy dispatcher therefore
- * pays a small fraction of a store call per delivery, a quiet one two calls per delivery. Only
- * this process's writes are ordered; two processes writing one channel's document at the same
- * instant may lose one of their records (the ledger, not this log, is what keeps a delivery
- * exactly once).
+ * Stored in pages of 25 records per destination: the page being written (`…:now`) and up to
+ * seven full ones before it (`…:0`…`…:6`, a ring). Records are written in batches across
+ * destinations: those settled while a write is under way go together in the next, as one read
+ * of the pages this process does not remember (`getMany`) and one write of every page changed
+ * (`setMany`). A fan-out to many channels costs two store calls per batch, not per message; a
+ * lone record costs one write when its page is remembered (written here in the last minute),
+ * else a read and a write.
  */
-export class DeliveryLog {
+export class DeliveryLog implements DeliveryRecorder {
   readonly #keyv: Keyv;
   readonly #keys: DirectoryKeys;
   readonly #ttlMs: number;
   readonly #clock: Clock;
-  readonly #limit: number;
-  readonly #onError: ((error: unknown) => void) | undefined;
-  /** Records not yet written, by channel, oldest first. */
-  #pending = new Map<string, DeliveryRecord[]>();
-  /** Records of the write under way, until it has landed. */
-  #writing = new Map<string, DeliveryRecord[]>();
-  /** The write that will take the pending records, not started yet. */
-  #queued: Promise<void> | undefined;
-  /** The latest write, started or queued: the next one starts after it. */
-  #tail: Promise<void> = Promise.resolve();
+  readonly #cache = new Map<string, { page: LogPage; at: number }>();
+  /** Records not written yet, in the order they settled. */
+  #buffer: Pending[] = [];
+  /** The write under way, which takes the buffer again until it is empty. */
+  #flushing: Promise<void> | undefined;
 
-  constructor(options: DeliveryLogOptions) {
+  constructor(options: { keyv: Keyv; directoryId: string; ttlMs: number; clock: Clock }) {
     this.#keyv = options.keyv;
     this.#keys = directoryKeys(options.directoryId);
     this.#ttlMs = options.ttlMs;
     this.#clock = options.clock;
-    this.#limit = options.limit ?? DELIVERY_LOG_LIMIT;
-    this.#onError = options.onError;
   }
 
-  /** Adds a record; resolves once it is written (or its write failed: never rejects). */
+  /**
+   * Adds a record to its destination's log, written with the others of its batch: resolves once
+   * it is, rejects when the store failed (the record is then lost, nothing else).
+   */
   record(record: DeliveryRecord): Promise<void> {
-    const list = this.#pending.get(record.destinationKey) ?? [];
-    list.push(trimmed(record));
-    this.#pending.set(record.destinationKey, list);
-    if (this.#queued) return this.#queued;
-    const run = this.#tail.then(() => {
-      this.#queued = undefined;
-      return this.#write();
+    return new Promise<void>((resolve, reject) => {
+      this.#buffer.push({ record, resolve, reject });
+      this.#kick();
     });
-    this.#queued = run;
-    this.#tail = run;
-    return run;
   }
 
-  /** Resolves once every record added so far is written (or failed). */
-  flushed(): Promise<void> {
-    return this.#tail;
+  /** Starts a write unless one is under way (it takes what is buffered when it gets there). */
+  #kick(): void {
+    if (this.#flushing) return;
+    this.#flushing = this.#flush().finally(() => {
+      this.#flushing = undefined;
+      // Handed in after the write's last look at the buffer: write it too.
+      if (this.#buffer.length > 0) this.#kick();
+    });
   }
 
-  /** A channel's records, newest first (at most `limit`); those of this process not yet written included. */
-  async recent(destinationKey: string, limit = this.#limit): Promise<DeliveryRecord[]> {
-    const stored = (await this.#keyv.get<DeliveryRecord[]>(this.#keys.deliveryLog(destinationKey))) ?? [];
-    const unwritten = [
-      ...(this.#writing.get(destinationKey) ?? []),
-      ...(this.#pending.get(destinationKey) ?? []),
-    ];
-    return this.#merged(stored, unwritten).slice(0, limit);
+  /** Resolves once every record handed in so far is written (or failed): for a clean stop, and tests. */
+  async flushed(): Promise<void> {
+    while (this.#flushing) await this.#flushing;
   }
 
-  /** The newest record about one item in one channel (its post, edit, deletion or failure). */
+  /** The destination's records, newest first, at most `limit` (those still being written included). */
+  async recent(destinationKey: string, limit = LOG_LIMIT): Promise<DeliveryRecord[]> {
+    return (await this.#read(destinationKey)).slice(0, limit);
+  }
+
+  /** The newest record of an item (its post, edit or failure) in a destination. */
   async forItem(destinationKey: string, itemKey: string): Promise<DeliveryRecord | undefined> {
-    return (await this.recent(destinationKey)).find((record) => record.itemKey === itemKey);
+    return (await this.#read(destinationKey)).find((record) => record.itemKey === itemKey);
   }
 
-  /**
-   * Deletes these channels' records, and those this process has not written yet (their workspace
-   * was removed): after a write already under way, so it cannot bring a document back.
-   */
-  async forget(destinationKeys: readonly string[]): Promise<void> {
-    for (const key of destinationKeys) this.#pending.delete(key);
-    await this.#tail;
-    if (destinationKeys.length > 0)
-      await this.#keyv.deleteMany(destinationKeys.map((d) => this.#keys.deliveryLog(d)));
+  async #read(destinationKey: string): Promise<DeliveryRecord[]> {
+    const unwritten = this.#buffer
+      .filter((p) => p.record.destinationKey === destinationKey)
+      .map((p) => p.record)
+      .reverse();
+    const keys = [this.#currentKey(destinationKey), ...this.#archiveKeys(destinationKey)];
+    const pages = (await this.#keyv.getMany<LogPage>(keys)).filter((page): page is LogPage => !!page);
+    const since = this.#clock.now() - this.#ttlMs;
+    const stored = pages.sort((a, b) => b.seq - a.seq).flatMap((page) => page.records);
+    return [...unwritten, ...stored].filter((record) => record.at > since).slice(0, LOG_LIMIT);
   }
 
-  async #write(): Promise<void> {
-    const batch = this.#pending;
-    this.#pending = new Map();
-    if (batch.size === 0) return;
-    this.#writing = batch;
-    const destinations = [...batch.keys()];
-    const keys = destinations.map((d) => this.#keys.deliveryLog(d));
-    try {
-      const stored = await this.#keyv.getMany<DeliveryRecord[]>(keys);
-      const documents = destinations.map((destination, i) => ({
-        key: keys[i]!,
-        value: this.#merged(stored[i] ?? [], batch.get(destination) ?? []),
-        ttl: this.#ttlMs,
-      }));
-      if (documents.length === 1) await this.#keyv.set(documents[0]!.key, documents[0]!.value, this.#ttlMs);
-      else await this.#keyv.setMany(documents);
-    } catch (error) {
+  /** Writes the buffer in batches until it is empty; waits a turn first so records settling together join. */
+  async #flush(): Promise<void> {
+    await new Promise((resolve) => setImmediate(resolve));
+    while (this.#buffer.length > 0) {
+      const batch = this.#takeBatch();
       try {
-        this.#onError?.(error);
-      } catch {
-        // A failing listener must not turn a lost record into a failed delivery.
+        await this.#write(batch);
+        for (const pending of batch) pending.resolve();
+      } catch (error) {
+        // What this process remembers of those pages is unknown now: read them again next time.
+        for (const pending of batch) this.#cache.delete(pending.record.destinationKey);
+        for (const pending of batch) pending.reject(error);
       }
-    } finally {
-      this.#writing = new Map();
     }
   }
 
-  /**
-   * `added` (oldest first) on top of `stored` (newest first). A record replaces an earlier one of
-   * the same item with the same outcome (the latest edit is the one worth keeping) or a failure (a
-   * retry's outcome supersedes it), so one item's retries and edits never crowd out the others.
-   */
-  #merged(stored: readonly DeliveryRecord[], added: readonly DeliveryRecord[]): DeliveryRecord[] {
-    let records = [...stored];
-    for (const record of added) {
-      records = records.filter(
-        (r) => r.itemKey !== record.itemKey || (r.outcome !== record.outcome && r.outcome !== 'failed'),
-      );
-      records.unshift(record);
+  /** The oldest records of at most FLUSH_BATCH destinations (a destination's records stay in order). */
+  #takeBatch(): Pending[] {
+    const destinations = new Set<string>();
+    const taken: Pending[] = [];
+    const rest: Pending[] = [];
+    for (const pending of this.#buffer) {
+      const destination = pending.record.destinationKey;
+      if (destinations.has(destination) || destinations.size < FLUSH_BATCH) {
+        destinations.add(destination);
+        taken.push(pending);
+      } else rest.push(pending);
     }
-    const oldest = this.#clock.now() - this.#ttlMs;
-    return records.filter((r) => r.at > oldest).slice(0, this.#limit);
+    this.#buffer = rest;
+    return taken;
   }
-}
 
-/** The record with its free text cut to size: the document stays small however long a reason is. */
-function trimmed(record: DeliveryRecord): DeliveryRecord {
-  const cut = (text: string, limit: number) => (text.length > limit ? `${text.slice(0, limit - 1)}…` : text);
-  return {
-    ...record,
-    ...(record.title === undefined ? {} : { title: cut(record.title, TITLE_LIMIT) }),
-    ...(record.reason === undefined ? {} : { reason: cut(record.reason, REASON_LIMIT) }),
-  };
+  async #write(batch: readonly Pending[]): Promise<void> {
+    const now = this.#clock.now();
+    const byDestination = new Map<string, DeliveryRecord[]>();
+    for (const { record } of batch) {
+      const list = byDestination.get(record.destinationKey) ?? [];
+      list.push(record);
+      byDestination.set(record.destinationKey, list);
+    }
+    const pages = new Map<string, LogPage>();
+    const unknown: string[] = [];
+    for (const destination of byDestination.keys()) {
+      const cached = this.#cache.get(destination);
+      if (cached && now - cached.at < CACHE_FRESH_MS) pages.set(destination, cached.page);
+      else unknown.push(destination);
+    }
+    if (unknown.length > 0) {
+      const read = await this.#keyv.getMany<LogPage>(unknown.map((d) => this.#currentKey(d)));
+      for (const [i, destination] of unknown.entries())
+        pages.set(destination, read[i] ?? { seq: 0, records: [] });
+    }
+    const entries: { key: string; value: LogPage; ttl: number }[] = [];
+    for (const [destination, records] of byDestination) {
+      let current = pages.get(destination) ?? { seq: 0, records: [] };
+      for (const record of records) {
+        const { next, closed } = this.#append(current, record, now);
+        if (closed) {
+          const slot = String(closed.seq % LOG_ARCHIVED_PAGES);
+          entries.push({
+            key: this.#keys.deliveryLog(destination, slot),
+            value: closed,
+            ttl: this.#ttlOf(closed, now),
+          });
+        }
+        current = next;
+      }
+      entries.push({ key: this.#currentKey(destination), value: current, ttl: this.#ttlOf(current, now) });
+      pages.set(destination, current);
+    }
+    if (entries.length === 1) await this.#keyv.set(entries[0]!.key, entries[0]!.value, entries[0]!.ttl);
+    else await this.#keyv.setMany(entries);
+    for (const [destination, page] of pages)
+      if (byDestination.has(destination)) this.#remember(destination, page, now);
+  }
+
+  /** The page after `record`; `closed` is the page it filled or aged out, to keep in the ring. */
+  #append(current: LogPage, record: DeliveryRecord, now: number): { next: LogPage; closed?: LogPage } {
+    const live = current.records.filter((r) => r.at > now - this.#ttlMs);
+    const oldest = live.at(-1);
+    const closes =
+      live.length >= LOG_PAGE_SIZE ||
+      (oldest !== undefined && now - oldest.at >= this.#ttlMs * PAGE_SPAN_OF_TTL);
+    if (!closes) return { next: { seq: current.seq, records: [record, ...live] } };
+    return {
+      next: { seq: current.seq + 1, records: [record] },
+      ...(oldest === undefined ? {} : { closed: { seq: current.seq, records: live } }),
+    };
+  }
+
+  /** A page goes when its oldest record's time is up: no record is kept longer than the TTL. */
+  #ttlOf(page: LogPage, now: number): number {
+    const oldest = page.records.at(-1)?.at ?? now;
+    return Math.max(1, oldest + this.#ttlMs - now);
+  }
+
+  #remember(destination: string, page: LogPage, now: number): void {
+    this.#cache.delete(destination);
+    this.#cache.set(destination, { page, at: now });
+    if (this.#cache.size > CACHED_DESTINATIONS) {
+      const oldest = this.#cache.keys().next().value;
+      if (oldest !== undefined) this.#cache.delete(oldest);
+    }
+  }
+
+  #currentKey(destinationKey: string): string {
+    return this.#keys.deliveryLog(destinationKey, 'now');
+  }
+
+  #archiveKeys(destinationKey: string): string[] {
+    return Array.from({ length: LOG_ARCHIVED_PAGES }, (_, slot) =>
+      this.#keys.deliveryLog(destinationKey, String(slot)),
+    );
+  }
 }

@@ -1,12 +1,13 @@
 /** Getting a routed message to its channel exactly once: the delivered ledger, the outbox, edits, threads and the paced dispatcher. */
-export { DeliveredLedger, type PostedReference } from './delivered-ledger.js';
+export { DeliveredLedger } from './delivered-ledger.js';
 export {
-  DELIVERY_LOG_LIMIT,
   DeliveryLog,
   type DeliveryLogOutcome,
   type DeliveryRecord,
+  type DeliveryRecorder,
+  LOG_LIMIT,
 } from './delivery-log.js';
-export { type DispatchEvent, messageLinkOf } from './dispatch/delivery-attempt.js';
+export type { DispatchEvent } from './dispatch/delivery-attempt.js';
 export { Dispatcher } from './dispatch/dispatcher.js';
 export { TokenBucket } from './dispatch/token-bucket.js';
 export { type EditDecision, type EditLimits, requestEdit } from './edits.js';

@@ -141,19 +141,6 @@ export class Outbox {
     return count;
   }
 
-  /**
-   * What the store holds queued for one destination, oldest first: what any instance sees of the
-   * poller's queue (whose changes count only once written there).
-   */
-  static async stored(keyv: Keyv, directoryId: string, destinationKey: string): Promise<OutboxEntry[]> {
-    return (await keyv.get<OutboxEntry[]>(directoryKeys(directoryId).outboxQueue(destinationKey))) ?? [];
-  }
-
-  /** The entries waiting for one destination, oldest first, as this poller holds them (a copy). */
-  queued(destinationKey: string): OutboxEntry[] {
-    return [...(this.#queues.get(destinationKey) ?? [])];
-  }
-
   has(destinationKey: string, itemKey: string): boolean {
     return this.#queues.get(destinationKey)?.some((e) => e.itemKey === itemKey) ?? false;
   }
@@ -207,6 +194,14 @@ export class Outbox {
   /** The pending edit of an item's message in a destination, if one is queued. */
   pendingEdit(destinationKey: string, itemKey: string): OutboxEntry | undefined {
     return this.#queues.get(destinationKey)?.find((e) => e.itemKey === itemKey + EDIT_SUFFIX);
+  }
+
+  /**
+   * What the store holds queued for one destination, in order: what any instance can see (the
+   * poller's memory may be a moment ahead of it, by an in-memory backoff). For reading only.
+   */
+  async stored(destinationKey: string): Promise<readonly OutboxEntry[]> {
+    return (await this.#keyv.get<OutboxEntry[]>(this.#keys.outboxQueue(destinationKey))) ?? [];
   }
 
   /**

@@ -23,16 +23,6 @@ export {
   SPEC_DEFAULT_LIMITS,
   SPEC_WINDOW_MS,
 } from './quota-ledger.js';
-export {
-  idOrSlugOf,
-  type LinkedRecord,
-  lastSegmentOf,
-  linkedRecord,
-  linkIn,
-  SLUG_PATTERN,
-  USERNAME_PATTERN,
-  unwrapChatLink,
-} from './record-links.js';
 export type {
   CallOptions,
   Connection,
@@ -83,3 +73,12 @@ export type {
   TopicsOrder,
   UserRef,
 } from './v2-resources.js';
+export {
+  type LinkTarget,
+  linkTarget,
+  parsePostRef,
+  postLink,
+  SLUG_PATTERN,
+  USERNAME_PATTERN,
+  unwrapChatLink,
+} from './web-links.js';

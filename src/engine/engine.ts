@@ -1,5 +1,5 @@
 import type { DispatchEvent, EditLimits } from '../delivery/index.js';
-import { DeliveredLedger, DeliveryLog, Dispatcher, messageLinkOf, Outbox } from '../delivery/index.js';
+import { DeliveredLedger, DeliveryLog, Dispatcher, Outbox } from '../delivery/index.js';
 import type { DirectoryClient, DirectoryLiveEvent } from '../directory/index.js';
 import { createFeeds } from '../feeds/create-feeds.js';
 import type { Feed } from '../feeds/feed.js';
@@ -7,7 +7,7 @@ import type { FeedItem } from '../feeds/feed-item.js';
 import type { FeedName } from '../feeds/feed-names.js';
 import type { LiveFeedState } from '../feeds/live-feed.js';
 import { createScheduling, type SchedulingEvent, type SchedulingOptions } from '../held-items/index.js';
-import type { ChatAdapter, Clock, Destination, Message } from '../ports/index.js';
+import type { ChatAdapter, Clock, Destination, Message, MessageReference } from '../ports/index.js';
 import type { BotStore } from '../store/index.js';
 import { directoryKeys, LEGACY_POLLER_LEASE } from '../store/index.js';
 import type { SubscriptionSeed } from '../subscriptions/index.js';
@@ -41,7 +41,6 @@ export interface EngineSettings {
 export type EngineEvent =
   | { source: 'store'; type: 'swept'; removed: number }
   | { source: 'store'; type: 'sweep-failed'; error: unknown }
-  | { source: 'store'; type: 'delivery-log-failed'; error: unknown }
   | ({ source: 'store'; type: 'directory-changed'; directoryId: string } & DirectoryReturn)
   | ({ source: 'polling' } & PollEvent)
   | ({ source: 'dispatcher' } & DispatchEvent)
@@ -99,13 +98,8 @@ export function createEngine(options: EngineOptions) {
   const subscriptions = new SubscriptionRepository({ keyv, leases: store.leases, clock });
   const outbox = new Outbox({ keyv, directoryId });
   const ledger = new DeliveredLedger({ keyv, ttlMs: settings.dedupeTtlMs, directoryId });
-  const deliveryLog = new DeliveryLog({
-    keyv,
-    directoryId,
-    ttlMs: settings.dedupeTtlMs,
-    clock,
-    onError: (error) => onEvent?.({ source: 'store', type: 'delivery-log-failed', error }),
-  });
+  // What became of each delivery, kept as long as the ledger remembers it (`/directory why`).
+  const deliveryLog = new DeliveryLog({ keyv, directoryId, ttlMs: settings.dedupeTtlMs, clock });
   const adapters = new Map(options.adapters.map((a) => [a.platform, a]));
   const dispatcher = new Dispatcher({
     outbox,
@@ -273,6 +267,7 @@ export function createEngine(options: EngineOptions) {
       await scheduling.stop();
       await polling.stop();
       await dispatcher.stop();
+      // The last attempts' records, before the store may be closed.
       await deliveryLog.flushed();
     },
     onEvent: (event) => onEvent?.({ source: 'leader', ...event }),
@@ -297,9 +292,16 @@ export function createEngine(options: EngineOptions) {
       withinMs: settings.dedupeTtlMs,
     },
     outbox,
+    /** What each destination already received (where each message is). */
     ledger,
-    /** Every channel's newest settled attempts (`/directory why`). */
+    /** What became of each delivery lately, per destination. */
     deliveryLog,
+    /** How long the ledger and the delivery log remember a delivery (DEDUPE_TTL_DAYS). */
+    rememberMs: settings.dedupeTtlMs,
+    /** A link to a message posted on one of the platforms, where its adapter can make one. */
+    messageLink(destination: Destination, reference: MessageReference): string | undefined {
+      return adapters.get(destination.platform)?.messageLink?.(destination, reference);
+    },
     dispatcher,
     polling,
     leader,
@@ -314,15 +316,6 @@ export function createEngine(options: EngineOptions) {
     /** Stops polling, finishes deliveries in flight, releases the lease. */
     async stop(): Promise<void> {
       await leader.stop();
-    },
-    /** DEDUPE_TTL_DAYS: how long a delivery is remembered (the ledger, the delivery log). */
-    dedupeTtlMs: settings.dedupeTtlMs,
-    /** A link to a message the bot posted, from its platform's adapter (undefined where it has none). */
-    messageLink(
-      destination: Destination,
-      reference: { messageId: string; threadId?: string; channelId?: string },
-    ): string | undefined {
-      return messageLinkOf(adapters.get(destination.platform), destination, reference);
     },
     /** Upcoming live events as the live feed last listed them (from the store; no request). */
     async listedLiveEvents(): Promise<DirectoryLiveEvent[]> {

@@ -49,7 +49,7 @@ export function createCollectionsFeed(deps: FeedDependencies): Feed<CollectionsF
         };
       }
       const now = clock.now();
-      const fresh = featured.filter((c) => isNew(c, state));
+      const fresh = featured.filter((c) => isNewlyFeatured(c, state));
       const items: FeedItem[] = fresh
         .sort((a, b) => Date.parse(a.featuredAt ?? '') - Date.parse(b.featuredAt ?? ''))
         .map((collection) => toItem(collection, now));
@@ -66,12 +66,6 @@ export function createCollectionsFeed(deps: FeedDependencies): Feed<CollectionsF
         },
       };
     },
-    position(state, item) {
-      if (item.record.type !== 'collection' || item.record.collection.featuredAt === undefined)
-        return 'never';
-      if (state === undefined) return 'unstarted';
-      return isNew(item.record.collection, state) ? 'ahead' : 'passed';
-    },
     async recent(query, call) {
       const now = clock.now();
       const result = await client.listCollections(
@@ -83,14 +77,14 @@ export function createCollectionsFeed(deps: FeedDependencies): Feed<CollectionsF
   };
 }
 
-/** Featured since the watermark (give or take an edit's grace), and not handed on yet. */
-function isNew(collection: DirectoryCollection, state: CollectionsFeedState): boolean {
+function toItem(collection: DirectoryCollection, now: number): FeedItem {
+  return makeFeedItem('collections', 'new', { type: 'collection', collection }, now);
+}
+
+/** Whether a poll with this state would hand a featured collection on as newly featured. */
+export function isNewlyFeatured(collection: DirectoryCollection, state: CollectionsFeedState): boolean {
   return (
     !state.seen.includes(collection.id) &&
     Date.parse(collection.featuredAt ?? '') >= state.watermark - FEATURED_GRACE_MS
   );
-}
-
-function toItem(collection: DirectoryCollection, now: number): FeedItem {
-  return makeFeedItem('collections', 'new', { type: 'collection', collection }, now);
 }

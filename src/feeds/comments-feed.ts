@@ -87,11 +87,6 @@ export function createCommentsFeed(deps: FeedDependencies & CommentsFeedOptions)
         ...(check?.partial ? { observedPartial: true } : {}),
       };
     },
-    position(state, item) {
-      if (item.record.type !== 'comment') return 'never';
-      if (state === undefined) return 'unstarted';
-      return compareIds(item.id, state.newestId) <= 0 ? 'passed' : 'ahead';
-    },
     async recent(query, call) {
       const now = clock.now();
       // A numeric post id narrows the page upstream; a slug is left to the caller's filter.

@@ -51,16 +51,6 @@ export interface FeedPollResult<State> {
 }
 
 /**
- * Where an item stands against a feed's saved position (see `Feed.position`):
- * - `unstarted`: the feed has not polled yet; its first poll records what exists then (this
- *   item too, if it exists by then) and posts only what comes after.
- * - `ahead`: past the saved position; the next poll finds it.
- * - `passed`: a poll has gone past it (handed it on, or recorded it as history).
- * - `never`: the feed does not post such items (a collection never featured).
- */
-export type FeedPosition = 'unstarted' | 'ahead' | 'passed' | 'never';
-
-/**
  * One upstream source of news. `poll` is pure with respect to storage: it gets the last
  * state and returns the next one; the pipeline decides when that state is saved.
  * A poll with no state seeds: it records what exists now and returns no items, so a
@@ -82,11 +72,6 @@ export interface Feed<State = unknown> {
    * have received lately" (the subscribe preview).
    */
   recent(query: RecentQuery, call?: CallOptions): Promise<FeedItem[]>;
-  /**
-   * Where `item` (a `new` item, from a lookup) stands against the saved `state`, judged as `poll`
-   * judges: what `/directory why` says about an item no channel received. Pure, no request.
-   */
-  position(state: State | undefined, item: FeedItem, now: number): FeedPosition;
   /** Runs after the items of a poll are durably queued (e.g. clear notifications upstream). */
   afterQueued?(items: readonly FeedItem[]): Promise<void>;
 }

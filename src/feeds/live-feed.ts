@@ -106,15 +106,6 @@ export function createLiveFeed(options: LiveFeedOptions): Feed<LiveFeedState> {
         },
       };
     },
-    position(state, item, now) {
-      if (item.record.type !== 'live') return 'never';
-      if (state === undefined) return 'unstarted';
-      if (state.seen.includes(item.id)) return 'passed';
-      // Not announced: one that has started is behind the listing the poll reads (or came before it).
-      const startsAt =
-        item.record.event.startsAt === null ? Number.NaN : Date.parse(item.record.event.startsAt);
-      return startsAt <= now ? 'passed' : 'ahead';
-    },
     async recent(query, call) {
       // The listing starts 1 to 3 days early (see `liveNewerDay`): in a busy directory the
       // first pages hold only events that already started, so read on until `limit` upcoming

@@ -45,11 +45,6 @@ export function createNotificationsFeed(options: NotificationsFeedOptions): Feed
         },
       };
     },
-    position(state, item) {
-      if (item.record.type !== 'notification') return 'never';
-      if (state === undefined) return 'unstarted';
-      return state.seen.includes(item.id) ? 'passed' : 'ahead';
-    },
     async recent(query, call) {
       const now = clock.now();
       const result = await client.listNotifications({ type: 'all', perPage: query.limit }, call);

@@ -38,7 +38,7 @@ export function createPostsFeed(deps: FeedDependencies): Feed<PostsFeedState> {
         );
         collected.push(...connection.nodes);
         skipped += connection.skipped;
-        const goOn = state !== undefined && mayHoldMoreNew(connection.nodes, (p) => isNew(p, state));
+        const goOn = state !== undefined && mayHoldMoreNew(connection.nodes, (p) => isNewPost(p, state));
         if (!goOn || !connection.pageInfo.hasNextPage || !connection.pageInfo.endCursor) break;
         if (!canAffordAnotherPage(client, 'v2-complexity', costPerPage)) break;
         after = connection.pageInfo.endCursor;
@@ -58,7 +58,7 @@ export function createPostsFeed(deps: FeedDependencies): Feed<PostsFeedState> {
         };
 
       const now = clock.now();
-      const fresh = collected.filter((p) => isNew(p, state)).reverse();
+      const fresh = collected.filter((p) => isNewPost(p, state)).reverse();
       const items: FeedItem[] = fresh.map((post) => toItem(post, now));
       return {
         items,
@@ -76,11 +76,6 @@ export function createPostsFeed(deps: FeedDependencies): Feed<PostsFeedState> {
         },
       };
     },
-    position(state, item) {
-      if (item.record.type !== 'post') return 'never';
-      if (state === undefined) return 'unstarted';
-      return isNew(item.record.post, state) ? 'ahead' : 'passed';
-    },
     async recent(query, call) {
       const now = clock.now();
       const connection = await client.listPosts(
@@ -93,7 +88,8 @@ export function createPostsFeed(deps: FeedDependencies): Feed<PostsFeedState> {
 }
 
 /** Not seen yet, and not so old that it is history rather than a late arrival. */
-function isNew(post: DirectoryPost, state: PostsFeedState): boolean {
+/** Whether a poll with this state would hand `post` on as new (see feed-position.ts). */
+export function isNewPost(post: DirectoryPost, state: PostsFeedState): boolean {
   if (state.seen.includes(post.id)) return false;
   return !post.createdAt || Date.parse(post.createdAt) >= state.watermark - LATE_GRACE_MS;
 }

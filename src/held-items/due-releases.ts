@@ -1,4 +1,4 @@
-import type { DigestRecurrence, ScheduleOptions } from '../schedule/index.js';
+import type { ScheduleOptions } from '../schedule/index.js';
 import { latestDigestAt, nextDigestAt, quietWindowAt } from '../schedule/index.js';
 import type { HeldState, HoldReason } from './held-item-store.js';
 
@@ -45,8 +45,8 @@ export function dueReleases(
     else later(state.capUntil);
   }
   const recurrence = schedule?.digest;
-  if (recurrence && state.lastDigestAt !== undefined) {
-    const dueAt = digestDueAt(recurrence, schedule, zone, state.lastDigestAt);
+  const dueAt = digestDueAt(schedule, state, zone);
+  if (recurrence && dueAt !== undefined) {
     const quiet = schedule?.quiet;
     const quietNow = quiet ? quietWindowAt(quiet, zone, now) : undefined;
     if (dueAt > now) later(dueAt);
@@ -66,44 +66,40 @@ export function dueReleases(
   return { due, nextAt };
 }
 
-/** When the digest after `lastDigestAt` is due: its slot, or the end of quiet hours it falls in. */
+/**
+ * When the digest after the last one sent is due: its slot, or the end of the quiet hours the
+ * slot falls in. Undefined without a digest (or before its first slot is set).
+ */
 function digestDueAt(
-  recurrence: DigestRecurrence,
   schedule: ScheduleOptions | undefined,
+  state: HeldState,
   zone: string,
-  lastDigestAt: number,
-): number {
-  const first = nextDigestAt(recurrence, zone, lastDigestAt);
+): number | undefined {
+  const recurrence = schedule?.digest;
+  if (!recurrence || state.lastDigestAt === undefined) return undefined;
+  const first = nextDigestAt(recurrence, zone, state.lastDigestAt);
   // A digest is a message like any other: quiet hours hold it until they end.
   const firstQuiet = schedule?.quiet ? quietWindowAt(schedule.quiet, zone, first) : undefined;
   return firstQuiet ? firstQuiet.end : first;
 }
 
 /**
- * When what a subscription holds for `kind` goes (epoch ms; `now` when it is due already), as
- * `dueReleases` will decide it: for `/directory why`. Undefined when nothing will release it yet
- * (a quiet or cap window not recorded).
+ * When items held for `reason` go (`/directory why`): the digest's due time, or the end of the
+ * quiet hours or cap window holding them; at `now` or before, they go as soon as the runner
+ * next looks. A digest due inside quiet hours that began after it waits for their end, as
+ * `dueReleases` makes it.
  */
-export function releaseAt(
-  kind: HoldReason,
+export function heldUntil(
   schedule: ScheduleOptions | undefined,
   state: HeldState,
   zone: string,
+  reason: HoldReason,
   now: number,
-): number | undefined {
-  if (state.releasing?.kind === kind) return now;
-  const at =
-    kind === 'quiet'
-      ? state.quietUntil
-      : kind === 'cap'
-        ? state.capUntil
-        : schedule?.digest === undefined
-          ? now // the digest was switched off: what it held goes at the next look
-          : digestDueAt(
-              schedule.digest,
-              schedule,
-              zone,
-              state.lastDigestAt ?? latestDigestAt(schedule.digest, zone, now),
-            );
-  return at === undefined ? undefined : Math.max(at, now);
+): number {
+  if (reason === 'quiet') return state.quietUntil ?? now;
+  if (reason === 'cap') return state.capUntil ?? now;
+  const dueAt = digestDueAt(schedule, state, zone);
+  if (dueAt === undefined || dueAt > now) return dueAt ?? now;
+  const quietNow = schedule?.quiet ? quietWindowAt(schedule.quiet, zone, now) : undefined;
+  return quietNow ? quietNow.end : now;
 }

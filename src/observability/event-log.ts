@@ -66,11 +66,6 @@ export function engineEventSink(logger: Logger, metrics: Metrics, outboxSize: ()
     switch (event.source) {
       case 'store':
         if (event.type === 'swept') logger.debug({ removed: event.removed }, 'swept expired store keys');
-        else if (event.type === 'delivery-log-failed')
-          logger.warn(
-            { err: event.error },
-            'could not write the delivery log (what /directory why shows); deliveries go on',
-          );
         else if (event.type === 'directory-changed')
           logger.warn(
             { directory: event.directoryId, previous: event.previous, dropped: event.droppedMessages },
@@ -141,6 +136,8 @@ export function engineEventSink(logger: Logger, metrics: Metrics, outboxSize: ()
         } else if (event.type === 'abandoned') {
           metrics.deliveries.inc({ platform: entry.destination.platform, outcome: 'abandoned' });
           logger.error({ ...where, reason: event.reason }, 'gave up on a delivery');
+        } else if (event.type === 'log-failed') {
+          logger.warn({ ...where, err: event.error }, 'could not record this attempt in the delivery log');
         } else {
           logger.error({ ...where, err: event.error }, 'delivery error');
         }

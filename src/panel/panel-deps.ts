@@ -1,6 +1,4 @@
-import type { ItemExplanation, SubscriptionVerdict } from '../accounting/index.js';
 import type { StatusReport } from '../commands/index.js';
-import type { DeliveryLog, DeliveryRecord } from '../delivery/index.js';
 import type { FeedName } from '../feeds/feed-names.js';
 import type { HeldSummary } from '../held-items/index.js';
 import type {
@@ -15,16 +13,55 @@ import type {
 import type { ChannelHistory, Subscription, SubscriptionRepository } from '../subscriptions/index.js';
 import type { SignInProvider } from './sign-in/sign-in-provider.js';
 
-/** One delivery attempt settled for a channel, as the delivery log keeps it (CONTRACTS.md §1). */
-export type DeliveryLogRecord = DeliveryRecord;
+/**
+ * One delivery attempt settled for a channel, as the delivery log keeps it (CONTRACTS.md §1, built
+ * by the "why" work in `src/delivery/delivery-log.ts`). The panel reads it through this shape.
+ */
+export interface DeliveryLogRecord {
+  at: number;
+  destinationKey: string;
+  itemKey: string;
+  outcome: 'delivered' | 'edited' | 'deleted' | 'failed' | 'rejected' | 'dropped' | 'abandoned';
+  code?: string;
+  reason?: string;
+  messageId?: string;
+  link?: string;
+  title?: string;
+  subscriptionIds: string[];
+}
 
 /** The delivery log's reading side (CONTRACTS.md §1). */
-export type DeliveryLogReader = Pick<DeliveryLog, 'recent'>;
+export interface DeliveryLogReader {
+  recent(destinationKey: string, limit?: number): Promise<DeliveryLogRecord[]>;
+}
 
 /** One subscription's verdict on one item, as `/directory why` says it (CONTRACTS.md §2). */
-export type ItemVerdict = SubscriptionVerdict;
+export interface ItemVerdict {
+  subscriptionId: string;
+  verdict:
+    | 'delivered'
+    | 'queued'
+    | 'held'
+    | 'filtered'
+    | 'duplicate'
+    | 'not_polled'
+    | 'too_old'
+    | 'failed'
+    | 'paused'
+    | 'not_this_feed'
+    /** Found and matching, but nothing kept about it in the channel (an extension of §2). */
+    | 'no_record';
+  text: string;
+  at?: number;
+  link?: string;
+}
 
-export type { ItemExplanation };
+/** What became of one item in one channel (CONTRACTS.md §2, `explainItem`). */
+export interface ItemExplanation {
+  item?: { key: string; feed: FeedName; id: string; title: string; url?: string };
+  notice?: string;
+  lines: ItemVerdict[];
+}
 
 /** How each platform draws a message: the payload its adapter would send (Block Kit, embeds). */
 export type MessageRenderers = Partial<Record<'slack' | 'discord', (message: Message) => Promise<unknown>>>;
@@ -60,11 +97,11 @@ export interface PanelDeps {
   ) => Promise<void>;
   /** Each platform's answers about who may see and change what; the console has the sandbox's. */
   access: ReadonlyMap<string, WorkspaceAccess>;
-  /** The delivery log (CONTRACTS.md §1); absent: the pages say there is none. */
+  /** The delivery log (CONTRACTS.md §1), once the bot keeps one. */
   deliveryLog?: DeliveryLogReader;
   /** Items held by a channel's schedules, and when they go. */
   held?: (platform: string, channelId: string) => Promise<HeldSummary[]>;
-  /** `/directory why` (CONTRACTS.md §2, `explainItem`); absent: the page says it is not available. */
+  /** `/directory why` (CONTRACTS.md §2), once the bot answers it. */
   explain?: (query: { platform: string; channelId: string; item: string }) => Promise<ItemExplanation>;
   /** Platform user ids always allowed to change subscriptions (ADMIN_USER_IDS). */
   adminUserIds: readonly string[];

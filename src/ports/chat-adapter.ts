@@ -250,16 +250,11 @@ export interface ChatAdapter {
   delete?(destination: Destination, reference: MessageReference): Promise<DeliveryOutcome>;
   health(): AdapterHealth;
   /**
-   * A link that opens a message the bot posted (Slack's archive permalink, Discord's
-   * `channels/<guild>/<channel>/<message>`), built from what the adapter already knows: no call to
-   * the platform. Undefined where the platform has no such link or the adapter cannot tell it yet
-   * (a Slack workspace whose address it has not learnt). Kept in the delivery log and shown by
-   * `/directory why`.
+   * A link to a message the bot posted, for people to open it (`/directory why`, the control
+   * panel), or undefined where the platform has none or the adapter cannot tell (a workspace
+   * whose address it does not know). Pure: no request is made.
    */
-  messageLink?(
-    destination: Destination,
-    reference: { messageId: string; threadId?: string; channelId?: string },
-  ): string | undefined;
+  messageLink?(destination: Destination, reference: MessageReference): string | undefined;
   /**
    * The IANA zone a workspace lives in, where the platform says (Slack: the `tz` of the person who
    * installed the app); undefined where it does not (Discord tells bots no server zone). The

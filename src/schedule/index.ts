@@ -1,6 +1,4 @@
 /** Schedule options as values: digests, quiet hours and caps, their parsing, time zones and slots in a zone. */
-
-export { formatDuration } from './durations.js';
 export {
   buildSchedule,
   formatLocalTime,
@@ -16,5 +14,13 @@ export {
   type Weekday,
   type ZoneOf,
 } from './schedule-options.js';
-export { capWindowAt, formatLocal, latestDigestAt, nextDigestAt, quietWindowAt } from './schedule-slots.js';
+export {
+  capWindowAt,
+  formatLocal,
+  isKnownZone,
+  latestDigestAt,
+  nextDigestAt,
+  quietWindowAt,
+} from './schedule-slots.js';
+export { formatDuration, formatUtc } from './time-text.js';
 export { checkTimeZone } from './time-zones.js';

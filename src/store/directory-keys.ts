@@ -44,8 +44,11 @@ export function directoryKeys(directoryId: string) {
      * with it) but its own key: edits write it while a thread start writes the entry.
      */
     shown: (destinationKey: string, itemKey: string) => `${prefix}sent:${destinationKey}:${itemKey}#shown`,
-    /** The newest settled attempts at one channel (src/delivery/delivery-log.ts), for `/directory why`. */
-    deliveryLog: (destinationKey: string) => `${prefix}log:${destinationKey}`,
+    /**
+     * One page of a destination's delivery log (src/delivery/delivery-log.ts): `now` is the page
+     * being written, `0`…`6` the pages before it, so a channel keeps its newest ~200 records.
+     */
+    deliveryLog: (destinationKey: string, page: string) => `${prefix}log:${destinationKey}:${page}`,
     /** The items a subscribe chose for its backfill, until the poller queues them (src/engine/backfill-runner.ts). */
     backfill: (token: string) => `${prefix}backfill:${token}`,
     /** Which subscriptions have held items or schedule state (src/held-items/held-item-store.ts). */

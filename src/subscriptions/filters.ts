@@ -88,44 +88,59 @@ export function matchesFilters(item: FeedItem, filters: FeedFilters): boolean {
   return true;
 }
 
-/** Which filter an item failed (as `/directory subscribe` names the option), and what it had instead. */
-export interface FilterMiss {
-  /** `--keyword "ai" or "ml"`: the option and its value, as typed. */
-  filter: string;
-  /** `it mentions none of them`: what the item had. */
+/** The first filter an item fails, named as the option that set it, with what the item had. */
+export interface UnmatchedFilter {
+  /** The option, as typed: `--keyword`, `--min-votes`… */
+  option: string;
+  /** What the subscription asks for, e.g. `ai, ml` or `50`. */
+  wanted: string;
+  /** What the item had instead, in words: `it mentions none of them`, `it has 12 votes`. */
   had: string;
 }
 
-const quoted = (words: readonly string[]) => words.map((w) => `"${w}"`).join(' or ');
-
 /**
- * The first filter `item` fails, and what it had instead; undefined exactly when `matchesFilters`
- * lets it through (same checks, same order). For `/directory why`: numbers are the item's as
- * looked up now, which may differ from when it was polled.
+ * Which filter keeps `item` out, in the order `matchesFilters` checks them, or undefined when it
+ * passes them all. `matchesFilters` stays the routing path (no allocation per candidate); this is
+ * for explaining one item (`/directory why`), and a test holds the two to the same answers.
  */
-export function filterMiss(item: FeedItem, filters: FeedFilters): FilterMiss | undefined {
+export function unmatchedFilter(item: FeedItem, filters: FeedFilters): UnmatchedFilter | undefined {
   const { facets } = item;
-  if (filters.post && !facets.postRefs.includes(filters.post.toLowerCase())) {
-    const on = facets.postRefs.find((ref) => !/^\d+$/.test(ref)) ?? facets.postRefs[0];
-    return { filter: `--post ${filters.post}`, had: on ? `it is on post ${on}` : 'it names no post' };
-  }
-  if (filters.user && !facets.usernames.includes(filters.user.toLowerCase())) {
-    const by = facets.usernames.map((u) => `@${u}`).join(', ');
-    return { filter: `--user ${filters.user}`, had: by ? `it is by ${by}` : 'its author is not shown' };
-  }
+  if (filters.post && !facets.postRefs.includes(filters.post.toLowerCase()))
+    return {
+      option: '--post',
+      wanted: filters.post,
+      had:
+        facets.postRefs.length > 0
+          ? `it is on post ${[...new Set(facets.postRefs)].join(' / ')}`
+          : 'it names no post',
+    };
+  if (filters.user && !facets.usernames.includes(filters.user.toLowerCase()))
+    return {
+      option: '--user',
+      wanted: filters.user,
+      had: facets.usernames.length > 0 ? `it is by ${facets.usernames.join(', ')}` : 'it names no author',
+    };
   if (filters.keywords?.length && !filters.keywords.some((k) => containsWord(facets.text, k)))
-    return { filter: `--keyword ${quoted(filters.keywords)}`, had: 'it mentions none of them' };
+    return {
+      option: '--keyword',
+      wanted: filters.keywords.join(', '),
+      had: filters.keywords.length === 1 ? 'it does not mention it' : 'it mentions none of them',
+    };
   const excluded = filters.exclude?.filter((k) => containsWord(facets.text, k)) ?? [];
   if (excluded.length > 0)
-    return { filter: `--exclude ${quoted(filters.exclude ?? [])}`, had: `it mentions ${quoted(excluded)}` };
-  if (filters.video && facets.liveVideo !== true) return { filter: '--video', had: 'it is not on camera' };
-  if (filters.minVotes !== undefined && (facets.votes ?? -1) < filters.minVotes) {
-    const votes =
-      facets.votes === undefined
-        ? 'no vote count'
-        : `${facets.votes} vote${facets.votes === 1 ? '' : 's'} now`;
-    return { filter: `--min-votes ${filters.minVotes}`, had: `it has ${votes}` };
-  }
+    return {
+      option: '--exclude',
+      wanted: filters.exclude?.join(', ') ?? '',
+      had: `it mentions ${excluded.map((k) => `"${k}"`).join(' and ')}`,
+    };
+  if (filters.video && facets.liveVideo !== true)
+    return { option: '--video', wanted: 'on camera', had: 'it is not on camera' };
+  if (filters.minVotes !== undefined && (facets.votes ?? -1) < filters.minVotes)
+    return {
+      option: '--min-votes',
+      wanted: String(filters.minVotes),
+      had: facets.votes === undefined ? 'its votes are not known' : `it has ${facets.votes} votes`,
+    };
   return undefined;
 }
 

@@ -13,14 +13,15 @@ export {
   channelHistoryKey,
 } from './channel-history.js';
 export { CHANNEL_ZONES_KEY, type ChannelZone, ChannelZoneRepository } from './channel-zones.js';
+export { describePause } from './describe-pause.js';
 export {
   describeFilters,
   type FeedFilters,
-  type FilterMiss,
   feedFiltersSchema,
-  filterMiss,
   filtersNotApplicable,
   matchesFilters,
+  type UnmatchedFilter,
+  unmatchedFilter,
 } from './filters.js';
 export { REMINDERS_KEY, type Reminder, ReminderRepository, reminderDueAt } from './personal-reminders.js';
 export { destinationKey, subscriptionDestination } from './routing.js';

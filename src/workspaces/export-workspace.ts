@@ -15,8 +15,7 @@ export interface WorkspaceDeps {
  * Everything the store holds about one workspace, as plain JSON-ready data: its subscriptions
  * (with their filters, format and schedule), the channels' time zones, people's live-event reminders
  * (their user ids and the events), queued deliveries (reminder DMs included), the keys of
- * its delivery ledger, its channels' delivery logs (what `/directory why` reads), and its
- * installation without the tokens.
+ * its delivery ledger, and its installation without the tokens.
  */
 export async function exportWorkspace(deps: WorkspaceDeps, ref: WorkspaceRef) {
   const data = await findWorkspaceData(deps.store, ref);
@@ -31,15 +30,15 @@ export async function exportWorkspace(deps: WorkspaceDeps, ref: WorkspaceRef) {
     sharedChannels: data.sharedChannels,
     queuedDeliveries: data.queues,
     deliveryLedger: data.ledgerKeys,
-    deliveryLogs: await logsOf(deps.store, data.logKeys),
+    deliveryLog: await logPages(deps.store, data.logKeys),
     installations: data.installations.map(({ key, value }) => ({ key, installation: withoutSecrets(value) })),
   };
 }
 
-/** The delivery-log documents as stored: each channel's newest attempts (`/directory why`). */
-async function logsOf(store: BotStore, keys: readonly string[]) {
-  const values = await store.keyv.getMany<DeliveryRecord[]>([...keys]);
-  return keys.map((key, i) => ({ key, records: values[i] ?? [] }));
-}
-
 export type WorkspaceExport = Awaited<ReturnType<typeof exportWorkspace>>;
+
+/** The delivery-log pages as stored: what became of each channel's recent messages. */
+async function logPages(store: BotStore, keys: readonly string[]) {
+  const pages = await store.keyv.getMany<{ records: DeliveryRecord[] }>([...keys]);
+  return keys.map((key, i) => ({ key, records: pages[i]?.records ?? [] }));
+}

@@ -21,10 +21,10 @@ export interface ForgetReport {
     channelZones: number;
     queuedDeliveries: number;
     deliveryLedger: number;
+    /** Delivery-log pages (up to 25 records of what became of recent messages each). */
+    deliveryLog: number;
     /** Items held by its subscriptions' schedules. */
     heldItems: number;
-    /** Its channels' delivery logs (one document per channel and directory). */
-    deliveryLogs: number;
     installations: number;
   };
   /** Every store key deleted, plus the documents changed (subscriptions, outbox indexes). */
@@ -63,8 +63,8 @@ export async function forgetWorkspace(
       channelZones: data.channelZones.length,
       queuedDeliveries: data.queues.reduce((sum, q) => sum + q.entries.length, 0),
       deliveryLedger: data.ledgerKeys.length,
+      deliveryLog: data.logKeys.length,
       heldItems: data.heldKeys.length,
-      deliveryLogs: data.logKeys.length,
       installations: installationKeys.length,
     },
     keys: [
@@ -74,8 +74,8 @@ export async function forgetWorkspace(
       ...data.queueIndexes.map((i) => i.key),
       ...queueKeys,
       ...data.ledgerKeys,
-      ...data.heldKeys,
       ...data.logKeys,
+      ...data.heldKeys,
       ...installationKeys,
       ...data.historyKeys,
     ],
@@ -103,8 +103,8 @@ export async function forgetWorkspace(
   const doomed = [
     ...queueKeys,
     ...data.ledgerKeys,
-    ...data.heldKeys,
     ...data.logKeys,
+    ...data.heldKeys,
     ...installationKeys,
     ...data.historyKeys,
   ];

@@ -33,10 +33,10 @@ export interface WorkspaceData {
   queueIndexes: { key: string; destinations: string[] }[];
   /** Delivered-ledger keys of those channels (one per message posted, each with a TTL). */
   ledgerKeys: string[];
+  /** Delivery-log pages of those channels (what became of their recent messages), every directory's. */
+  logKeys: string[];
   /** Items its scheduled subscriptions hold (digests, quiet hours, caps), every directory's. */
   heldKeys: string[];
-  /** Delivery-log documents of those channels (`/directory why`), every directory's. */
-  logKeys: string[];
   /** Slack OAuth installations stored for the workspace, as stored (secrets included). */
   installations: { key: string; value: unknown }[];
   /** Its channels' change histories (what the control panel shows), one key per channel. */
@@ -94,9 +94,7 @@ export async function findWorkspaceData(store: BotStore, ref: WorkspaceRef): Pro
 
   const logKeys: string[] = [];
   for (const channel of channels)
-    logKeys.push(
-      ...(await matching(store, ['dir:', `:log:${channel}`], `^${IN_ANY_DIRECTORY}log:${escaped(channel)}$`)),
-    );
+    logKeys.push(...(await matching(store, ['dir:', `:log:${channel}:`], `^${IN_ANY_DIRECTORY}log:`)));
 
   const heldKeys: string[] = [];
   for (const subscription of subscriptions.filter((s) => s.schedule))
@@ -124,16 +122,11 @@ export async function findWorkspaceData(store: BotStore, ref: WorkspaceRef): Pro
     queues: allQueues.filter((q) => ownQueue(q.key)),
     queueIndexes: await indexesNaming(store, channels),
     ledgerKeys,
-    heldKeys,
     logKeys,
+    heldKeys,
     installations: ref.platform === 'slack' ? await slackInstallations(store, ref.id) : [],
     historyKeys: await store.keysMatching([channelHistoryKey(ref.platform, ref.id, '')]),
   };
-}
-
-/** `text` as a regular expression matching it literally. */
-function escaped(text: string): string {
-  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }
 
 /** `keysMatching`, keeping only keys that match `shape` too (the parts' gaps are any text). */

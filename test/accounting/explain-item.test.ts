@@ -1,393 +1,424 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { OutboxEntry } from '../../src/delivery/index.js';
-import { HeldItems } from '../../src/held-items/index.js';
-import { accountingWorld, CHANNEL, DESTINATION_KEY } from '../support/accounting-harness.js';
+import { describe, expect, it } from 'vitest';
+import { emptyHeldState } from '../../src/held-items/held-item-store.js';
+import { DAY, HOUR, MINUTE, post, SITE, subscription, whyWorld } from '../support/why-world.js';
 
-type World = Awaited<ReturnType<typeof accountingWorld>>;
-const HOUR = 3_600_000;
-
-let w: World;
-beforeEach(async () => {
-  w = await accountingWorld();
-});
-afterEach(async () => {
-  await w.close();
+/** Monday 23 November 2026, 11:00 UTC. */
+const NOW = Date.parse('2026-11-23T11:00:00Z');
+const WEEK_AGO = NOW - 7 * DAY;
+const ENGINE = post('42', 'Analytical Engine', {
+  createdAt: new Date(NOW - 2 * HOUR).toISOString(),
+  tagline: 'Computing by steam',
 });
 
-/** A comment added to the directory now, and the key the comments feed gives it. */
-function newComment(body = 'A comment about maps') {
-  const comment = w.world.emulator.admin.addComment({ body });
-  return { id: String(comment['id']), key: `comments:new:${comment['id']}` };
+function line(explanation: Awaited<ReturnType<ReturnType<typeof whyWorld>['explain']>>, id: string) {
+  const found = explanation.lines.find((l) => l.subscriptionId === id);
+  if (!found) throw new Error(`no line for ${id}: ${JSON.stringify(explanation)}`);
+  return found;
 }
 
-function entry(itemKey: string, subscriptionId: string, extra: Partial<OutboxEntry> = {}): OutboxEntry {
-  return {
-    destination: { ...CHANNEL },
-    destinationKey: DESTINATION_KEY,
-    itemKey,
-    message: { kind: 'comment', title: 'Ada on Atlas', fallback: 'Ada on Atlas' },
-    subscriptionIds: [subscriptionId],
-    enqueuedAt: w.clock.now(),
-    attempts: 0,
-    notBefore: w.clock.now(),
-    ...extra,
-  };
-}
-
-describe('what became of an item, per subscription of the channel', () => {
-  it('delivered: when and where; for the other subscriptions a duplicate, filtered out, or another feed', async () => {
-    const { id, key } = newComment();
-    const { subscription: comments } = await w.subscribe('comments');
-    const { subscription: keyword } = await w.subscribe('comments', { filters: { keywords: ['maps'] } });
-    const { subscription: launch } = await w.subscribe('comments', { filters: { keywords: ['launch'] } });
-    const { subscription: posts } = await w.subscribe('posts');
-    w.clock.advance(HOUR);
-    const postedAt = w.clock.now();
-    await w.bot.engine.ledger.markDelivered(DESTINATION_KEY, key, { messageId: '1700.000100', postedAt });
-    await w.bot.engine.deliveryLog.record({
-      at: postedAt,
-      destinationKey: DESTINATION_KEY,
-      itemKey: key,
-      outcome: 'delivered',
-      messageId: '1700.000100',
-      link: 'https://acme.slack.com/archives/C0WHY/p1700000100',
-      title: 'Ada on Atlas',
-      subscriptionIds: [comments.id],
-    });
-    w.clock.advance(3 * 60_000);
-    const requests = w.requests();
-
-    const answer = await w.explain(`comment ${id}`);
-    expect(answer.item).toMatchObject({ key, feed: 'comments', id, title: '"A comment about maps"' });
-    expect(answer.lines).toEqual([
-      {
-        subscriptionId: comments.id,
-        verdict: 'delivered',
-        text: 'Delivered 11:00 UTC (3 min ago): https://acme.slack.com/archives/C0WHY/p1700000100',
-        at: postedAt,
-        link: 'https://acme.slack.com/archives/C0WHY/p1700000100',
-      },
-      {
-        subscriptionId: keyword.id,
-        verdict: 'duplicate',
-        text: `A duplicate: posted here 11:00 UTC (3 min ago) for subscription ${comments.id}, and a channel gets each item once: https://acme.slack.com/archives/C0WHY/p1700000100`,
-        at: postedAt,
-        link: 'https://acme.slack.com/archives/C0WHY/p1700000100',
-      },
-      {
-        subscriptionId: launch.id,
-        verdict: 'filtered',
-        text: 'Filtered out by --keyword "launch": it mentions none of them.',
-      },
-      { subscriptionId: posts.id, verdict: 'not_this_feed', text: 'Follows posts; this is a comment.' },
-    ]);
-    // Whether the filtered subscriptions would have taken it: the comment itself, asked for once.
-    expect(w.requests()).toBe(requests + 1);
-  });
-
-  it('explains from the records an item the directory no longer has (removed upstream)', async () => {
-    const { id, key } = newComment();
-    const { subscription } = await w.subscribe('comments');
-    await w.subscribe('comments', { filters: { keywords: ['maps'] } });
-    await w.bot.engine.ledger.markDelivered(DESTINATION_KEY, key, {
-      messageId: '1.2',
-      postedAt: w.clock.now(),
-    });
-    w.world.emulator.admin.removeComment(Number(id));
-    const answer = await w.explain(`comment ${id}`);
-    expect(answer.notice).toBe(`The directory has no comment ${id}.`);
-    expect(answer.noticeCode).toBe('not_found');
-    expect(answer.lines.map((line) => [line.subscriptionId, line.verdict])).toEqual([
-      [subscription.id, 'delivered'],
-      [expect.any(String), 'duplicate'],
-    ]);
-  });
-
-  it('asks the directory nothing when the records settle every line', async () => {
-    const { id, key } = newComment();
-    const { subscription } = await w.subscribe('comments');
-    await w.subscribe('comments', { format: 'compact', threading: { off: true } });
-    await w.subscribe('posts');
-    await w.bot.engine.ledger.markDelivered(DESTINATION_KEY, key, {
-      messageId: '1.2',
-      postedAt: w.clock.now(),
-    });
-    const requests = w.requests();
-    const answer = await w.explain(`comment ${id}`);
-    expect(answer.lines.map((line) => line.verdict)).toEqual(['delivered', 'not_this_feed']);
-    expect(answer.lines[0]?.subscriptionId).toBe(subscription.id);
-    expect(answer.item?.title).toBe(`comment ${id}`);
-    expect(w.requests()).toBe(requests);
-  });
-
-  it("queued: its place in the channel's queue, or the retry after a failure in the platform's words", async () => {
-    const { id, key } = newComment();
-    const { subscription } = await w.subscribe('comments');
-    await w.bot.engine.outbox.enqueue([
-      entry('comments:new:1', subscription.id),
-      entry(key, subscription.id),
-    ]);
-    let [line] = (await w.explain(`comment ${id}`)).lines;
-    expect(line).toMatchObject({
-      verdict: 'queued',
-      text: "Queued: 1 message ahead of it here; the channel is paced to Slack's limits.",
-    });
-
-    const [waiting] = await w.bot.engine.outbox
-      .load()
-      .then(() => w.bot.engine.outbox.queued(DESTINATION_KEY).slice(1));
-    await w.bot.engine.outbox.reschedule(waiting!, w.clock.now() + 2 * 60_000);
-    await w.bot.engine.deliveryLog.record({
-      at: w.clock.now(),
-      destinationKey: DESTINATION_KEY,
-      itemKey: key,
-      outcome: 'failed',
-      code: 'rate_limited',
-      reason: 'Slack answered 429',
-      subscriptionIds: [subscription.id],
-    });
-    [line] = (await w.explain(`comment ${id}`)).lines;
-    expect(line).toMatchObject({
-      verdict: 'queued',
-      text: 'Queued: retrying 10:02 UTC (in 2 min) after 1 failed attempt: Slack answered 429 (rate_limited).',
-      at: w.clock.now() + 2 * 60_000,
-    });
-  });
-
-  it('held: for the digest, through quiet hours, over the cap — each with when it goes', async () => {
-    const { id, key } = newComment();
-    const { subscription: digest } = await w.subscribe('comments', {
-      schedule: { digest: { every: 'daily', at: { hour: 9, minute: 0 } }, top: 5, timeZone: 'Asia/Tokyo' },
-    });
-    const held = new HeldItems({ keyv: w.bot.store.keyv, directoryId: w.bot.directoryId });
-    const message = { kind: 'comment' as const, title: 'Ada on Atlas', fallback: 'Ada on Atlas' };
-    await held.update(digest.id, () => ({
-      next: {
-        items: [{ itemKey: key, feed: 'comments', message, discoveredAt: w.clock.now(), reason: 'digest' }],
-        omitted: {},
-        lastDigestAt: Date.UTC(2026, 10, 21, 0, 0),
-      },
-      result: undefined,
-    }));
-    const [line] = (await w.explain(`comment ${id}`)).lines;
-    // 10:00 UTC is 19:00 in Tokyo: the next digest is tomorrow at 09:00 there.
-    expect(line).toEqual({
-      subscriptionId: digest.id,
-      verdict: 'held',
-      text: 'Held for the digest (it lists the top 5 by votes): it goes Sun 22 Nov 09:00 Asia/Tokyo (in 14 h).',
-      at: Date.UTC(2026, 10, 22, 0, 0),
-    });
-  });
-
-  it('held through quiet hours and over a cap, each until its window ends', async () => {
-    const quietItem = newComment();
-    const capItem = newComment();
-    const { subscription: quiet } = await w.subscribe('comments', {
-      schedule: { quiet: { from: { hour: 22, minute: 0 }, to: { hour: 11, minute: 0 } } },
-    });
-    const held = new HeldItems({ keyv: w.bot.store.keyv, directoryId: w.bot.directoryId });
-    const message = { kind: 'comment' as const, title: 'x', fallback: 'x' };
-    const now = w.clock.now();
-    await held.update(quiet.id, () => ({
-      next: {
-        items: [
-          { itemKey: quietItem.key, feed: 'comments', message, discoveredAt: now, reason: 'quiet' },
-          { itemKey: capItem.key, feed: 'comments', message, discoveredAt: now, reason: 'cap' },
-        ],
-        omitted: {},
-        quietUntil: now + HOUR,
-        capUntil: now + 30 * 60_000,
-      },
-      result: undefined,
-    }));
-    expect((await w.explain(`comment ${quietItem.id}`)).lines[0]?.text).toBe(
-      'Held through quiet hours: it goes 11:00 UTC (in 1 h).',
-    );
-    expect((await w.explain(`comment ${capItem.id}`)).lines[0]?.text).toBe(
-      'Held over the volume cap (its limit): it goes 10:30 UTC (in 30 min), in one summary.',
-    );
-  });
-
-  it('released with the digest: the digest message that took it, and its link', async () => {
-    const { id, key } = newComment();
-    const { subscription } = await w.subscribe('comments', {
-      schedule: { digest: { every: 'hourly' } },
-    });
-    const held = new HeldItems({ keyv: w.bot.store.keyv, directoryId: w.bot.directoryId });
-    await held.update(subscription.id, () => ({
-      next: { items: [], omitted: {}, lastDigestAt: Date.UTC(2026, 10, 21, 11, 0), released: [key] },
-      result: undefined,
-    }));
-    w.clock.advance(HOUR);
-    await w.bot.engine.deliveryLog.record({
-      at: w.clock.now(),
-      destinationKey: DESTINATION_KEY,
-      itemKey: `digest:${subscription.id}:2026-11-21T11:00:00.000Z:1`,
-      outcome: 'delivered',
-      link: 'https://acme.slack.com/archives/C0WHY/p1700003600',
-      subscriptionIds: [subscription.id],
-    });
-    w.clock.advance(10 * 60_000);
-    const [line] = (await w.explain(`comment ${id}`)).lines;
-    expect(line).toMatchObject({
+describe('why an item was or was not posted: one verdict per subscription', () => {
+  it('delivered: when, and the link to the message, without asking the directory', async () => {
+    const world = whyWorld(NOW);
+    world.subscriptions.push(subscription('s1', 'posts', WEEK_AGO));
+    await world.posted('posts:new:42', NOW - HOUR, ['s1']);
+    const answer = await world.explain(`${SITE}/posts/42`);
+    expect(line(answer, 's1')).toEqual({
+      subscriptionId: 's1',
       verdict: 'delivered',
-      text: 'Went out in the digest posted 11:00 UTC (10 min ago): https://acme.slack.com/archives/C0WHY/p1700003600',
-      link: 'https://acme.slack.com/archives/C0WHY/p1700003600',
+      text: 'Posted here 10:00 UTC (1 h ago).',
+      at: NOW - HOUR,
+      link: 'https://acme.slack.com/archives/C0123/p1763895900000100',
+    });
+    expect(answer.item).toMatchObject({ key: 'posts:new:42', feed: 'posts', id: '42' });
+    expect(world.lookups).toEqual([]);
+  });
+
+  it('delivered: says when it was last edited, or deleted after the directory removed it', async () => {
+    const world = whyWorld(NOW);
+    world.subscriptions.push(subscription('s1', 'posts', WEEK_AGO));
+    await world.posted('posts:new:42', NOW - 3 * HOUR, ['s1']);
+    await world.logged({
+      at: NOW - HOUR,
+      itemKey: 'posts:new:42',
+      outcome: 'deleted',
+      subscriptionIds: ['s1'],
+    });
+    expect(line(await world.explain('42'), 's1').text).toBe(
+      'Posted here 08:00 UTC (3 h ago). It was deleted 10:00 UTC (1 h ago), after the directory removed the item.',
+    );
+  });
+
+  it('delivered before the log existed: the ledger says when, the adapter makes the link', async () => {
+    const world = whyWorld(NOW);
+    world.subscriptions.push(subscription('s1', 'posts', WEEK_AGO), subscription('s2', 'posts', WEEK_AGO));
+    await world.ledger.markDelivered('slack:C0123', 'posts:new:42', {
+      messageId: '1763.5',
+      postedAt: NOW - DAY,
+    });
+    const answer = await world.explain('42');
+    expect(line(answer, 's1')).toMatchObject({
+      verdict: 'delivered',
+      text: 'Posted here Sun 22 Nov 11:00 UTC (24 h ago).',
+      link: 'https://acme.slack.com/archives/C0123/p17635',
+    });
+    expect(line(answer, 's2').verdict).toBe('duplicate');
+  });
+
+  it('duplicate: posted through another subscription whose filters it passes too, with its link', async () => {
+    const world = whyWorld(NOW);
+    world.directory.posts.push(ENGINE);
+    world.subscriptions.push(
+      subscription('s1', 'posts', WEEK_AGO),
+      subscription('s2', 'posts', WEEK_AGO, { filters: { minVotes: 5 } }),
+      subscription('s3', 'posts', WEEK_AGO, { filters: { minVotes: 50 } }),
+    );
+    await world.posted('posts:new:42', NOW - HOUR, ['s1']);
+    const answer = await world.explain('42');
+    expect(line(answer, 's2')).toEqual({
+      subscriptionId: 's2',
+      verdict: 'duplicate',
+      text: 'Already posted here through s1 10:00 UTC (1 h ago): a channel gets each item once.',
+      at: NOW - HOUR,
+      link: 'https://acme.slack.com/archives/C0123/p1763895900000100',
+    });
+    // One that its own filter keeps out is filtered, not a duplicate.
+    expect(line(answer, 's3').text).toBe('Filtered out by --min-votes 50: it has 10 votes.');
+    expect(world.lookups).toHaveLength(1);
+  });
+
+  it('not this feed: a subscription to another feed', async () => {
+    const world = whyWorld(NOW);
+    world.subscriptions.push(subscription('s1', 'posts', WEEK_AGO), subscription('s3', 'comments', WEEK_AGO));
+    await world.posted('posts:new:42', NOW - HOUR, ['s1']);
+    expect(line(await world.explain('42'), 's3')).toEqual({
+      subscriptionId: 's3',
+      verdict: 'not_this_feed',
+      text: 'Follows comments; this is a post.',
     });
   });
 
-  it('filtered: which filter, and what the item had', async () => {
-    const { id } = newComment('Nothing about that here');
-    const { subscription } = await w.subscribe('comments', { filters: { keywords: ['launch', 'release'] } });
-    await w.setFeedState('comments', { newestId: id });
-    const requests = w.requests();
-    const answer = await w.explain(`comment ${id}`);
-    expect(answer.item?.title).toBe('"Nothing about that here"');
-    expect(answer.lines).toEqual([
-      {
-        subscriptionId: subscription.id,
-        verdict: 'filtered',
-        text: 'Filtered out by --keyword "launch" or "release": it mentions none of them.',
-      },
-    ]);
-    // One request: the comment itself.
-    expect(w.requests()).toBe(requests + 1);
+  it('queued: its turn in the channel, paced to the platform', async () => {
+    const world = whyWorld(NOW);
+    world.subscriptions.push(subscription('s1', 'posts', WEEK_AGO));
+    await world.queued('posts:new:41', ['s1']);
+    await world.queued('posts:new:42', ['s1']);
+    expect(line(await world.explain('42'), 's1')).toMatchObject({
+      verdict: 'queued',
+      text: "Waiting in the outbox, 1 message ahead of it, paced to Slack's limits.",
+    });
   });
 
-  it('not polled yet: when the next poll is; a feed that never polled records what exists first', async () => {
-    const { id } = newComment();
-    await w.subscribe('comments');
-    await w.setHealth([
-      { feed: 'comments', intervalMs: 60_000, consecutiveFailures: 0, nextPollAt: w.clock.now() + 40_000 },
-    ]);
-    expect((await w.explain(`comment ${id}`)).lines[0]).toMatchObject({
-      verdict: 'not_polled',
-      text: 'The comments feed has not polled yet: its first poll records what exists then and posts only what comes after; its next poll is 10:00 UTC (in 40 s).',
+  it("queued: a retry after a failure, with the platform's reason and the next try", async () => {
+    const world = whyWorld(NOW);
+    world.subscriptions.push(subscription('s1', 'posts', WEEK_AGO));
+    await world.queued('posts:new:42', ['s1'], { attempts: 2, notBefore: NOW + 4 * MINUTE });
+    await world.logged({
+      at: NOW - MINUTE,
+      itemKey: 'posts:new:42',
+      outcome: 'failed',
+      code: 'http_503',
+      reason: 'Service Unavailable',
+      subscriptionIds: ['s1'],
     });
-    await w.setFeedState('comments', { newestId: String(Number(id) - 1) });
-    expect((await w.explain(`comment ${id}`)).lines[0]).toMatchObject({
+    expect(line(await world.explain('42'), 's1')).toMatchObject({
+      verdict: 'queued',
+      text: 'Waiting in the outbox: the last try failed (http_503: Service Unavailable); next try 11:04 UTC (in 4 min).',
+      at: NOW + 4 * MINUTE,
+    });
+  });
+
+  it('queued: waiting out a rate limit', async () => {
+    const world = whyWorld(NOW);
+    world.subscriptions.push(subscription('s1', 'posts', WEEK_AGO));
+    await world.queued('posts:new:42', ['s1'], { notBefore: NOW + 30_000 });
+    expect(line(await world.explain('42'), 's1').text).toBe(
+      'Waiting in the outbox: Slack asked the bot to slow down; next try 11:00 UTC (in 30 s).',
+    );
+  });
+
+  it("held for a digest: when it goes, in the schedule's zone", async () => {
+    const world = whyWorld(NOW);
+    world.subscriptions.push(
+      subscription('s1', 'posts', WEEK_AGO, {
+        schedule: { digest: { every: 'daily', at: { hour: 9, minute: 0 } }, timeZone: 'Europe/Berlin' },
+      }),
+    );
+    await world.hold('s1', {
+      ...emptyHeldState(),
+      lastDigestAt: Date.parse('2026-11-23T08:00:00Z'),
+      items: [
+        {
+          itemKey: 'posts:new:42',
+          feed: 'posts',
+          message: { kind: 'post', title: 'Analytical Engine', fallback: '' },
+          discoveredAt: NOW - HOUR,
+          reason: 'digest',
+        },
+      ],
+    });
+    const answer = await world.explain('42');
+    expect(line(answer, 's1')).toEqual({
+      subscriptionId: 's1',
+      verdict: 'held',
+      text: 'Held for the digest, which goes Tue 24 Nov 09:00 Europe/Berlin (in 21 h).',
+      at: Date.parse('2026-11-24T08:00:00Z'),
+    });
+    expect(answer.item?.title).toBe('Analytical Engine');
+    expect(world.lookups).toEqual([]);
+  });
+
+  it('held by quiet hours, and over a cap: until they end', async () => {
+    const world = whyWorld(NOW);
+    world.subscriptions.push(
+      subscription('s1', 'posts', WEEK_AGO, {
+        schedule: { quiet: { from: { hour: 10, minute: 0 }, to: { hour: 12, minute: 0 } } },
+      }),
+      subscription('s2', 'posts', WEEK_AGO, { schedule: { maxPerHour: 3 } }),
+    );
+    const item = (reason: 'quiet' | 'cap') => ({
+      itemKey: 'posts:new:42',
+      feed: 'posts',
+      message: { kind: 'post' as const, title: 'Analytical Engine', fallback: '' },
+      discoveredAt: NOW - 10 * MINUTE,
+      reason,
+    });
+    await world.hold('s1', { ...emptyHeldState(), quietUntil: NOW + HOUR, items: [item('quiet')] });
+    await world.hold('s2', { ...emptyHeldState(), capUntil: NOW + HOUR, items: [item('cap')] });
+    const answer = await world.explain('42');
+    expect(line(answer, 's1').text).toBe(
+      'Held for quiet hours; they end 12:00 UTC (in 1 h), and it is posted then (in one summary if many were held).',
+    );
+    expect(line(answer, 's2').text).toBe(
+      'Held over the cap (3 an hour): it goes in one summary 12:00 UTC (in 1 h).',
+    );
+  });
+
+  it('a duplicate of what another subscription holds for its digest', async () => {
+    const world = whyWorld(NOW);
+    world.directory.posts.push(ENGINE);
+    world.subscriptions.push(
+      subscription('s1', 'posts', WEEK_AGO, { schedule: { digest: { every: 'hourly' } } }),
+      subscription('s2', 'posts', WEEK_AGO),
+    );
+    await world.hold('s1', {
+      ...emptyHeldState(),
+      lastDigestAt: NOW,
+      items: [
+        {
+          itemKey: 'posts:new:42',
+          feed: 'posts',
+          message: { kind: 'post', title: 'Analytical Engine', fallback: '' },
+          discoveredAt: NOW - MINUTE,
+          reason: 'digest',
+        },
+      ],
+    });
+    expect(line(await world.explain('42'), 's2')).toEqual({
+      subscriptionId: 's2',
+      verdict: 'duplicate',
+      text: "Already taken here by s1's schedule (held, or in its digest): a channel gets each item once.",
+    });
+  });
+
+  it('released in a digest: the digest it went out in, with its link', async () => {
+    const world = whyWorld(NOW);
+    world.subscriptions.push(
+      subscription('s1', 'posts', WEEK_AGO, { schedule: { digest: { every: 'hourly' } } }),
+    );
+    await world.hold('s1', { ...emptyHeldState(), released: ['posts:new:42'], lastDigestAt: NOW });
+    await world.logged({
+      at: NOW - 2 * MINUTE,
+      itemKey: 'digest:s1:2026-11-23T11:00:00.000Z:1',
+      outcome: 'delivered',
+      link: 'https://acme.slack.com/archives/C0123/p1',
+      subscriptionIds: ['s1'],
+    });
+    // Its second part, in the first's thread: the answer links the digest's own message.
+    await world.logged({
+      at: NOW - MINUTE,
+      itemKey: 'digest:s1:2026-11-23T11:00:00.000Z:2',
+      outcome: 'delivered',
+      link: 'https://acme.slack.com/archives/C0123/p2',
+      subscriptionIds: ['s1'],
+    });
+    expect(line(await world.explain('42'), 's1')).toEqual({
+      subscriptionId: 's1',
+      verdict: 'delivered',
+      text: 'Went out in the digest posted 10:58 UTC (2 min ago).',
+      at: NOW - 2 * MINUTE,
+      link: 'https://acme.slack.com/archives/C0123/p1',
+    });
+  });
+
+  it('filtered out: which filter, and what the item had, with one lookup for every subscription', async () => {
+    const world = whyWorld(NOW);
+    world.directory.posts.push(ENGINE);
+    await world.feedState('posts', { seen: ['42'], watermark: NOW - 2 * HOUR });
+    world.subscriptions.push(
+      subscription('s1', 'posts', WEEK_AGO, { filters: { keywords: ['ai', 'robots'] } }),
+      subscription('s2', 'posts', WEEK_AGO, { filters: { minVotes: 50 } }),
+      subscription('s3', 'posts', WEEK_AGO, { filters: { exclude: ['steam'] } }),
+    );
+    const answer = await world.explain(`${SITE}/posts/analytical-engine`);
+    expect(line(answer, 's1')).toEqual({
+      subscriptionId: 's1',
+      verdict: 'filtered',
+      text: 'Filtered out by --keyword ai, robots: it mentions none of them.',
+    });
+    expect(line(answer, 's2').text).toBe('Filtered out by --min-votes 50: it has 10 votes.');
+    expect(line(answer, 's3').text).toBe('Filtered out by --exclude steam: it mentions "steam".');
+    expect(world.lookups).toHaveLength(1);
+    expect(answer.item).toEqual({
+      key: 'posts:new:42',
+      feed: 'posts',
+      id: '42',
+      title: 'Analytical Engine',
+      url: `${SITE}/posts/analytical-engine`,
+    });
+  });
+
+  it('not polled yet: the feed has not reached it, and when the next poll is', async () => {
+    const world = whyWorld(NOW);
+    world.directory.posts.push(ENGINE);
+    await world.feedState('posts', { seen: [], watermark: NOW - 3 * HOUR });
+    world.polling.push({ feed: 'posts', intervalMs: 5 * MINUTE, nextPollAt: NOW + 2 * MINUTE });
+    world.subscriptions.push(subscription('s1', 'posts', WEEK_AGO));
+    expect(line(await world.explain('42'), 's1')).toEqual({
+      subscriptionId: 's1',
       verdict: 'not_polled',
-      text: 'Not polled yet: the comments feed has not reached it; its next poll is 10:00 UTC (in 40 s).',
-      at: w.clock.now() + 40_000,
+      text: 'Not polled yet: the posts feed has not reached it; the next poll is 11:02 UTC (in 2 min).',
+      at: NOW + 2 * MINUTE,
+    });
+  });
+
+  it('not polled yet: a feed never polled', async () => {
+    const world = whyWorld(NOW);
+    world.directory.posts.push(ENGINE);
+    world.subscriptions.push(subscription('s1', 'posts', NOW - 5 * MINUTE));
+    expect(line(await world.explain('42'), 's1')).toMatchObject({
+      verdict: 'not_polled',
+      text: 'Not polled yet: the posts feed has not been polled, so it has found nothing so far.',
     });
   });
 
   it('too old: from before the subscription', async () => {
-    const { id } = newComment();
-    w.clock.advance(2 * HOUR);
-    const { subscription } = await w.subscribe('comments');
-    await w.setFeedState('comments', { newestId: id });
-    expect((await w.explain(`comment ${id}`)).lines).toEqual([
-      {
-        subscriptionId: subscription.id,
-        verdict: 'too_old',
-        text: 'Too old: it appeared 10:00 UTC (2 h ago), before this subscription was made at 12:00 UTC (just now); a subscription posts only what appears after it.',
-        at: Date.UTC(2026, 10, 21, 10, 0),
-      },
-    ]);
+    const world = whyWorld(NOW);
+    world.directory.posts.push(ENGINE);
+    await world.feedState('posts', { seen: ['42'], watermark: NOW - HOUR });
+    world.subscriptions.push(subscription('s1', 'posts', NOW - 30 * MINUTE));
+    expect(line(await world.explain('42'), 's1')).toEqual({
+      subscriptionId: 's1',
+      verdict: 'too_old',
+      text: 'Too old: it is from 09:00 UTC (2 h ago), before this subscription began 10:30 UTC (30 min ago); a subscription posts only what is found after it.',
+      at: NOW - 2 * HOUR,
+    });
   });
 
-  it("failed: the platform's reason", async () => {
-    const { id, key } = newComment();
-    const { subscription } = await w.subscribe('comments');
-    await w.bot.engine.deliveryLog.record({
-      at: w.clock.now(),
-      destinationKey: DESTINATION_KEY,
-      itemKey: key,
+  it("failed: the platform's reason for refusing the message", async () => {
+    const world = whyWorld(NOW);
+    world.subscriptions.push(subscription('s1', 'posts', WEEK_AGO));
+    await world.logged({
+      at: NOW - 5 * MINUTE,
+      itemKey: 'posts:new:42',
       outcome: 'dropped',
       code: 'invalid_blocks',
-      reason: 'Slack refused the blocks',
-      subscriptionIds: [subscription.id],
+      reason: 'a block was too long',
+      subscriptionIds: ['s1'],
     });
-    expect((await w.explain(`comment ${id}`)).lines[0]).toMatchObject({
+    expect(line(await world.explain('42'), 's1')).toEqual({
+      subscriptionId: 's1',
       verdict: 'failed',
-      text: 'Failed: dropped 10:00 UTC (just now); Slack refused it: Slack refused the blocks (invalid_blocks).',
+      text: 'Slack refused this message 10:55 UTC (5 min ago) (invalid_blocks: a block was too long); it was dropped, not retried.',
+      at: NOW - 5 * MINUTE,
     });
+    expect(world.lookups).toEqual([]);
   });
 
-  it('paused: why, and since when', async () => {
-    const { id } = newComment();
-    const { subscription } = await w.subscribe('comments');
-    await w.bot.engine.subscriptions.pauseDestination(
-      'slack',
-      'C0WHY',
-      'channel_not_found',
-      'the channel is gone',
+  it('paused: why, and how to resume it, without asking the directory', async () => {
+    const world = whyWorld(NOW);
+    world.subscriptions.push(
+      subscription('s1', 'posts', WEEK_AGO, {
+        paused: { code: 'channel_not_found', reason: 'Slack says the channel does not exist', at: NOW - DAY },
+      }),
     );
-    expect((await w.explain(`comment ${id}`)).lines[0]).toMatchObject({
+    expect(line(await world.explain('42'), 's1')).toEqual({
+      subscriptionId: 's1',
       verdict: 'paused',
-      text: `Paused since 10:00 UTC (just now): Slack refused the channel: the channel is gone (channel_not_found). Nothing is posted for it until it is resumed (resume ${subscription.id}).`,
+      text: 'Paused: Slack says the channel does not exist. Nothing is posted for it until `resume s1`.',
+      at: NOW - DAY,
     });
+    expect(world.lookups).toEqual([]);
   });
 
-  it('says what it could not check when the person may not ask the directory again yet', async () => {
-    const { id } = newComment();
-    await w.subscribe('comments');
-    const requests = w.requests();
-    const answer = await w.explain(`comment ${id}`, { allowLookup: () => 12_000 });
-    expect(answer.notice).toBe('You have asked the directory often in the last minute (ask again in 12 s).');
-    expect(answer.noticeCode).toBe('unchecked');
-    expect(answer.lines[0]).toMatchObject({ verdict: 'unknown' });
-    expect(answer.lines[0]?.text).toContain('so its filters and age were not checked');
-    expect(w.requests()).toBe(requests);
-  });
-});
-
-describe('what it accepts', () => {
-  it('every kind of directory link, item keys and ids, in one request at most', async () => {
-    const post = w.world.emulator.admin.addPost({ name: 'Atlas Maps' });
-    await w.subscribe('posts');
-    await w.subscribe('comments');
-    const site = 'https://www.example-directory.test';
-    const asked = async (item: string) => {
-      const before = w.requests();
-      const answer = await w.explain(item);
-      expect(w.requests() - before).toBeLessThanOrEqual(1);
-      return answer;
-    };
-    expect((await asked(`${site}/posts/${post['slug']}`)).item).toMatchObject({
-      feed: 'posts',
-      title: 'Atlas Maps',
-    });
-    expect((await asked(`<${site}/posts/${post['slug']}>`)).item?.feed).toBe('posts');
-    const { id } = newComment('Maps!');
-    expect((await asked(`${site}/posts/${post['slug']}?comment=${id}`)).item).toMatchObject({
-      feed: 'comments',
-      id,
-    });
-    expect((await asked(`comments:new:${id}`)).item?.id).toBe(id);
-    expect((await asked(`comment:${id}`)).item?.id).toBe(id);
-    expect((await asked(`post ${post['slug']}`)).item?.title).toBe('Atlas Maps');
-    expect((await asked(`${site}/@${'ada'}`)).notice).toMatch(/profile: a person is not an item/);
-    expect((await asked('https://elsewhere.example/posts/1')).notice).toMatch(
-      /^elsewhere\.example is not the directory/,
-    );
-    expect((await asked(`${site}/topics/maps`)).notice).toMatch(
-      /^That page of the directory is not one item/,
-    );
-    expect((await asked('42')).notice).toBe(
-      'Which 42? This channel follows posts and comments: say post 42 or comment 42.',
-    );
-    expect((await asked('comment launch-day')).notice).toBe('"launch-day" is not a comment id.');
-    expect((await asked('what is this')).notice).toMatch(/^"what is this" names no item/);
+  it('no record: found and matching, but nothing kept about it here', async () => {
+    const world = whyWorld(NOW);
+    world.directory.posts.push(ENGINE);
+    await world.feedState('posts', { seen: ['42'], watermark: NOW - HOUR });
+    world.subscriptions.push(subscription('s1', 'posts', WEEK_AGO));
+    expect(line(await world.explain('42'), 's1')).toMatchObject({ verdict: 'no_record' });
   });
 
-  it('a bare id in a channel that follows one feed, and says when the directory has no such item', async () => {
-    const { id } = newComment();
-    await w.subscribe('comments');
-    expect((await w.explain(id)).item?.key).toBe(`comments:new:${id}`);
-    expect(await w.explain('post no-such-post')).toEqual({
-      notice: 'The directory has no post no-such-post.',
-      noticeCode: 'not_found',
+  it('reads comment, collection, live-event and notification links, and item keys', async () => {
+    const world = whyWorld(NOW);
+    world.subscriptions.push(subscription('s1', 'comments', WEEK_AGO));
+    for (const [typed, key] of [
+      [`${SITE}/posts/analytical-engine?comment=812`, 'comments:new:812'],
+      ['comment:812', 'comments:new:812'],
+      ['comments:new:812', 'comments:new:812'],
+      [`<${SITE}/notifications/77|a notification>`, 'notifications:new:77'],
+    ] as const) {
+      await world.ledger.markDelivered('slack:C0123', key, { messageId: '1.1', postedAt: NOW });
+      expect((await world.explain(typed)).item?.key).toBe(key);
+    }
+    world.directory.collections.push({
+      id: '9',
+      name: 'Steam picks',
+      url: `${SITE}/@ada/collections/steam-picks`,
+      featuredAt: new Date(NOW).toISOString(),
+    } as never);
+    await world.feedState('collections', { seen: ['9'], watermark: NOW });
+    expect((await world.explain(`${SITE}/@ada/collections/steam-picks`)).item?.key).toBe('collections:new:9');
+    world.directory.live.push({
+      id: '5',
+      name: 'AMA week',
+      startsAt: null,
+      liveVideo: true,
+      url: `${SITE}/live/ama-week`,
+    });
+    expect((await world.explain(`${SITE}/live/ama-week`)).item?.key).toBe('live:new:5');
+  });
+
+  it('says what is wrong with what was pasted, and asks nothing', async () => {
+    const world = whyWorld(NOW);
+    world.subscriptions.push(subscription('s1', 'posts', WEEK_AGO));
+    expect((await world.explain('https://evil.example/posts/42')).notice).toBe(
+      'evil.example is not the directory, so that link names none of its items. Paste a link from www.example-directory.test.',
+    );
+    expect((await world.explain(`${SITE}/@ada`)).notice).toMatch(
+      /^That is ada's page, a person, not an item/,
+    );
+    expect((await world.explain('comment:first')).notice).toBe(
+      'A comment is named by its number, not "first".',
+    );
+    expect((await world.explain('!!')).notice).toMatch(/^That names no item\. Give a directory link/);
+    expect(world.lookups).toEqual([]);
+  });
+
+  it('a channel that follows nothing, an item the directory does not have, a lookup the asker must wait for', async () => {
+    const empty = whyWorld(NOW);
+    expect(await empty.explain('42')).toEqual({
+      notice: 'This channel follows nothing, so nothing is posted here: `subscribe` adds a feed.',
       lines: [],
     });
-  });
-
-  it('says so when the channel has no subscriptions', async () => {
-    expect(await w.explain('comment 1')).toEqual({
-      notice: 'This channel has no subscriptions, so nothing is posted here.',
-      noticeCode: 'no_subscriptions',
+    const world = whyWorld(NOW);
+    world.subscriptions.push(subscription('s1', 'posts', WEEK_AGO));
+    expect(await world.explain('no-such-post')).toEqual({
+      notice: 'The directory has no such post now: it was removed, or never there.',
       lines: [],
     });
+    world.limitLookups(12_000);
+    expect((await world.explain('analytical-engine')).notice).toBe(
+      'Could not look the item up: you have asked for many lookups lately; try again in 12 s.',
+    );
   });
 });

@@ -209,10 +209,10 @@ describe('the command handler', () => {
       'pause',
       'resume',
       'subscriptions',
-      'why',
       'digest',
       'timezone',
       'status',
+      'why',
     ]);
     expect(definitions.filter((d) => d.managesChannel).map((d) => d.name)).toEqual([
       'subscribe',

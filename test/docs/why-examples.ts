@@ -1,106 +1,101 @@
 import { renderConsoleReply } from '../../adapters/console/render-console-reply.js';
-import { HeldItems } from '../../src/held-items/index.js';
-import { directoryKeys } from '../../src/store/index.js';
-import type { Subscription } from '../../src/subscriptions/index.js';
-import {
-  SUBSCRIPTIONS_KEY,
-  SUBSCRIPTIONS_VERSION_KEY,
-} from '../../src/subscriptions/subscription-repository.js';
-import { accountingWorld, CHANNEL, DESTINATION_KEY } from '../support/accounting-harness.js';
-
-const MINUTE = 60_000;
-const HOUR = 60 * MINUTE;
+import { whyReply } from '../../src/commands/why.js';
+import { emptyHeldState } from '../../src/held-items/held-item-store.js';
+import { DAY, HOUR, MINUTE, post, SITE, subscription, whyWorld } from '../support/why-world.js';
 
 /**
- * The `/directory why` answers docs/commands.md shows, made by the real command against the
- * emulator on a manual clock (Monday 23 November 2026, 10:20 UTC): a channel with three
- * subscriptions — comments mentioning "maps", a daily digest of comments at 09:00 in Berlin, and
- * posts — asked about a comment it received, one it holds for the digest, and one the comments
- * feed has not polled yet. why-docs.test.ts checks that the docs show exactly these.
+ * The `/directory why` answers docs/commands.md shows, each made by the real `explainItem` over
+ * what a channel's bot would keep: why-docs.test.ts renders them and checks the docs show them.
+ * Monday 23 November 2026, 11:00 UTC; channel C0123 on Slack.
  */
-export async function whyExamples(): Promise<{ delivered: string; held: string; notPolled: string }> {
-  const w = await accountingWorld();
-  try {
-    const { admin } = w.world.emulator;
-    w.clock.set(Date.UTC(2026, 10, 23, 10, 0));
-    const created = w.clock.now() - 2 * 24 * HOUR;
-    const subscription = (id: string, extra: Partial<Subscription>): Subscription => ({
-      id,
-      ...CHANNEL,
-      workspaceId: 'T0123ABCD',
-      feed: 'comments',
-      filters: {},
-      createdBy: 'U0123ADMIN',
-      createdAt: created,
-      ...extra,
-    });
-    const maps = subscription('s1a2b3c', { filters: { keywords: ['maps'] } });
-    const digest = subscription('s4d5e6f', {
-      schedule: { digest: { every: 'daily', at: { hour: 9, minute: 0 } }, timeZone: 'Europe/Berlin' },
-    });
-    const posts = subscription('s7g8h9i', { feed: 'posts' });
-    await w.bot.store.keyv.set(SUBSCRIPTIONS_KEY, [maps, digest, posts]);
-    await w.bot.store.keyv.set(SUBSCRIPTIONS_VERSION_KEY, 'why-examples');
+export const NOW = Date.parse('2026-11-23T11:00:00Z');
+const CREATED = NOW - 14 * DAY;
 
-    // Two comments found by the poll at 10:01: the first mentions maps and was posted for
-    // s1a2b3c; the other does not, and the digest holds it.
-    const posted = admin.addComment({ body: 'These maps finally make the trail readable.' });
-    const other = admin.addComment({ body: 'Does it work offline on a long hike?' });
-    const postedKey = `comments:new:${posted['id']}`;
-    // As the comments feed titles them: the post's name.
-    const title = (comment: Record<string, unknown>) =>
-      `New comment on ${(comment['post'] as { name: string } | undefined)?.name ?? 'a post'}`;
-    const foundAt = w.clock.now() + MINUTE;
-    w.clock.advance(20 * MINUTE);
-    const link = 'https://acme.slack.com/archives/C0123ABCD/p1795410060000100';
-    await w.bot.engine.ledger.markDelivered(DESTINATION_KEY, postedKey, {
-      messageId: '1795410060.000100',
-      postedAt: foundAt,
-    });
-    await w.bot.engine.deliveryLog.record({
-      at: foundAt,
-      destinationKey: DESTINATION_KEY,
-      itemKey: postedKey,
-      outcome: 'delivered',
-      messageId: '1795410060.000100',
-      link,
-      title: title(posted),
-      subscriptionIds: [maps.id],
-    });
-    const held = new HeldItems({ keyv: w.bot.store.keyv, directoryId: w.bot.directoryId });
-    const message = { kind: 'comment' as const, title: title(other), fallback: 'comment' };
-    await held.update(digest.id, () => ({
-      next: {
-        items: [
-          {
-            itemKey: `comments:new:${other['id']}`,
-            feed: 'comments',
-            message,
-            discoveredAt: foundAt,
-            reason: 'digest',
-          },
-        ],
-        omitted: {},
-        lastDigestAt: Date.UTC(2026, 10, 23, 8, 0),
+/** A post posted here by one subscription: a duplicate for a second, filtered out by a third. */
+async function delivered() {
+  const world = whyWorld(NOW);
+  world.subscriptions.push(
+    subscription('s1a2b3c', 'posts', CREATED),
+    subscription('s4d5e6f', 'posts', CREATED, { filters: { minVotes: 5 } }),
+    subscription('s0j1k2l', 'posts', CREATED, { filters: { keywords: ['ai'] } }),
+    subscription('s7g8h9i', 'comments', CREATED),
+  );
+  world.directory.posts.push(post('42', 'Analytical Engine', { votesCount: 12 }));
+  await world.posted('posts:new:42', NOW - 2 * HOUR - 5 * MINUTE, ['s1a2b3c'], 'Analytical Engine');
+  return { world, asked: `${SITE}/posts/analytical-engine`, item: 'posts:new:42', id: '42' };
+}
+
+/** A comment that two subscriptions' filters keep out, one that was not polled yet for the feed. */
+async function filtered() {
+  const world = whyWorld(NOW);
+  world.subscriptions.push(
+    subscription('s7g8h9i', 'comments', CREATED, { filters: { user: 'ada' } }),
+    subscription('s0j1k2l', 'comments', CREATED, { filters: { post: 'difference-engine' } }),
+    subscription('s1a2b3c', 'posts', CREATED),
+  );
+  world.directory.comments.push({
+    id: '812',
+    body: 'Could it run on a smaller boiler?',
+    createdAt: new Date(NOW - 40 * MINUTE).toISOString(),
+    url: `${SITE}/posts/analytical-engine?comment=812`,
+    postId: '42',
+    post: post('42', 'Analytical Engine'),
+    user: { id: 'u2', username: 'charles', name: 'Charles', redacted: false },
+  });
+  await world.feedState('comments', { newestId: '815' });
+  return { world, asked: `${SITE}/posts/analytical-engine?comment=812`, item: 'comments:new:812', id: '812' };
+}
+
+/** A post held for a Berlin channel's 09:00 digest, and waiting in the outbox for another. */
+async function held() {
+  const world = whyWorld(NOW);
+  world.subscriptions.push(
+    subscription('s1a2b3c', 'posts', CREATED, {
+      schedule: { digest: { every: 'daily', at: { hour: 9, minute: 0 } }, top: 5, timeZone: 'Europe/Berlin' },
+    }),
+    subscription('s4d5e6f', 'posts', CREATED, {
+      platform: 'slack',
+      channelId: 'C0123',
+      filters: { minVotes: 100 },
+    }),
+  );
+  await world.hold('s1a2b3c', {
+    ...emptyHeldState(),
+    lastDigestAt: Date.parse('2026-11-23T08:00:00Z'),
+    items: [
+      {
+        itemKey: 'posts:new:57',
+        feed: 'posts',
+        message: {
+          kind: 'post',
+          title: 'Jacquard Loom',
+          url: `${SITE}/posts/jacquard-loom`,
+          fallback: 'New post: Jacquard Loom',
+        },
+        discoveredAt: NOW - 25 * MINUTE,
+        reason: 'digest',
+        votes: 130,
       },
-      result: undefined,
-    }));
-    const keys = directoryKeys(w.bot.directoryId);
-    await w.bot.store.keyv.set(keys.feedState('comments'), { newestId: String(other['id']) });
+    ],
+  });
+  await world.queued('posts:new:56', ['s4d5e6f']);
+  await world.queued('posts:new:57', ['s4d5e6f'], {
+    message: {
+      kind: 'post',
+      title: 'Jacquard Loom',
+      url: `${SITE}/posts/jacquard-loom`,
+      fallback: 'New post: Jacquard Loom',
+    },
+  });
+  return { world, asked: '57', item: 'posts:new:57', id: '57' };
+}
 
-    // A comment made since that poll: the feed reaches it at the next one.
-    const newer = admin.addComment({ body: 'Launch day! The maps are live.' });
-    await w.bot.store.keyv.set(keys.feedHealth, [
-      { feed: 'comments', intervalMs: MINUTE, consecutiveFailures: 0, nextPollAt: w.clock.now() + 40_000 },
-    ]);
+export const WHY_EXAMPLES = { delivered, filtered, held } as const;
 
-    const ask = w.commands();
-    return {
-      delivered: renderConsoleReply(await ask(`why comment ${posted['id']}`)),
-      held: renderConsoleReply(await ask(`why ${other['url']}`)),
-      notPolled: renderConsoleReply(await ask(`why comment ${newer['id']}`)),
-    };
-  } finally {
-    await w.close();
-  }
+/** The answer `/directory why` gives in an example channel, as the console prints it. */
+export async function renderedExample(name: keyof typeof WHY_EXAMPLES): Promise<string> {
+  const { world, asked } = await WHY_EXAMPLES[name]();
+  const explanation = await world.explain(asked);
+  const feeds = new Map(world.subscriptions.map((s) => [s.id, s.feed]));
+  return renderConsoleReply(whyReply(explanation, feeds));
 }

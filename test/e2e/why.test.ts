@@ -3,9 +3,12 @@ import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { createConsoleAdapter } from '../../adapters/console/index.js';
 import { createDiscordAdapter } from '../../adapters/discord/index.js';
 import { createSlackAdapter } from '../../adapters/slack/index.js';
+import type { FeedName } from '../../src/feeds/feed-names.js';
 import type { ChatAdapter } from '../../src/ports/index.js';
+import type { Subscription } from '../../src/subscriptions/index.js';
+import { postInteraction } from '../fakes/discord/component-interactions.js';
 import { FakeDiscordRest } from '../fakes/discord/fake-discord-rest.js';
-import { discordKeyPair, signedInteractionHeaders } from '../fakes/discord/signing.js';
+import { discordKeyPair } from '../fakes/discord/signing.js';
 import { FakeSlackApi } from '../fakes/slack/fake-slack-api.js';
 import { signedHeaders } from '../fakes/slack/signing.js';
 import { newTriggerId } from '../fakes/slack/trigger-id.js';
@@ -14,84 +17,119 @@ import { startWorld } from '../support/engine-harness.js';
 import { Cleanup, pollAndDeliver, silentLogger, startPipeline } from '../support/pipeline-harness.js';
 import { eventually } from '../support/polling.js';
 
-/**
- * `/directory why` on each platform, end to end: the emulator → the engine → the real adapter →
- * a fake Slack, a fake Discord, or the console; then the command asked as each platform sends it.
- * A channel follows comments mentioning "maps" and, after it, a daily digest of every comment:
- * a comment about maps is delivered for the first (the digest's copy would be a duplicate), one
- * about something else is filtered out by the first and held by the digest.
- */
-
-// New bots poll the one emulator throughout the file: room in the complexity quota for all of them.
+// Each test polls the one emulator from a new bot: a generous complexity quota keeps them all within it.
 const world = await startWorld({ quotaComplexity: 100_000 });
 afterAll(() => world.close());
 const cleanup = new Cleanup();
 afterEach(() => cleanup.run());
 
-let counter = 0;
-/** A name no other test of the file uses. */
-function fresh(prefix: string): string {
-  counter += 1;
-  return `${prefix}${Date.now().toString(36).toUpperCase()}${counter}`;
-}
+type Bot = Awaited<ReturnType<typeof startPipeline>>['bot'];
 
-/** The channel's two subscriptions, a first poll (which records what exists), then the two comments polled and delivered. */
-async function scenario(
-  bot: Awaited<ReturnType<typeof startPipeline>>['bot'],
-  where: { platform: string; channelId: string; workspaceId?: string },
-) {
-  const maps = await bot.engine.subscriptions.add({
-    ...where,
-    feed: 'comments',
-    filters: { keywords: ['maps'] },
-    createdBy: 'e2e',
-  });
-  const digest = await bot.engine.subscriptions.add({
-    ...where,
-    feed: 'comments',
-    filters: {},
+/**
+ * The same channel story on every platform, against the emulator. One channel follows posts
+ * three times, in this order: a daily digest of those mentioning "airship", everything, and
+ * those mentioning "zeppelin". Two new posts are polled and delivered: "Difference engine" is
+ * posted (for everything) and filtered out by the other two; "Airship engine" is held for the
+ * digest (a channel gets an item once, so everything has it as a duplicate).
+ */
+async function story(bot: Bot, platform: string, channelId: string, extra: Partial<Subscription> = {}) {
+  const subscribe = async (more: Partial<Subscription>) =>
+    (
+      await bot.engine.subscriptions.add({
+        platform,
+        channelId,
+        feed: 'posts' as FeedName,
+        filters: {},
+        createdBy: 'e2e',
+        ...extra,
+        ...more,
+      })
+    ).subscription;
+  const digest = await subscribe({
+    filters: { keywords: ['airship'] },
     schedule: { digest: { every: 'daily', at: { hour: 9, minute: 0 } } },
-    createdBy: 'e2e',
   });
-  await bot.engine.pollAllOnce();
-  const delivered = world.emulator.admin.addComment({ body: 'These maps make the trail readable' });
-  const held = world.emulator.admin.addComment({ body: 'Does it work offline on a long hike?' });
+  const all = await subscribe({});
+  const zeppelins = await subscribe({ filters: { keywords: ['zeppelin'] } });
+  await pollAndDeliver(bot); // the first poll records what exists: nothing of it is posted
+  const engine = world.emulator.admin.addPost({
+    name: `Difference engine ${platform}`,
+    tagline: 'Brass and steam',
+  });
+  const airship = world.emulator.admin.addPost({
+    name: `Airship engine ${platform}`,
+    tagline: 'Lighter than air',
+  });
   await pollAndDeliver(bot);
-  return { maps: maps.subscription.id, digest: digest.subscription.id, delivered, held };
+  return {
+    posted: String(engine['discussion_url']),
+    held: String(airship['discussion_url']),
+    all,
+    zeppelins,
+    digest,
+  };
 }
 
-/** What every platform's answer says, in the core's own sentences. */
-function expectSentences(text: string, ids: { maps: string; digest: string }, link?: RegExp) {
-  expect(text).toMatch(
-    new RegExp(`${ids.maps} \\(comments\\): Delivered (\\w{3} \\d{1,2} \\w{3} )?\\d\\d:\\d\\d UTC \\(`),
+/** What a Discord reader sees of a message: its text and embeds, markdown escapes removed. */
+function visibleText(message: Record<string, unknown>): string {
+  const embeds = (message['embeds'] as { title?: string; description?: string }[] | undefined) ?? [];
+  const parts = [message['content'], ...embeds.flatMap((e) => [e.title, e.description])];
+  return parts
+    .filter((part): part is string => typeof part === 'string')
+    .join('\n')
+    .replace(/\\(.)/g, '$1');
+}
+
+/** A moment ago as the answer writes it, whatever the hour: `00:02 UTC (now)`, `Mon 23 Nov 23:59 UTC (3 s ago)`. */
+const JUST_NOW = '(?:[A-Z][a-z]{2} \\d{1,2} [A-Z][a-z]{2} )?\\d\\d:\\d\\d UTC \\((?:now|\\d+ s ago)\\)';
+
+/** The lines of both answers: posted with the message's link and filtered out; held and a duplicate. */
+function expectStory(
+  posted: string,
+  held: string,
+  s: Awaited<ReturnType<typeof story>>,
+  messageLink: RegExp,
+): void {
+  expect(posted).toContain('Difference engine');
+  expect(posted).toMatch(new RegExp(`${s.all.id} \\(posts\\): Posted here ${JUST_NOW}`));
+  expect(posted).toMatch(messageLink);
+  expect(posted).toContain(
+    `${s.zeppelins.id} (posts): Filtered out by --keyword zeppelin: it does not mention it.`,
   );
-  if (link) expect(text).toMatch(link);
-  expect(text).toContain(`${ids.digest} (comments): A duplicate: posted here`);
+  expect(posted).toContain(
+    `${s.digest.id} (posts): Filtered out by --keyword airship: it does not mention it.`,
+  );
+  expect(held).toContain('Airship engine');
+  expect(held).toMatch(
+    new RegExp(
+      `${s.digest.id} \\(posts\\): Held for the digest, which goes [A-Za-z0-9: ]+ UTC \\(in [^)]+\\)\\.`,
+    ),
+  );
+  expect(held).toContain(`${s.all.id} (posts): Already taken here by ${s.digest.id}'s schedule`);
 }
 
-describe('/directory why on Slack', () => {
-  it('answers a signed slash command with the delivered, filtered and held lines, and a link to the posted message', async () => {
-    const slack = await new FakeSlackApi().start();
+describe('/directory why end to end: emulator → engine → platform → the answer', () => {
+  it("on Slack: a signed slash command gets the posted (with the message's permalink), filtered and held lines", async () => {
+    const token = 'xoxb-why';
+    const secret = 'why-signing-secret';
+    const slack = await new FakeSlackApi({ burst: 3 }).start();
     cleanup.add(() => slack.close());
-    slack.addToken('xoxb-why', 'T0WHY');
-    const channel = fresh('C');
-    slack.addChannel(channel);
+    slack.addToken(token, 'T0WHY');
+    slack.addChannel('C0WHY');
+    const logger = silentLogger();
     const adapter = createSlackAdapter({
-      botToken: 'xoxb-why',
-      signingSecret: 'why-secret',
+      botToken: token,
+      signingSecret: secret,
       apiUrl: slack.apiUrl,
-      logger: silentLogger(),
+      logger,
     });
-    const { bot, url } = await startPipeline(world, cleanup, adapter, { namespace: 'e2e-why-slack' });
-    const ids = await scenario(bot, { platform: 'slack', channelId: channel, workspaceId: 'T0WHY' });
-    const posted = slack.callsTo('chat.postMessage').filter((c) => c.params['channel'] === channel);
-    expect(posted).toHaveLength(1);
-    const ts = String(posted[0]?.response['ts']);
+    const { bot, url } = await startPipeline(world, cleanup, adapter, { namespace: 'e2e-why-slack', logger });
+    const s = await story(bot, 'slack', 'C0WHY');
+    expect(slack.callsTo('chat.postMessage').filter((c) => c.response['ok'])).toHaveLength(1);
 
-    const ask = async (text: string) => {
+    async function ask(channel: string, text: string): Promise<string> {
       const body = new URLSearchParams({
         team_id: 'T0WHY',
-        team_domain: 'fake',
         channel_id: channel,
         user_id: 'U0ASKER',
         user_name: 'asker',
@@ -103,7 +141,7 @@ describe('/directory why on Slack', () => {
       }).toString();
       const res = await fetch(`${url}/slack/events`, {
         method: 'POST',
-        headers: signedHeaders('why-secret', body, Math.floor(Date.now() / 1000)),
+        headers: signedHeaders(secret, body, Math.floor(Date.now() / 1000)),
         body,
       });
       expect(res.status).toBe(200);
@@ -111,86 +149,65 @@ describe('/directory why on Slack', () => {
       const answer = acked['text'] === 'Working on it…' ? (await slack.waitForResponse()).body : acked;
       expect(answer['response_type']).toBe('ephemeral');
       return JSON.stringify(answer);
-    };
-
-    const link = `https://fake.slack.com/archives/${channel}/p${ts.replace('.', '')}`;
-    expectSentences(await ask(`why comment ${delivered(ids)}`), ids, new RegExp(link));
-    const about = await ask(`why ${String(ids.held['url'])}`);
-    expect(about).toContain(
-      `${ids.maps} (comments): Filtered out by --keyword \\"maps\\": it mentions none of them.`,
-    );
-    expect(about).toMatch(
-      new RegExp(`${ids.digest} \\(comments\\): Held for the digest: it goes .+ UTC \\(in .+\\)\\.`),
+    }
+    const posted = slack.callsTo('chat.postMessage').find((c) => c.response['ok']);
+    const ts = String(posted?.response['ts']).replace('.', '');
+    expectStory(
+      await ask('C0WHY', `why ${s.posted}`),
+      await ask('C0WHY', `why ${s.held}`),
+      s,
+      new RegExp(`https://fake\\.slack\\.com/archives/C0WHY/p${ts}`),
     );
     expect(slack.violations).toEqual([]);
   });
-});
 
-describe('/directory why on Discord', () => {
-  it('answers a signed interaction with the delivered, filtered and held lines, and a link to the posted message', async () => {
-    const rest = new FakeDiscordRest({ token: 'discord-why-token' });
+  it("on Discord: a signed interaction gets the posted (with the message's link), filtered and held lines", async () => {
+    const rest = new FakeDiscordRest({ token: 'discord-why' });
     await rest.listen();
     cleanup.add(() => rest.close());
+    rest.addChannel(CHANNEL_ID, 'ok', GUILD_ID);
     const keys = discordKeyPair();
-    // The one channel of this bot: the channel the support's interactions come from, in its server.
-    const channel = CHANNEL_ID;
-    rest.addChannel(channel, 'ok', GUILD_ID);
+    const logger = silentLogger();
     const adapter: ChatAdapter = createDiscordAdapter({
-      token: 'discord-why-token',
+      token: 'discord-why',
       applicationId: APP_ID,
       publicKey: keys.publicHex,
       apiUrl: rest.url,
       gateway: false,
-      logger: silentLogger(),
+      logger,
     });
-    const { bot, url } = await startPipeline(world, cleanup, adapter, { namespace: 'e2e-why-discord' });
-    // Seeded without a server (as SUBSCRIPTIONS routes are): the link's server comes from the asking interaction.
-    const ids = await scenario(bot, { platform: 'discord', channelId: channel });
-    const message = rest.messages.get(channel)?.[0] as { id?: string } | undefined;
-    expect(message?.id).toBeDefined();
+    const { bot, url } = await startPipeline(world, cleanup, adapter, {
+      namespace: 'e2e-why-discord',
+      logger,
+    });
+    const s = await story(bot, 'discord', CHANNEL_ID, { workspaceId: GUILD_ID });
 
-    const ask = async (item: string) => {
+    async function ask(item: string): Promise<string> {
       const interaction = commandInteraction('why', [{ name: 'item', type: 3, value: item }]);
-      const raw = JSON.stringify(interaction);
-      const res = await fetch(`${url}/discord/interactions`, {
-        method: 'POST',
-        headers: signedInteractionHeaders(keys.privateKey, raw),
-        body: raw,
-      });
+      const res = await postInteraction(url, keys.privateKey, interaction);
       expect(res.status).toBe(200);
       const callback = (await res.json()) as { type?: number; data?: Record<string, unknown> };
-      const answer =
-        callback.type === 4 && callback.data
-          ? callback.data
-          : ((
-              await rest.waitForCall(
-                (c) =>
-                  c.method === 'PATCH' &&
-                  c.route.endsWith('@original') &&
-                  c.path.includes(String(interaction['token'])),
-              )
-            ).body as Record<string, unknown>);
-      expect(answer['flags']).toBe(64); // only the asker sees it
-      // The embed as a reader sees it: Discord's markdown escapes undone.
-      const embed = (answer['embeds'] as { title: string; description: string }[])[0];
-      return `${embed?.title}\n${embed?.description.replace(/\\([^\w\s])/g, '$1')}`;
-    };
-
-    const link = `https://discord.com/channels/${GUILD_ID}/${channel}/${message?.id}`;
-    expectSentences(await ask(`comment ${delivered(ids)}`), ids, new RegExp(link));
-    const about = await ask(String(ids.held['url']));
-    expect(about).toContain(
-      `${ids.maps} (comments): Filtered out by --keyword "maps": it mentions none of them.`,
-    );
-    expect(about).toMatch(
-      new RegExp(`${ids.digest} \\(comments\\): Held for the digest: it goes .+ UTC \\(in .+\\)\\.`),
+      if (callback.type === 4 && callback.data) return visibleText(callback.data);
+      const edit = await rest.waitForCall(
+        (c) =>
+          c.method === 'PATCH' &&
+          c.route.endsWith('@original') &&
+          c.path.includes(String(interaction['token'])),
+      );
+      return visibleText(edit.body as Record<string, unknown>);
+    }
+    const messageId = (await bot.engine.deliveryLog.recent(`discord:${CHANNEL_ID}`))[0]?.messageId;
+    expect(messageId).toBeDefined();
+    expectStory(
+      await ask(s.posted),
+      await ask(s.held),
+      s,
+      new RegExp(`https://discord\\.com/channels/${GUILD_ID}/${CHANNEL_ID}/${messageId}`),
     );
     expect(rest.problems).toEqual([]);
   });
-});
 
-describe('/directory why at the console prompt', () => {
-  it('prints the delivered, filtered and held lines under the item', async () => {
+  it('on the console: typed at the prompt, answered in the terminal', async () => {
     const input = new PassThrough();
     let output = '';
     const adapter = createConsoleAdapter({
@@ -199,31 +216,26 @@ describe('/directory why at the console prompt', () => {
       },
       input,
       logger: silentLogger(),
-      promptChannelId: 'why',
+      promptChannelId: 'general',
     });
     const { bot } = await startPipeline(world, cleanup, adapter, { namespace: 'e2e-why-console' });
-    const ids = await scenario(bot, { platform: 'console', channelId: 'why' });
-    const before = output.length;
-    input.write(`why comment ${delivered(ids)}\n`);
-    await eventually(() => output.slice(before).includes('A duplicate'), 10_000, 'the delivered answer');
-    const first = output.slice(before).replace(/\s+/g, ' ');
-    expect(first).toMatch(
-      new RegExp(`${ids.maps} \\(comments\\): Delivered (\\w{3} \\d{1,2} \\w{3} )?\\d\\d:\\d\\d UTC`),
+    const s = await story(bot, 'console', 'general');
+    const answer = async (link: string, title: string) => {
+      const from = output.length;
+      input.write(`why ${link}\n`);
+      await eventually(
+        () => output.slice(from).includes(`Why: ${title}`) && output.slice(from).includes('directory>'),
+        10_000,
+        'the answer printed',
+      );
+      return output.slice(from);
+    };
+    // The console's messages have ids, not links: the line names the one it printed.
+    expectStory(
+      await answer(s.posted, 'Difference engine console'),
+      await answer(s.held, 'Airship engine console'),
+      s,
+      new RegExp(`Posted here ${JUST_NOW} as message console-1\\.`),
     );
-    const middle = output.length;
-    input.write(`why ${String(ids.held['url'])}\n`);
-    await eventually(() => output.slice(middle).includes('Held for'), 10_000, 'the held answer');
-    const second = output.slice(middle).replace(/\s+/g, ' ');
-    expect(second).toContain(
-      `${ids.maps} (comments): Filtered out by --keyword "maps": it mentions none of them.`,
-    );
-    expect(second).toMatch(
-      new RegExp(`${ids.digest} \\(comments\\): Held for the digest: it goes .+ UTC \\(in .+\\)\\.`),
-    );
-    input.end();
   });
 });
-
-function delivered(ids: { delivered: Record<string, unknown> }): string {
-  return String(ids.delivered['id']);
-}

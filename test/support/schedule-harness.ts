@@ -3,7 +3,7 @@ import { DeliveredLedger } from '../../src/delivery/delivered-ledger.js';
 import { Dispatcher } from '../../src/delivery/dispatch/dispatcher.js';
 import { Outbox } from '../../src/delivery/outbox.js';
 import { runFeedOnce } from '../../src/engine/feed-runner.js';
-import type { Feed, FeedPosition } from '../../src/feeds/feed.js';
+import type { Feed } from '../../src/feeds/feed.js';
 import type { FeedItem } from '../../src/feeds/feed-item.js';
 import type { ComposeDigest } from '../../src/held-items/release-entries.js';
 import { createScheduling, type SchedulingEvent } from '../../src/held-items/scheduling.js';
@@ -85,10 +85,6 @@ export class ScriptedFeed implements Feed<number> {
   }
   async recent() {
     return [];
-  }
-  /** Whatever the test pushed is ahead until polled; nothing else is asked about here. */
-  position(state: number | undefined): FeedPosition {
-    return state === undefined ? 'unstarted' : 'ahead';
   }
 }
 

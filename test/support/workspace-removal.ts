@@ -18,7 +18,6 @@ export function workspaceRemovalFor(bot: Instance) {
   const workspaceRemoved = createWorkspaceRemoval({
     store: bot.store,
     outbox: bot.engine.outbox,
-    deliveryLog: bot.engine.deliveryLog,
     logger: log,
     metrics,
   });

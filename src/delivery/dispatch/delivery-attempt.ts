@@ -4,11 +4,11 @@ import {
   type ChatAdapter,
   DELETE_REFUSED,
   type DeliveryOutcome,
-  type Destination,
+  type MessageReference,
 } from '../../ports/index.js';
 import type { SubscriptionRepository } from '../../subscriptions/index.js';
 import type { DeliveredLedger } from '../delivered-ledger.js';
-import type { DeliveryLog, DeliveryLogOutcome, DeliveryRecord } from '../delivery-log.js';
+import type { DeliveryLogOutcome, DeliveryRecord, DeliveryRecorder } from '../delivery-log.js';
 import { sendEdit } from '../edits.js';
 import { withMuteActions } from '../mute-actions.js';
 import { EDIT_SUFFIX, idempotencyKeyOf, type Outbox, type OutboxEntry } from '../outbox.js';
@@ -24,10 +24,10 @@ export interface AttemptDeps {
   threads: ThreadDelivery;
   maxAttempts: number;
   /**
-   * Where settled attempts are recorded for `/directory why`; absent: nowhere. Written without
-   * waiting and never failing the attempt (see DeliveryLog).
+   * Where settled attempts are recorded for `/directory why` (the delivery log); absent, nothing
+   * is. Written after the entry is settled, and a failed write is only reported (`log-failed`).
    */
-  log?: Pick<DeliveryLog, 'record'> | undefined;
+  log?: DeliveryRecorder | undefined;
   onEvent?: ((event: DispatchEvent) => void) | undefined;
 }
 
@@ -101,48 +101,35 @@ export class DeliveryAttempts {
     await ledger.markDelivered(entry.destinationKey, entry.itemKey, entry.reference);
     await outbox.remove(entry);
     onEvent?.({ type: 'delivered', entry, ms: clock.now() - startedAt });
-    this.#log(entry, 'delivered', { place: adapter, reference: entry.reference });
+    this.#log(entry, 'delivered', placeOf(adapter, entry, entry.reference));
   }
 
   /**
-   * Records the attempt's outcome in the delivery log, without waiting: bookkeeping beside the
-   * delivery, so neither its failure nor its pace ever touches the entry. A channel's messages
-   * only (a reminder DM is nobody's channel).
+   * Hands the settled attempt to the delivery log, which writes it with others settling about
+   * now (see DeliveryLog): the attempt does not wait for it. The entry is settled already
+   * (recorded, removed or rescheduled), so a failed write loses only the record: it never fails
+   * the delivery, nor makes it be tried again. A person's DMs are not logged: the log is per channel.
    */
   #log(
     entry: OutboxEntry,
     outcome: DeliveryLogOutcome,
-    detail: {
-      code?: string;
-      reason?: string;
-      place?: ChatAdapter;
-      reference?: { messageId: string; threadId?: string; channelId?: string } | undefined;
-    } = {},
+    details: Pick<DeliveryRecord, 'code' | 'reason' | 'messageId' | 'link'> = {},
   ): void {
-    const { log, clock } = this.#deps;
+    const { log, clock, onEvent } = this.#deps;
     if (log === undefined || entry.destination.direct === true) return;
-    const { code, reason, place, reference } = detail;
-    const link = reference === undefined ? undefined : messageLinkOf(place, entry.destination, reference);
-    const itemKey = entry.itemKey.endsWith(EDIT_SUFFIX)
-      ? entry.itemKey.slice(0, -EDIT_SUFFIX.length)
-      : entry.itemKey;
-    const record: DeliveryRecord = {
-      at: clock.now(),
-      destinationKey: entry.destinationKey,
-      itemKey,
-      outcome,
-      ...(code === undefined ? {} : { code }),
-      ...(reason === undefined ? {} : { reason }),
-      ...(reference === undefined ? {} : { messageId: reference.messageId }),
-      ...(link === undefined ? {} : { link }),
-      title: entry.message.title,
-      subscriptionIds: entry.subscriptionIds,
-    };
-    try {
-      void log.record(record);
-    } catch {
-      // The log is bookkeeping: a throw here must not reach the attempt.
-    }
+    const itemKey = entry.edit === undefined ? entry.itemKey : entry.itemKey.slice(0, -EDIT_SUFFIX.length);
+    const title = entry.message.title;
+    log
+      .record({
+        at: clock.now(),
+        destinationKey: entry.destinationKey,
+        itemKey,
+        outcome,
+        ...details,
+        ...(title ? { title } : {}),
+        subscriptionIds: entry.subscriptionIds,
+      })
+      .catch((error: unknown) => onEvent?.({ type: 'log-failed', entry, error }));
   }
 
   /**
@@ -189,18 +176,12 @@ export class DeliveryAttempts {
     const { outbox, subscriptions, clock, onEvent, maxAttempts } = this.#deps;
     if (outcome.status === 'rejected' && outcome.code === DELETE_REFUSED && entry.edit?.delete) {
       await this.#markInstead(entry, outcome.reason);
-      this.#log(entry, 'rejected', { code: outcome.code, reason: outcome.reason });
       return;
     }
     if (outcome.status === 'delivered' && entry.edit !== undefined) {
       await outbox.remove(entry);
       onEvent?.({ type: 'edited', entry, ms: clock.now() - startedAt });
-      const deleted = entry.edit.delete === true;
-      this.#log(
-        entry,
-        deleted ? 'deleted' : 'edited',
-        deleted ? {} : { place: adapter, reference: entry.edit },
-      );
+      this.#log(entry, entry.edit.delete ? 'deleted' : 'edited', placeOf(adapter, entry, entry.edit));
       return;
     }
     if (outcome.status === 'delivered') {
@@ -225,7 +206,6 @@ export class DeliveryAttempts {
     // else would ever mark it.
     if (outcome.status === 'rejected' && outcome.scope === 'message' && entry.edit?.delete) {
       await this.#markInstead(entry, outcome.reason);
-      this.#log(entry, 'rejected', { code: outcome.code, reason: outcome.reason });
       return;
     }
     // A person who refuses DMs holds no channel and no subscription: drop that one message.
@@ -251,22 +231,18 @@ export class DeliveryAttempts {
         dropped: dropped.length,
       });
       this.#log(entry, 'rejected', { code: outcome.code, reason: outcome.reason });
-      // What waited behind it goes with the channel: each says so when asked about.
-      for (const other of dropped)
-        if (other.itemKey !== entry.itemKey)
-          this.#log(other, 'dropped', {
-            code: outcome.code,
-            reason: `the channel refused: ${outcome.reason}`,
-          });
       return;
     }
     const rateLimited = outcome.retryAfterMs !== undefined;
     if (!rateLimited && entry.attempts + 1 >= maxAttempts) {
-      const given = { code: outcome.code, reason: `${outcome.reason} (after ${maxAttempts} attempts)` };
-      this.#log(entry, 'abandoned', given);
       if (entry.edit?.delete) return this.#markInstead(entry, `gave up deleting: ${outcome.reason}`);
       await outbox.remove(entry);
-      onEvent?.({ type: 'abandoned', entry, reason: `${outcome.code}: ${given.reason}` });
+      onEvent?.({
+        type: 'abandoned',
+        entry,
+        reason: `${outcome.code}: ${outcome.reason} (after ${maxAttempts} attempts)`,
+      });
+      this.#log(entry, 'abandoned', { code: outcome.code, reason: outcome.reason });
       return;
     }
     const retryInMs = outcome.retryAfterMs ?? backoff(entry.attempts);
@@ -277,7 +253,8 @@ export class DeliveryAttempts {
     const notBefore = outcome.global === true ? clock.now() : clock.now() + retryInMs;
     await outbox.reschedule(entry, notBefore, !rateLimited);
     onEvent?.({ type: 'failed', entry, code: outcome.code, reason: outcome.reason, retryInMs });
-    this.#log(entry, 'failed', { code: outcome.code, reason: outcome.reason });
+    // A rate limit is the platform's pace, not the message's failure: the outbox shows it waiting.
+    if (!rateLimited) this.#log(entry, 'failed', { code: outcome.code, reason: outcome.reason });
   }
 
   /**
@@ -294,17 +271,20 @@ export class DeliveryAttempts {
   }
 }
 
-/** The adapter's link to a posted message; undefined when it has none or its answer throws. */
-export function messageLinkOf(
-  adapter: ChatAdapter | undefined,
-  destination: Destination,
-  reference: { messageId: string; threadId?: string; channelId?: string },
-): string | undefined {
-  try {
-    return adapter?.messageLink?.(destination, reference);
-  } catch {
-    return undefined;
-  }
+/** Where a posted message is, for its log record: its id and, where the platform has one, a link. */
+function placeOf(
+  adapter: ChatAdapter,
+  entry: OutboxEntry,
+  reference: MessageReference | undefined,
+): Pick<DeliveryRecord, 'messageId' | 'link'> {
+  if (reference === undefined) return {};
+  const { messageId, threadId, channelId } = reference;
+  const link = adapter.messageLink?.(entry.destination, {
+    messageId,
+    ...(threadId === undefined ? {} : { threadId }),
+    ...(channelId === undefined ? {} : { channelId }),
+  });
+  return { messageId, ...(link === undefined ? {} : { link }) };
 }
 
 const BASE_BACKOFF_MS = 1000;
@@ -324,4 +304,6 @@ export type DispatchEvent =
   | { type: 'dropped'; entry: OutboxEntry; code: string; reason: string }
   | { type: 'failed'; entry: OutboxEntry; code: string; reason: string; retryInMs: number }
   | { type: 'abandoned'; entry: OutboxEntry; reason: string }
-  | { type: 'error'; entry: OutboxEntry; error: unknown };
+  | { type: 'error'; entry: OutboxEntry; error: unknown }
+  /** The delivery stands; only its record in the delivery log was lost. */
+  | { type: 'log-failed'; entry: OutboxEntry; error: unknown };

@@ -1,7 +1,7 @@
 import type { ChatAdapter, Clock } from '../../ports/index.js';
 import type { SubscriptionRepository } from '../../subscriptions/index.js';
 import type { DeliveredLedger } from '../delivered-ledger.js';
-import type { DeliveryLog } from '../delivery-log.js';
+import type { DeliveryRecorder } from '../delivery-log.js';
 import type { Outbox, OutboxEntry } from '../outbox.js';
 import { ThreadDelivery } from '../threads.js';
 import type { DispatchEvent } from './delivery-attempt.js';
@@ -25,8 +25,8 @@ export interface DispatcherOptions {
    * counted); with the backoff capped at 10 minutes that is about three hours of trying.
    */
   maxAttempts?: number;
-  /** Where settled attempts are recorded (`/directory why`); absent: nowhere. */
-  log?: Pick<DeliveryLog, 'record'>;
+  /** Where settled attempts are recorded for `/directory why` (see DeliveryAttempts). */
+  log?: DeliveryRecorder;
   onEvent?: (event: DispatchEvent) => void;
 }
 
