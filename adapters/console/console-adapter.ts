@@ -91,6 +91,12 @@ export function createConsoleAdapter(options: ConsoleAdapterOptions): ChatAdapte
   return {
     platform: 'console',
     pacing: CONSOLE_PACING,
+    // A terminal notifies nobody; any target is shown as it would be pinged, for trying it out.
+    mentions: {
+      kinds: ['role', 'group', 'user', 'tag'],
+      hint: 'role:, group:, user: or tag:<id>',
+      problem: () => undefined,
+    },
     access: CONSOLE_ACCESS,
 
     async start(context) {

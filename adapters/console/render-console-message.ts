@@ -34,12 +34,14 @@ function formatTime(iso: string): string | undefined {
  * text can never drive the terminal; the only ANSI codes are our own (with `color`).
  */
 export function renderConsoleMessage(message: Message, options: ConsoleRenderOptions = {}): string {
-  if (message.layout === 'line') return renderLine(message);
+  const pings = mentionLine(message);
+  if (message.layout === 'line')
+    return pings === undefined ? renderLine(message) : `${pings}\n${renderLine(message)}`;
   const width = Math.max(20, options.width ?? 80);
   const indent = '  ';
   const bodyWidth = width - indent.length;
   const style = options.color === true;
-  const lines: string[] = [];
+  const lines: string[] = pings === undefined ? [] : [style ? bold(pings) : pings];
 
   const title = truncate(oneLine(message.title), TITLE_MAX) || '(untitled)';
   lines.push(style ? bold(title) : title);
@@ -110,6 +112,15 @@ export function renderConsoleMessage(message: Message, options: ConsoleRenderOpt
     lines.push(style ? dim(text) : text);
   }
   return lines.join('\n');
+}
+
+/**
+ * Whom the message pings, as a terminal can say it (`@ role:112233 · user:alice`): a terminal has
+ * nobody to notify, so the sandbox shows what a channel would get.
+ */
+function mentionLine(message: Message): string | undefined {
+  if (!message.mentions?.length) return undefined;
+  return `@ ${message.mentions.map((m) => oneLine(m.label ?? `${m.kind}:${m.id}`)).join(' · ')}`;
 }
 
 /** A `line` message (compact or title-only subscription): the title and its link on one line. */

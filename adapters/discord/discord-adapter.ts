@@ -20,6 +20,7 @@ import { createHttpInteractionsHandler } from './http-interactions.js';
 import { createInteractionFlow } from './interaction-flow.js';
 import { interactionSchema } from './interaction-payload.js';
 import { createResponder } from './interaction-responder.js';
+import { DISCORD_MENTIONS } from './mentions.js';
 import { createChannelServers, discordMessageLink } from './message-link.js';
 import { createDiscordRest, type DiscordRestEvent } from './rest-client.js';
 import { rememberThreadRefusals } from './thread-refusals.js';
@@ -192,6 +193,7 @@ export function createDiscordAdapter(options: DiscordAdapterOptions): ChatAdapte
   return {
     platform: 'discord',
     pacing: DISCORD_PACING,
+    mentions: DISCORD_MENTIONS,
     // Replies go in a thread under their message (Slack `thread_ts`, a Discord thread).
     repliesInThreads: true,
     // Without a token nothing is posted, so no channel can be refused.

@@ -5,6 +5,7 @@ export { createDiscordAdapter, DISCORD_PACING, type DiscordAdapterOptions } from
 export { escapeMarkdown } from './escape-markdown.js';
 export { INTERACTIONS_PATH } from './http-interactions.js';
 export { DISCORD_LIMITS } from './limits.js';
+export { DISCORD_MENTIONS, type DiscordMentions, discordMentions } from './mentions.js';
 export { type RegisterCommandsOptions, registerDiscordCommands } from './register-commands.js';
 export type { DiscordEmbed } from './render-embed.js';
 export {

@@ -21,3 +21,9 @@ export const EPHEMERAL_FLAG = 64;
 
 /** `{ parse: [] }`: no text in any message the bot sends can ping @everyone, @here, a role or a user. */
 export const NO_MENTIONS = Object.freeze({ parse: [] as never[] });
+
+/**
+ * What discord.js adds to every reset it learns from the headers (its default, stated here so the
+ * outbox adds the same and never sends before discord.js's own bucket has refilled).
+ */
+export const RATE_LIMIT_OFFSET_MS = 50;

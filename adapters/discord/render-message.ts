@@ -1,6 +1,7 @@
 import { type CommandReply, type Message, truncate } from '../../src/ports/index.js';
 import { escapeMarkdown } from './escape-markdown.js';
 import { DISCORD_LIMITS, EPHEMERAL_FLAG } from './limits.js';
+import { type DiscordMentions, discordMentions } from './mentions.js';
 import { type DiscordActionRow, renderActionRows } from './render-components.js';
 import { type DiscordEmbed, embedLength, renderEmbed } from './render-embed.js';
 
@@ -12,7 +13,7 @@ export interface DiscordMessageBody {
   embeds?: DiscordEmbed[];
   components?: DiscordActionRow[];
   flags?: number;
-  allowed_mentions: { parse: never[] };
+  allowed_mentions: DiscordMentions['allowed_mentions'];
 }
 
 /** custom_id prefix of the "Share in channel" button; the rest of the id is the command text to re-run. */
@@ -39,10 +40,17 @@ export function renderEmbeds(messages: readonly Message[]): DiscordEmbed[] {
 
 /**
  * The exact create-message body for a feed message (`POST /channels/{id}/messages`), without
- * the delivery-specific nonce: the embed and the message's buttons. Mentions are always suppressed.
+ * the delivery-specific nonce: the embed and the message's buttons. Nothing in the text can
+ * ping; the subscription's configured mentions, when the item matched, are the content and the
+ * only ids `allowed_mentions` names.
  */
 export function renderDiscordMessage(message: Message): DiscordMessageBody {
-  const body: DiscordMessageBody = { embeds: renderEmbeds([message]), allowed_mentions: { parse: [] } };
+  const { content, allowed_mentions } = discordMentions(message);
+  const body: DiscordMessageBody = {
+    ...(content === undefined ? {} : { content }),
+    embeds: renderEmbeds([message]),
+    allowed_mentions,
+  };
   const rows = renderActionRows(message);
   if (rows.length > 0) body.components = rows;
   return body;

@@ -1,5 +1,8 @@
 import { type RateLimitData, REST, type RESTOptions } from 'discord.js';
 import type { Logger } from '../../src/ports/index.js';
+import { RATE_LIMIT_OFFSET_MS } from './limits.js';
+
+export { RATE_LIMIT_OFFSET_MS };
 
 /** Signals from discord.js REST worth counting (metrics) — the SDK owns the buckets, we watch. */
 export type DiscordRestEvent =
@@ -42,11 +45,6 @@ const OUTBOX_ROUTES = new Set([
   'PATCH /channels/:id/messages/:id',
   'POST /users/@me/channels',
 ]);
-/**
- * What discord.js adds to every reset it learns from the headers (its default, stated here so the
- * outbox adds the same and never sends before discord.js's own bucket has refilled).
- */
-export const RATE_LIMIT_OFFSET_MS = 50;
 /** A global wait shorter than this is a blip; waiting is cheaper than a failed delivery and a retry. */
 const MAX_GLOBAL_WAIT_MS = 1_000;
 

@@ -3,6 +3,7 @@
 export type { SlackAdapterOptions } from './adapter-options.js';
 export type { SlackAdapterEvent } from './events.js';
 export { createKeyValueInstallationStore } from './installation-store.js';
+export { SLACK_MENTIONS, slackMentionLine } from './mentions.js';
 export type { SlackOAuthOptions } from './oauth-install.js';
 export { SLACK_PACING, SLACK_WORKSPACE_MESSAGES_PER_MINUTE, slackPacing } from './pacing.js';
 export {

@@ -2,6 +2,7 @@ import type { Message, MessageField } from '../../src/ports/index.js';
 import { truncate } from '../../src/ports/index.js';
 import { SLACK_LIMITS } from './block-limits.js';
 import { escapeSlackText, escapeWithin } from './escape.js';
+import { slackMentionLine } from './mentions.js';
 import { renderActionsBlock, usableUrl } from './render-actions.js';
 import { renderEntrySections } from './render-entries.js';
 
@@ -94,8 +95,13 @@ function lineBlocks(message: Message): SlackBlock[] {
  * is escaped and every limit respected, truncating with an ellipsis rather than failing the post.
  */
 export function renderMessageBlocks(message: Message): SlackBlock[] {
-  if (message.layout === 'line') return lineBlocks(message);
-  const blocks: SlackBlock[] = [];
+  const mentions = slackMentionLine(message);
+  // The configured mentions come first, in a section of their own: our markup, not user text,
+  // so it is the one mrkdwn without `verbatim` (Slack must read the `<@U…>` as a mention).
+  const pings: SlackBlock[] =
+    mentions === '' ? [] : [{ type: 'section', text: { type: 'mrkdwn', text: mentions } }];
+  if (message.layout === 'line') return [...pings, ...lineBlocks(message)];
+  const blocks: SlackBlock[] = [...pings];
   const title = message.title.trim() === '' ? message.fallback : message.title;
   if (title.trim() !== '') {
     blocks.push({ type: 'header', text: plainText(escapeWithin(title, SLACK_LIMITS.headerText)) });
@@ -157,7 +163,11 @@ export function capBlocks(blocks: SlackBlock[], max: number): SlackBlock[] {
 /** The notification/fallback line: escaped like everything else, short enough for any client. */
 export function renderFallbackText(message: Message): string {
   const fallback = message.fallback.trim() === '' ? message.title : message.fallback;
-  return escapeWithin(truncate(fallback, SLACK_LIMITS.fallbackText), SLACK_LIMITS.fallbackText);
+  const mentions = slackMentionLine(message);
+  // The notification says whom it is for first; the mentions are our markup, the rest escaped.
+  const room = SLACK_LIMITS.fallbackText - (mentions === '' ? 0 : mentions.length + 1);
+  const text = escapeWithin(truncate(fallback, room), room);
+  return mentions === '' ? text : `${mentions} ${text}`;
 }
 
 /**

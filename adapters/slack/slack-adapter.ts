@@ -7,6 +7,7 @@ import { createBoltLogger } from './bolt-logger.js';
 import { type SlackBotIdentity, verifySlackBotToken } from './bot-identity.js';
 import { createSlackDeliveries } from './deliveries.js';
 import type { SlackAdapterEvent } from './events.js';
+import { SLACK_MENTIONS } from './mentions.js';
 import { createWorkspaceAddresses, slackMessageLink } from './message-link.js';
 import { slackPacing } from './pacing.js';
 import { createSlackTokens } from './slack-tokens.js';
@@ -91,6 +92,7 @@ export function createSlackAdapter(options: SlackAdapterOptions): ChatAdapter {
   return {
     platform: 'slack',
     pacing: slackPacing(options.workspaceMessagesPerMinute),
+    mentions: SLACK_MENTIONS,
     // Replies go in a thread under their message (Slack `thread_ts`, a Discord thread).
     repliesInThreads: true,
     access,

@@ -10,10 +10,12 @@ import type { AdapterContext, ChatAdapter, Logger } from '../ports/index.js';
 import { systemClock, withDeadline } from '../ports/index.js';
 import { createSecretSealer, createStore, verifyStoreKey } from '../store/index.js';
 import { ChannelHistory } from '../subscriptions/index.js';
+import { WebhookRegistry } from '../webhooks/index.js';
 import { createLostAccessRemoval, type LostAccessRemoval } from './lost-access-removal.js';
 import { buildPanel } from './panel-wiring.js';
 import { type ConsoleOptions, createAdapters } from './platforms.js';
 import { isSandbox, SANDBOX_STORE_NAMESPACE, storeNamespace, subscriptionSeeds } from './sandbox.js';
+import { configuredWebhooks, mentionSupportOf, resolveSeeds } from './webhook-setup.js';
 import {
   buildCommandHandler,
   buildHomeService,
@@ -85,9 +87,22 @@ export function createApp(config: Config, options: AppOptions): App {
     emulator = directory.emulator;
     client = directory.client;
 
+    // Every webhook by name, from the environment and the store; a URL no kind takes is a
+    // configuration error (exit 78) here, before anything is bound.
+    const webhooks = new WebhookRegistry({
+      keyv: store.keyv,
+      leases: store.leases,
+      clock: systemClock,
+      sealer,
+      configured: configuredWebhooks(config),
+    });
     // The console's banner names the port, known once it is bound (before adapters start).
     let boundPort = 0;
-    adapters.push(...(await createAdapters(config, { ...options, metrics }, store, () => boundPort, sealer)));
+    adapters.push(
+      ...(await createAdapters(config, { ...options, metrics }, store, () => boundPort, sealer, webhooks)),
+    );
+    // SUBSCRIPTIONS as the engine takes it: webhooks resolved to their kinds, mentions checked.
+    const seeds = resolveSeeds(subscriptionSeeds(config), configuredWebhooks(config), adapters);
     // The zone each schedule is read in; the engine's schedule runner takes `zones.resolver.zoneOf`.
     const zones = buildZones(store, adapters);
 
@@ -109,7 +124,7 @@ export function createApp(config: Config, options: AppOptions): App {
       clock: systemClock,
       compose: createItemComposer(systemClock),
       settings: engineSettings(config),
-      seeds: subscriptionSeeds(config),
+      seeds,
       // Digests, quiet hours and caps read each schedule in its --tz, channel, workspace zone or UTC.
       schedule: { zoneOf: zones.resolver.zoneOf },
       onEvent: (event) => {
@@ -122,7 +137,16 @@ export function createApp(config: Config, options: AppOptions): App {
     engine = activeEngine;
 
     const history = new ChannelHistory({ keyv: store.keyv, leases: store.leases, clock: systemClock });
-    const parts = { client, engine: activeEngine, store, directoryId: directory.id, metrics, zones, history };
+    const parts = {
+      client,
+      engine: activeEngine,
+      store,
+      directoryId: directory.id,
+      metrics,
+      zones,
+      history,
+      mentionSupport: (platform: string) => mentionSupportOf(adapters, platform),
+    };
     const commands = buildCommandHandler(config, parts);
     home = buildHomeService(config, parts, commands, logger);
     // The panel answers at `/`; mounted with the adapters' routes, before the port is bound.

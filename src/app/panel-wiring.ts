@@ -23,6 +23,7 @@ import {
 import { destinationKey } from '../subscriptions/index.js';
 import { MESSAGE_RENDERERS } from './platforms.js';
 import { isSandbox } from './sandbox.js';
+import { openWebhookAdmin } from './webhook-admin.js';
 import { type CommandParts, statusReport, whyDesk } from './wiring.js';
 
 /** How long one preview lookup is reused: a page reload or three formats cost one directory call. */
@@ -147,6 +148,8 @@ export function buildPanel(
         async (s) => (await zones.resolver.resolve(s)).zone,
         systemClock.now(),
       ),
+    // Over this store: a webhook added here is sealed like one added with `directory-bot webhook`.
+    webhooks: openWebhookAdmin(config, logger, store),
     adminUserIds: config.feeds.adminUserIds,
     operatorIds: config.panel.operatorIds,
     providers: signInProviders(config),

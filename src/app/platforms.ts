@@ -13,16 +13,35 @@ import {
   renderConsoleReply,
 } from '../../adapters/console/index.js';
 import type * as DiscordAdapter from '../../adapters/discord/index.js';
+// The webhook kinds alone, not the adapters' indexes: those load Bolt and discord.js.
+import { DISCORD_WEBHOOK } from '../../adapters/discord/webhook.js';
 import type * as SlackAdapter from '../../adapters/slack/index.js';
+import { SLACK_WEBHOOK } from '../../adapters/slack/webhook.js';
+import {
+  createWebhookAdapter,
+  JSON_WEBHOOK,
+  MATTERMOST_WEBHOOK,
+  TEAMS_WEBHOOK,
+} from '../../adapters/webhooks/index.js';
 import type { Config } from '../config/config.js';
 import { ConfigError } from '../errors.js';
 import { interactionEventSink } from '../observability/interaction-metrics.js';
 import type { Metrics } from '../observability/metrics.js';
-import type { ChatAdapter, CommandReply, Logger, Message, SecretSealer } from '../ports/index.js';
+import type {
+  ChatAdapter,
+  CommandReply,
+  Logger,
+  Message,
+  SecretSealer,
+  WebhookDirectory,
+  WebhookKind,
+} from '../ports/index.js';
 import { isInteractionEvent } from '../ports/index.js';
 import type { BotStore } from '../store/index.js';
 import { leaseClaims } from '../store/index.js';
+import { USER_AGENT } from '../version.js';
 import { isSandbox, SANDBOX_CHANNEL, wantsConsole } from './sandbox.js';
+import { recognizeWebhook } from './webhook-recognition.js';
 
 export type { ConsoleScreen, JobControl };
 export { createConsoleScreen, isForegroundTerminal, processJobControl };
@@ -70,6 +89,8 @@ export async function createAdapters(
   port: () => number,
   /** Seals the tokens adapters keep in the store; undefined without STORE_ENCRYPTION_KEY. */
   secrets: SecretSealer | undefined,
+  /** Every webhook by name (src/webhooks); absent: no webhook adapters (the CLI's lookups). */
+  webhooks?: WebhookDirectory,
 ): Promise<ChatAdapter[]> {
   const { logger } = options;
   const sandbox = isSandbox(config);
@@ -131,7 +152,51 @@ export async function createAdapters(
       }),
     );
   }
+  // The plain sandbox posts to the console only; anywhere else a webhook may be added at any time.
+  if (webhooks !== undefined && (!sandbox || config.webhooks.length > 0)) {
+    adapters.push(...createWebhookAdapters(webhooks, logger));
+  }
   return adapters;
+}
+
+/**
+ * Every kind of webhook the bot posts to. A URL is the first kind's that recognises it; one no
+ * kind recognises is the generic JSON kind's (given a signing secret). A new kind is one module
+ * implementing WebhookKind and its line here.
+ */
+export const WEBHOOK_KINDS: readonly WebhookKind[] = [
+  DISCORD_WEBHOOK,
+  SLACK_WEBHOOK,
+  TEAMS_WEBHOOK,
+  MATTERMOST_WEBHOOK,
+  JSON_WEBHOOK,
+];
+
+/**
+ * What a webhook URL is: its kind, the URL as it may be shown, and whose pacing it shares; or why
+ * it cannot be used (for `WEBHOOK_<NAME>_URL: …` and `directory-bot webhook add`).
+ */
+export function identifyWebhook(
+  url: string,
+  hasSecret: boolean,
+): { kind: WebhookKind; shown: string; workspaceId: string | undefined } | { problem: string } {
+  const recognized = recognizeWebhook(WEBHOOK_KINDS, url, hasSecret);
+  if ('problem' in recognized) return recognized;
+  const parsed = new URL(url);
+  return {
+    kind: recognized.kind,
+    shown: recognized.kind.redact(parsed),
+    workspaceId: recognized.kind.workspaceOf?.(parsed),
+  };
+}
+
+/**
+ * One adapter per webhook kind, each finding its webhooks' URLs in `webhooks` by name. Made for
+ * every kind, so a webhook stored while the bot runs (`directory-bot webhook add`) is served at
+ * once; an adapter with no webhook costs nothing until it posts.
+ */
+export function createWebhookAdapters(webhooks: WebhookDirectory, logger: Logger): ChatAdapter[] {
+  return WEBHOOK_KINDS.map((kind) => createWebhookAdapter(kind, { webhooks, logger, userAgent: USER_AGENT }));
 }
 
 /** What the person at the prompt sees first: where they are, how to leave, where the rest went. */
@@ -157,11 +222,20 @@ function consoleBanner(config: Config, sandbox: boolean, port: number, logFile: 
   return lines.join('\n');
 }
 
-/** Each platform's message renderer, for `directory-bot render`. */
-export const MESSAGE_RENDERERS = {
+/** The chat platforms' message renderers (the control panel previews with Slack's and Discord's). */
+const CHAT_RENDERERS = {
   console: async (message: Message) => renderConsoleMessage(message),
   slack: async (message: Message) => (await loadSlack()).renderSlackMessage(message),
   discord: async (message: Message) => (await loadDiscord()).renderDiscordMessage(message),
+};
+
+/** Each platform's message renderer, for `directory-bot render`: the chat platforms and every webhook kind. */
+export const MESSAGE_RENDERERS: typeof CHAT_RENDERERS &
+  Record<string, (message: Message) => Promise<unknown>> = {
+  ...CHAT_RENDERERS,
+  ...Object.fromEntries(
+    WEBHOOK_KINDS.map((kind) => [kind.platform, async (message: Message) => kind.render(message)]),
+  ),
 };
 
 /**
@@ -170,7 +244,7 @@ export const MESSAGE_RENDERERS = {
  * channel" button.
  */
 export async function replyRenderer(
-  platform: keyof typeof MESSAGE_RENDERERS,
+  platform: 'console' | 'slack' | 'discord',
 ): Promise<(reply: CommandReply, commandText: string) => unknown> {
   if (platform === 'slack') {
     const { renderSlackReply } = await loadSlack();

@@ -109,6 +109,8 @@ export interface CommandParts {
   metrics?: Metrics;
   /** Channel zones and how a schedule's zone is found (`buildZones`); absent: schedules shown in UTC. */
   zones?: Zones;
+  /** Whom each platform can ping (its adapter's `mentions`); absent: `--mention` is refused everywhere. */
+  mentionSupport?: CommandDependencies['mentionSupport'];
   /** Where every change to a channel's subscriptions is recorded; absent: not recorded (the CLI). */
   history?: ChannelHistory;
 }
@@ -188,7 +190,7 @@ export function whyDesk(parts: Pick<CommandParts, 'engine' | 'store' | 'director
 /** What the `/directory` commands (and the home tab) answer from, built from the running parts. */
 function commandDependencies(
   config: CommandConfig,
-  { client, engine, store, directoryId, metrics, zones, history }: CommandParts,
+  { client, engine, store, directoryId, metrics, zones, history, mentionSupport }: CommandParts,
   overrides: Partial<CommandDependencies> = {},
 ): CommandDependencies {
   const status = () => statusReport({ client, engine, store, directoryId });
@@ -207,6 +209,7 @@ function commandDependencies(
     ...(zones ? { zones: { channelZones: zones.channelZones, resolve: zones.resolver.resolve } } : {}),
     ...(history ? { history } : {}),
     directoryLinks: directoryLinks(config.directory.baseUrl, EMULATOR_WEB_URL),
+    ...(mentionSupport === undefined ? {} : { mentionSupport }),
     ...(metrics
       ? {
           onEvent: (event) =>

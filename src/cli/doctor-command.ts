@@ -1,3 +1,4 @@
+import { identifyWebhook } from '../app/platforms.js';
 import type { Config } from '../config/config.js';
 import { CONFIG_ERROR_EXIT_CODE, configProblems, loadConfig } from '../config/load-config.js';
 import { createDirectoryClient } from '../directory/index.js';
@@ -13,7 +14,7 @@ const USAGE = `Usage: directory-bot doctor
 Checks the configuration and every service it names, and prints a report:
 the store (reachable, readable, writable), its encryption key (set, opens the stored tokens,
 how many still need "store rotate-key"), the directory (reachable, token accepted, quota
-left) and which chat platforms are configured. Lines start with ✓ (fine), ! (works, but
+left), which chat platforms are configured and what each WEBHOOK_<NAME>_URL is (its URL masked). Lines start with ✓ (fine), ! (works, but
 probably not what you want) or ✗ (broken). Exits 0 when nothing is broken, 1 when a check
 failed, 78 when the configuration itself is invalid. Never prints a secret.`;
 
@@ -47,6 +48,7 @@ export const doctorCommand: Subcommand = {
       { name: 'store key', ...(await checkStoreKey(config)) },
       await checkDirectory(config),
       ...describePlatforms(config),
+      ...describeWebhooks(config),
     ];
     for (const result of results) io.stdout(`${MARKS[result.status]} ${result.name}: ${result.detail}`);
     return results.some((r) => r.status === 'failed') ? 1 : 0;
@@ -134,7 +136,7 @@ function describePlatforms(config: Config): CheckResult[] {
   });
   // Not an error (the sandbox runs this way on purpose), but a deploy that forgot its
   // platform variables would otherwise look healthy while posting to no one.
-  if (!config.slack && !config.discord) {
+  if (!config.slack && !config.discord && config.webhooks.length === 0) {
     results.push({
       name: 'platforms',
       status: 'warning',
@@ -147,6 +149,20 @@ function describePlatforms(config: Config): CheckResult[] {
     detail: `${config.feeds.subscriptions.length} static route(s) from SUBSCRIPTIONS`,
   });
   return results;
+}
+
+/**
+ * Each webhook of the environment: its kind and its URL with the credential masked, or what is
+ * wrong with it (the bot would refuse to start). Stored webhooks: `directory-bot webhook list`.
+ */
+function describeWebhooks(config: Config): CheckResult[] {
+  return config.webhooks.map((webhook) => {
+    const identified = identifyWebhook(webhook.url, webhook.secret !== undefined);
+    const name = `webhook ${webhook.name}`;
+    if ('problem' in identified)
+      return { name, status: 'failed', detail: `${webhook.variable}: ${identified.problem}` };
+    return { name, status: 'ok', detail: `${identified.kind.title}, ${identified.shown}` };
+  });
 }
 
 export type { CheckResult, CliIo };

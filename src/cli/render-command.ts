@@ -20,11 +20,15 @@ import {
 } from './render-digest.js';
 import type { Subcommand } from './subcommand.js';
 
+/** The chat platforms `render` always offers; webhook kinds (`teams-webhook`…) come with their renderers. */
 export const RENDER_PLATFORMS = ['console', 'slack', 'discord'] as const;
-export type RenderPlatform = (typeof RENDER_PLATFORMS)[number];
+export type RenderPlatform = string;
 
-/** Each platform's message renderer (loaded on first use); undefined when that adapter is not wired in. */
-export type MessageRenderers = Record<RenderPlatform, ((message: Message) => Promise<unknown>) | undefined>;
+/**
+ * Each platform's message renderer (loaded on first use), by platform: the chat platforms and each
+ * webhook kind; undefined when that adapter is not wired in.
+ */
+export type MessageRenderers = Record<string, ((message: Message) => Promise<unknown>) | undefined>;
 
 export interface RenderCommandOptions {
   /** Read when the file is `-` or absent; default `process.stdin`. */
@@ -42,13 +46,14 @@ const ACCEPTED_SHAPES = `It reads any of these, as the directory answers or as y
   - a V1 list: {"comments": […]}, {"collections": […]}, {"live_events": […]}, {"notifications": […]}
   - a JSON array of records`;
 
-const USAGE = `Usage: directory-bot render --platform console|slack|discord [--kind KIND] [--format FORMAT]
+const usage = (platforms: readonly string[]) => `Usage: directory-bot render --platform ${platforms.join('|')}
+                            [--kind KIND] [--format FORMAT]
                             [--digest SPEC [--top N] [--tz ZONE]] [FILE|-]
 
 Reads directory records as JSON from FILE (or stdin when FILE is "-" or absent), validates
 each with the directory client's schemas, composes the bot's message and prints what would be
-sent: readable text for console, the exact JSON payload for slack and discord (a JSON array of
-payloads when there are several records).
+sent: readable text for console, the exact JSON payload for slack, discord and each webhook kind
+(a JSON array of payloads when there are several records).
 
 With --digest it prints instead the digest a subscription with those options would post
 holding these records (all of one feed): due at the first slot after the newest record, every
@@ -57,7 +62,7 @@ part ("(1/3)"…) in posting order, one payload each.
 ${ACCEPTED_SHAPES}
 
 Options:
-  --platform, -p   console | slack | discord (required)
+  --platform, -p   ${platforms.join(' | ')} (required)
   --kind, -k       ${RECORD_KINDS.join(' | ')}; guessed from the record's fields when left out
   --format, -f     ${MESSAGE_FORMATS.join(' | ')}: the look a subscription's --format gives it
                    (full card, the default; one linked summary line; the title alone, linked)
@@ -77,7 +82,7 @@ interface RenderArgs {
   digest: DigestFlags | undefined;
 }
 
-function parseRenderArgs(argv: string[]): RenderArgs | 'help' {
+function parseRenderArgs(argv: string[], platforms: readonly string[]): RenderArgs | 'help' {
   const { values, positionals } = parseArgs({
     args: argv,
     options: {
@@ -94,9 +99,9 @@ function parseRenderArgs(argv: string[]): RenderArgs | 'help' {
   });
   if (values.help) return 'help';
   const platform = values.platform;
-  if (platform === undefined) throw new UsageError('--platform is required (console, slack or discord).');
-  if (!(RENDER_PLATFORMS as readonly string[]).includes(platform)) {
-    throw new UsageError(`--platform must be one of ${RENDER_PLATFORMS.join(', ')}, not "${platform}".`);
+  if (platform === undefined) throw new UsageError(`--platform is required (${platforms.join(', ')}).`);
+  if (!platforms.includes(platform)) {
+    throw new UsageError(`--platform must be one of ${platforms.join(', ')}, not "${platform}".`);
   }
   const kind = values.kind;
   if (kind !== undefined && !(RECORD_KINDS as readonly string[]).includes(kind)) {
@@ -112,7 +117,7 @@ function parseRenderArgs(argv: string[]): RenderArgs | 'help' {
   // A mistake in the options is said before any input is read; --top's feed is checked again then.
   if (digest !== undefined) checkDigestFlags(digest, feedOfKind(kind as RecordKind | undefined));
   return {
-    platform: platform as RenderPlatform,
+    platform,
     kind: kind as RecordKind | undefined,
     format,
     file: positionals[0],
@@ -139,8 +144,11 @@ export function createRenderCommand(
   const stdin = options.stdin ?? process.stdin;
   const readTextFile = options.readTextFile ?? ((path: string) => readFile(path, 'utf8'));
 
+  const platforms = [...new Set([...RENDER_PLATFORMS, ...Object.keys(renderers)])];
+  const USAGE = usage(platforms);
+
   async function run(argv: string[], io: CliIo): Promise<number> {
-    const args = parseRenderArgs(argv);
+    const args = parseRenderArgs(argv, platforms);
     if (args === 'help') {
       io.stdout(USAGE);
       return 0;

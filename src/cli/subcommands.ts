@@ -10,6 +10,7 @@ import { createRenderCommand } from './render-command.js';
 import { startCommand } from './start-command.js';
 import { storeRotateKeyCommand } from './store-rotate-key-command.js';
 import type { Subcommand } from './subcommand.js';
+import { createWebhookCommands } from './webhook-command.js';
 import { workspaceExportCommand, workspaceForgetCommand } from './workspace-command.js';
 
 /** Every CLI subcommand, listed explicitly (no file-glob loading). */
@@ -23,4 +24,5 @@ export const SUBCOMMANDS: readonly Subcommand[] = [
   workspaceExportCommand,
   workspaceForgetCommand,
   storeRotateKeyCommand,
+  ...createWebhookCommands(),
 ];

@@ -1,5 +1,5 @@
 import type { Subscription } from '../subscriptions/index.js';
-import { describeFilters, describeThreading } from '../subscriptions/index.js';
+import { describeAddressing, describeFilters, describeThreading } from '../subscriptions/index.js';
 import { describeSchedule, type ScheduleClock } from './describe-schedule.js';
 
 // Shared with `/directory why`'s sentences (src/accounting/), so it lives with the subscription.
@@ -33,5 +33,7 @@ export function describeSubscription(
   const threads = `${removal}${threading === '' ? '' : `, ${threading}`}`;
   const schedule = subscription.schedule === undefined ? '' : describeSchedule(subscription.schedule, clock);
   const when = schedule === '' ? '' : `; ${schedule}`;
-  return `${subscription.feed}${details === '' ? ' (everything)' : ` — ${details}`}${format}${threads}${when}`;
+  const addressing = describeAddressing(subscription);
+  const pings = addressing === '' ? '' : `; ${addressing}`;
+  return `${subscription.feed}${details === '' ? ' (everything)' : ` — ${details}`}${format}${threads}${when}${pings}`;
 }

@@ -22,6 +22,7 @@ import type { ParsedArgs } from './command-spec.js';
 import { scheduleClock } from './describe-schedule.js';
 import { describeSubscription } from './describe-subscription.js';
 import { INTERACTIVE } from './interactive.js';
+import { MENTION_OPTIONS, mentionsFromArgs } from './mention-options.js';
 import { errorReply, infoReply } from './replies.js';
 import {
   SCHEDULE_FORM_INPUTS,
@@ -99,7 +100,8 @@ export const subscribe: ActionCommand = {
     description: 'Follow a feed in this channel, optionally filtered',
     usage:
       'subscribe <posts|comments|collections|live|notifications> [--post <id|slug>] [--user <username>] [--keyword <words>] [--exclude <words>] [--video] [--min-votes N] [--remind N] [--format full|compact|title] [--on-removal mark|delete] [--threads on|off] [--thread-comments] [--broadcast] [--backfill N] ' +
-      SCHEDULE_USAGE,
+      SCHEDULE_USAGE +
+      ' [--mention <role|group|user>] [--mention-on <words>]',
     examples: [
       'subscribe posts --min-votes 50',
       'subscribe comments --keyword ai,ml --exclude crypto',
@@ -113,6 +115,8 @@ export const subscribe: ActionCommand = {
       'subscribe comments --post notion-ai --digest hourly',
       'subscribe posts --quiet 22:00-07:00 --max-per-hour 10 --tz Europe/Berlin',
       'subscribe posts --backfill 5',
+      'subscribe comments --keyword launch --mention role:112233445566778899',
+      'subscribe posts --mention group:S0123ABCD --mention-on security,outage',
     ],
     // `subscribe` alone opens this form on Slack and Discord. Discord shows the first five inputs
     // (its modals hold five rows); the rest stay typed-command-only there (docs/discord.md), the
@@ -260,6 +264,7 @@ export const subscribe: ActionCommand = {
           .max(BACKFILL_LIMITS.max, { error: BACKFILL_PROBLEM }),
       },
       ...SCHEDULE_OPTION_SPECS,
+      ...MENTION_OPTIONS,
     ],
   },
   async run({ invocation, args, spec, deps }) {
@@ -277,6 +282,12 @@ export const subscribe: ActionCommand = {
     if (!schedule.ok) return errorReply('command_usage', schedule.problem, spec.usage, schedule.option);
     const conflict = threadCommentsScheduleConflict(threading.settings, schedule.schedule, '--');
     if (conflict !== undefined) return errorReply('command_usage', conflict, spec.usage, 'thread-comments');
+    const addressing = mentionsFromArgs(
+      args,
+      invocation.platform,
+      deps.mentionSupport?.(invocation.platform),
+    );
+    if (!addressing.ok) return errorReply('command_usage', addressing.problem, spec.usage, addressing.option);
     // One look at the feed's latest serves the preview and the backfill (the lookup reserve).
     const now = deps.clock.now();
     const recent = await recentItems(deps.client, feed, checked.filters, now, INTERACTIVE).then(
@@ -296,7 +307,7 @@ export const subscribe: ActionCommand = {
     const where = destinationKey(invocation.platform, invocation.channelId);
     const unseen =
       backfill && chosen ? ((await deps.backfill?.keep(backfill.token, where, chosen)) ?? chosen.length) : 0;
-    const { subscription, created, resumed, reformatted, removalChanged, rescheduled } =
+    const { subscription, created, resumed, reformatted, removalChanged, rescheduled, readdressed } =
       await deps.subscriptions.add({
         platform: invocation.platform,
         channelId: invocation.channelId,
@@ -307,6 +318,7 @@ export const subscribe: ActionCommand = {
         ...(args['on-removal'] === 'delete' ? { onRemoval: 'delete' as const } : {}),
         threading: threading.settings,
         ...(schedule.schedule === undefined ? {} : { schedule: schedule.schedule }),
+        ...addressing.addressing,
         ...(backfill === undefined ? {} : { backfill }),
         createdBy: invocation.actor.userId,
       });
@@ -316,13 +328,14 @@ export const subscribe: ActionCommand = {
       reformatted ? 'format' : '',
       removalChanged ? 'removal handling' : '',
       rescheduled ? 'schedule' : '',
+      readdressed ? 'mentions' : '',
     ];
     const changed = `Changed the ${parts.filter(Boolean).join(' and ')} of this channel's subscription${reformatted ? ` to ${format}` : ''}`;
     const lead = created
       ? `Subscribed this channel to ${what}. Id: ${subscription.id} (to stop: unsubscribe ${subscription.id}).`
       : resumed
         ? `Resumed this channel's paused subscription: ${what}. Id: ${subscription.id}.`
-        : reformatted || removalChanged || rescheduled
+        : reformatted || removalChanged || rescheduled || readdressed
           ? `${changed}: ${what}. Id: ${subscription.id}.`
           : `This channel already has that subscription: ${what}. Id: ${subscription.id}.`;
     if ('error' in recent) {

@@ -3,7 +3,7 @@ import type { DirectoryClient, DirectoryLiveEvent, QuotaClass } from '../directo
 import type { FeedHealth } from '../engine/index.js';
 import type { FeedItem } from '../feeds/feed-item.js';
 import type { FeedName } from '../feeds/feed-names.js';
-import type { Clock, LinkPreview, Message } from '../ports/index.js';
+import type { Clock, LinkPreview, MentionSupport, Message } from '../ports/index.js';
 import type {
   ChannelHistory,
   ChannelZoneRepository,
@@ -126,6 +126,11 @@ export interface CommandDependencies {
   why?: WhyDesk;
   /** Personal live-event reminders; absent where nothing is stored (then `remind` says so). */
   reminders?: ReminderDesk;
+  /**
+   * Whom `platform` can ping (`subscribe --mention`), as its adapter says; absent, or undefined for
+   * a platform: it pings nobody and `--mention` is refused there.
+   */
+  mentionSupport?: (platform: string) => MentionSupport | undefined;
   /** Subscriptions' latest digests (`/directory digest`); absent where nothing is stored. */
   digests?: DigestDesk;
   /** Backfill on subscribe; absent where nothing polls (the poller then fetches the items itself). */

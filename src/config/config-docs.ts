@@ -7,6 +7,7 @@ const GROUP_ORDER: VariableGroup[] = [
   'Feeds',
   'Slack',
   'Discord',
+  'Webhooks',
   'Panel',
   'Sandbox',
 ];

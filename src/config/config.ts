@@ -61,6 +61,11 @@ export interface Config {
         restrictedCommandName: string | undefined;
       }
     | undefined;
+  /**
+   * Webhooks from `WEBHOOK_<NAME>_URL` (and `_SECRET`), by name. Their kind comes from the URL,
+   * which the app recognises when it builds the webhook adapters (src/app/webhook-setup.ts).
+   */
+  webhooks: ConfiguredWebhookVariables[];
   /** The control panel (docs/panel.md). */
   panel: {
     /** PANEL_URL without a trailing slash; undefined: no platform sign-in (the sandbox signs in locally). */
@@ -85,6 +90,16 @@ export interface Config {
   };
   /** Every secret value in the configuration, so the logger can scrub them from any line. */
   secrets: string[];
+}
+
+/** One webhook as the environment gives it. */
+export interface ConfiguredWebhookVariables {
+  /** As SUBSCRIPTIONS names it: `team-news` for WEBHOOK_TEAM_NEWS_URL. */
+  name: string;
+  url: string;
+  secret: string | undefined;
+  /** The variable holding the URL. */
+  variable: string;
 }
 
 export const DEFAULT_STORE_URL = 'sqlite://./data/directory-bot.sqlite';

@@ -1,7 +1,12 @@
 import { resolve } from 'node:path';
 import { ConfigError } from '../errors.js';
-import { parseSubscriptionSpec } from '../subscriptions/index.js';
-import { type Config, DEFAULT_SANDBOX_STORE_URL, DEFAULT_STORE_URL } from './config.js';
+import { parseSubscriptionSpec, WEBHOOK_NAME, webhookVariable } from '../subscriptions/index.js';
+import {
+  type Config,
+  type ConfiguredWebhookVariables,
+  DEFAULT_SANDBOX_STORE_URL,
+  DEFAULT_STORE_URL,
+} from './config.js';
 import { decodeEncryptionKey } from './encryption-key.js';
 import { mergeEnvFile } from './env-file.js';
 import { validateVariables } from './validate-variables.js';
@@ -60,20 +65,30 @@ export function loadConfig(options: LoadConfigOptions = {}): Config {
     );
   }
   const discord = discordConfig(read, problems);
+  const webhooks = webhookConfig(present, str, problems);
+  for (const seed of subscriptions.filter((s) => s.platform === 'webhook')) {
+    if (!webhooks.some((w) => w.name === seed.channelId) && !isSet(webhookVariable(seed.channelId, 'URL'))) {
+      problems.push(
+        `SUBSCRIPTIONS: webhook:${seed.channelId} has no URL: set ${webhookVariable(seed.channelId, 'URL')} to the webhook's URL`,
+      );
+    }
+  }
   const encryption = encryptionKeys(read, slack?.oauth !== undefined, problems);
   const sandbox = sandboxMode(
     { requested: env['SANDBOX'] as boolean | undefined, given: isSet('SANDBOX') },
     isSet('DIRECTORY_BASE_URL'),
-    slack !== undefined || discord !== undefined,
+    slack !== undefined || discord !== undefined || webhooks.length > 0,
     problems,
   );
   const panel = panelConfig(read, env, slack, discord, problems);
   if (problems.length > 0) throw new ConfigError(problems);
 
   const store = { ...storeConfig(str, sandbox), encryption };
-  const secrets = VARIABLES.filter((v) => v.secret)
+  const secrets = VARIABLES.filter((v) => v.secret && v.pattern === undefined)
     .map((v) => str(v.name))
     .filter((value): value is string => typeof value === 'string' && value.length >= 6);
+  // A webhook's URL is its credential, whole: scrubbed wherever it appears, as is its secret.
+  for (const webhook of webhooks) secrets.push(webhook.url, ...(webhook.secret ? [webhook.secret] : []));
   // A list of session secrets is one variable holding several.
   secrets.push(...((env['PANEL_SESSION_SECRET'] as string[] | undefined) ?? []));
   // Credentials embedded in store URLs are secrets too.
@@ -112,6 +127,7 @@ export function loadConfig(options: LoadConfigOptions = {}): Config {
     },
     slack,
     discord,
+    webhooks,
     panel,
     sandbox: { enabled: sandbox, activityPerMinute: num('SANDBOX_ACTIVITY_PER_MIN') },
     secrets,
@@ -155,7 +171,7 @@ function sandboxMode(
     problems.push('DIRECTORY_BASE_URL: required with SANDBOX=false (the Content Directory Service to read)');
   } else if (hasPlatform) {
     problems.push(
-      "DIRECTORY_BASE_URL: required with Slack or Discord, or the emulator's invented data would reach real channels; set SANDBOX=true to run the demo on purpose",
+      "DIRECTORY_BASE_URL: required with Slack, Discord or a webhook, or the emulator's invented data would reach real channels; set SANDBOX=true to run the demo on purpose",
     );
   }
   return requested === undefined && !hasPlatform;
@@ -280,6 +296,44 @@ function discordConfig({ str, bool, isSet }: Reader, problems: string[]): Config
     gateway: bool('DISCORD_GATEWAY'),
     restrictedCommandName: str('DISCORD_ADMIN_COMMAND'),
   };
+}
+
+/**
+ * The webhooks the environment names: one per `WEBHOOK_<NAME>_URL` (each already checked as a URL
+ * by its own schema), with its `_SECRET`. A secret without a URL, or a name that SUBSCRIPTIONS
+ * could not write, is a problem naming the variable.
+ */
+function webhookConfig(
+  present: Record<string, string | undefined>,
+  str: (name: string) => string | undefined,
+  problems: string[],
+): ConfiguredWebhookVariables[] {
+  const webhooks: ConfiguredWebhookVariables[] = [];
+  for (const variable of Object.keys(present).sort()) {
+    const match = /^WEBHOOK_([A-Z0-9_]+)_(URL|SECRET)$/.exec(variable);
+    if (!match) continue;
+    const [, upper = '', part] = match;
+    const name = upper.toLowerCase().replaceAll('_', '-');
+    if (!WEBHOOK_NAME.test(name)) {
+      problems.push(
+        `${variable}: the webhook's name must be letters and digits with single underscores between them, at most 32 (WEBHOOK_TEAM_NEWS_URL is webhook:team-news)`,
+      );
+      continue;
+    }
+    if (part === 'SECRET') {
+      if (present[webhookVariable(name, 'URL')] === undefined) {
+        problems.push(
+          `${variable}: set only beside ${webhookVariable(name, 'URL')} (the webhook it signs for)`,
+        );
+      }
+      continue;
+    }
+    const url = str(variable);
+    // A malformed URL already has its own line from the variable's check.
+    if (url === undefined) continue;
+    webhooks.push({ name, url, secret: str(webhookVariable(name, 'SECRET')), variable });
+  }
+  return webhooks;
 }
 
 /**

@@ -22,14 +22,20 @@ export function validateVariables(
   const values: Record<string, unknown> = {};
   const problems: string[] = [];
   for (const variable of variables) {
-    const raw = present[variable.name];
-    const result = variable.schema.safeParse(raw);
-    if (result.success) {
-      values[variable.name] = result.data;
-      continue;
+    // A family (WEBHOOK_<NAME>_URL) is every variable of its pattern that was given, each by its name.
+    const names = variable.pattern
+      ? Object.keys(present).filter((name) => variable.pattern?.test(name) && present[name] !== undefined)
+      : [variable.name];
+    for (const name of names.sort()) {
+      const raw = present[name];
+      const result = variable.schema.safeParse(raw);
+      if (result.success) {
+        values[name] = result.data;
+        continue;
+      }
+      const expected = result.error.issues[0]?.message ?? 'a different value';
+      problems.push(badValueLine({ ...variable, name }, expected, raw));
     }
-    const expected = result.error.issues[0]?.message ?? 'a different value';
-    problems.push(badValueLine(variable, expected, raw));
   }
   return { values, problems };
 }

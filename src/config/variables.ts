@@ -17,6 +17,11 @@ export interface VariableSpec {
   example?: string;
   secret?: boolean;
   schema: z.ZodType;
+  /**
+   * A family of variables rather than one: every variable whose name matches is checked against
+   * `schema` (`WEBHOOK_<NAME>_URL`, one per webhook). `name` is how the docs write the family.
+   */
+  pattern?: RegExp;
 }
 
 export type VariableGroup =
@@ -26,6 +31,7 @@ export type VariableGroup =
   | 'Feeds'
   | 'Slack'
   | 'Discord'
+  | 'Webhooks'
   | 'Panel'
   | 'Sandbox';
 
@@ -65,41 +71,44 @@ function optionalBooleanFlag() {
     );
 }
 
-function httpUrl() {
+/** A URL string whose parsed form passes `test`; false for anything that is not a URL. */
+function urlWhere(test: (url: URL) => boolean, error: string) {
   return z
     .string()
     .trim()
     .refine(
       (value) => {
         try {
-          const url = new URL(value);
-          return url.protocol === 'http:' || url.protocol === 'https:';
+          return test(new URL(value));
         } catch {
           return false;
         }
       },
-      { error: 'an absolute http(s) URL' },
-    )
-    .optional();
+      { error },
+    );
+}
+
+const isHttp = (url: URL) => url.protocol === 'http:' || url.protocol === 'https:';
+
+function httpUrl() {
+  return urlWhere(isHttp, 'an absolute http(s) URL').optional();
 }
 
 const STORE_PROTOCOLS = ['sqlite:', 'redis:', 'rediss:', 'postgres:', 'postgresql:'];
 
 function storeUrl() {
-  return z
-    .string()
-    .trim()
-    .refine(
-      (value) => {
-        try {
-          return STORE_PROTOCOLS.includes(new URL(value).protocol);
-        } catch {
-          return false;
-        }
-      },
-      { error: 'a URL starting with sqlite://, redis://, rediss://, postgres:// or postgresql://' },
-    )
-    .optional();
+  return urlWhere(
+    (url) => STORE_PROTOCOLS.includes(url.protocol),
+    'a URL starting with sqlite://, redis://, rediss://, postgres:// or postgresql://',
+  ).optional();
+}
+
+/** A webhook's URL: absolute http(s), with no user name or password in it (the path is the credential). */
+function webhookUrl() {
+  return urlWhere(
+    (url) => isHttp(url) && url.username === '' && url.password === '',
+    'an absolute https URL (the webhook URL its platform gave you)',
+  );
 }
 
 function encryptionKey() {
@@ -222,7 +231,7 @@ export const VARIABLES: readonly VariableSpec[] = [
     name: 'SUBSCRIPTIONS',
     group: 'Feeds',
     description:
-      'Static feed routes, ";"-separated platform:channel=feed?filters, e.g. slack:C0123=comments;discord:112233=live?video=true. Beside the filters: format=, on-removal=mark|delete, backfill=N (the N most recent posted once, when the route is added) and the schedule options of /directory subscribe (digest=daily@09:00&top=5&tz=Asia/Tokyo&quiet=22:00-07:00…; docs/commands.md).',
+      'Static feed routes, ";"-separated platform:channel=feed?filters, e.g. slack:C0123=comments;discord:112233=live?video=true;webhook:team-news=posts (its URL in WEBHOOK_TEAM_NEWS_URL). Beside the filters: format=, on-removal=mark|delete, backfill=N (the N most recent posted once, when the route is added), mention=role:<id>|group:<id>|user:<id> and mention-on=<words>, webhook-name= and webhook-avatar=, and the schedule options of /directory subscribe (digest=daily@09:00&top=5&tz=Asia/Tokyo&quiet=22:00-07:00…; docs/commands.md).',
     example:
       'slack:C0123ABCD=comments;slack:C0123ABCD=collections;discord:112233445566778899=live?video=true',
     schema: z.string().optional(),
@@ -437,6 +446,25 @@ export const VARIABLES: readonly VariableSpec[] = [
     schema: commaList.refine((list) => list.every((item) => /^(slack|discord):[A-Za-z0-9]+$/.test(item)), {
       error: 'a list of slack:<user id> or discord:<user id>',
     }),
+  },
+  {
+    name: 'WEBHOOK_<NAME>_URL',
+    group: 'Webhooks',
+    description:
+      'The URL of the webhook named webhook:<name> in SUBSCRIPTIONS (NAME upper-case, dashes as _: webhook:team-news reads WEBHOOK_TEAM_NEWS_URL). A Discord, Slack or Mattermost incoming webhook or a Teams Workflows webhook is recognised from its URL; any other https URL is a generic JSON webhook and needs WEBHOOK_<NAME>_SECRET (docs/webhooks.md).',
+    example: 'https://discord.com/api/webhooks/112233445566778899/…',
+    secret: true,
+    pattern: /^WEBHOOK_[A-Z0-9_]+_URL$/,
+    schema: webhookUrl(),
+  },
+  {
+    name: 'WEBHOOK_<NAME>_SECRET',
+    group: 'Webhooks',
+    description:
+      'Signing secret of the generic JSON webhook <name>: every request carries an HMAC-SHA256 of its timestamp and body under it, for the receiver to check. At least 32 characters (openssl rand -hex 32).',
+    secret: true,
+    pattern: /^WEBHOOK_[A-Z0-9_]+_SECRET$/,
+    schema: z.string().trim().min(32, { error: 'at least 32 characters (openssl rand -hex 32)' }),
   },
   {
     name: 'SANDBOX',

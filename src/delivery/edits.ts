@@ -9,6 +9,7 @@ import {
 import type { DeliveredLedger, ShownState } from './delivered-ledger.js';
 import { withMuteActions } from './mute-actions.js';
 import { EDIT_SUFFIX, type EditTarget, type Outbox, type OutboxEntry } from './outbox.js';
+import { deliveredItem } from './threads.js';
 
 /** Sends an edit through the adapter; a platform without edits drops it (counted, never retried). */
 export function sendEdit(
@@ -37,6 +38,7 @@ export function sendEdit(
     entry.destination,
     referenceOf(target),
     withMuteActions(entry.message, entry.subscriptionIds),
+    deliveredItem({ ...entry, itemKey: entry.itemKey.replace(EDIT_SUFFIX, '') }),
   );
 }
 
@@ -68,6 +70,8 @@ export interface EditRequest {
   message: Message;
   /** The values it shows that change upstream (see shownState): no edit while they are the same. */
   shown: string;
+  /** The item's record, for a platform that is sent it (see OutboxEntry.record). */
+  record?: unknown;
 }
 
 export type EditDecision = 'unposted' | 'too_old' | 'unchanged' | 'queued' | 'coalesced';
@@ -112,6 +116,7 @@ export async function requestEdit(
     itemKey: request.itemKey + EDIT_SUFFIX,
     message: request.message,
     subscriptionIds: request.subscriptionIds,
+    ...(request.record === undefined ? {} : { record: request.record }),
     enqueuedAt: now,
     attempts: 0,
     notBefore,

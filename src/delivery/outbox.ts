@@ -30,6 +30,11 @@ export interface OutboxEntry {
   readonly reference?: PostedReference;
   /** A reply: the parent it goes under, looked up when it is delivered (see threads.ts). */
   thread?: EntryThread;
+  /**
+   * The item's directory record, kept only for a platform that is sent it (a generic JSON webhook:
+   * `ChatAdapter.wantsRecords`); every other entry carries the composed message alone.
+   */
+  record?: unknown;
   /** Loaded from the store by a new poller: check the delivered ledger before posting. */
   readonly recovered?: boolean;
   /**

@@ -3,6 +3,7 @@ import { itemKey } from '../feeds/feed-item.js';
 import type {
   ChatAdapter,
   Clock,
+  DeliveredItem,
   DeliveryOutcome,
   Destination,
   Message,
@@ -39,7 +40,7 @@ export class ThreadDelivery {
   /** Posts `message` (the entry's, as the channel shows it) under its parent, or top-level. */
   async send(adapter: ChatAdapter, entry: OutboxEntry, message: Message): Promise<DeliveryOutcome> {
     const { ledger } = this.#deps;
-    const options = { idempotencyKey: idempotencyKeyOf(entry) };
+    const options = { idempotencyKey: idempotencyKeyOf(entry), item: deliveredItem(entry) };
     const post = (destination: Destination, m: Message) => adapter.deliver(destination, m, options);
     if (entry.thread === undefined || entry.destination.direct === true)
       return post(entry.destination, message);
@@ -149,6 +150,11 @@ export class ThreadDelivery {
       // Tried again with the next reply.
     }
   }
+}
+
+/** What a delivery says of its item: the key, and the record where the entry keeps one. */
+export function deliveredItem(entry: Pick<OutboxEntry, 'itemKey' | 'record'>): DeliveredItem {
+  return { key: entry.itemKey, ...(entry.record === undefined ? {} : { record: entry.record }) };
 }
 
 /** Says in the message why it is in the channel rather than its post's thread. */

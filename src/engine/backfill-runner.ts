@@ -73,6 +73,8 @@ export interface BackfillRunnerOptions {
   wake: () => void;
   /** Platforms with an adapter running here; other subscriptions' backfills wait. */
   platforms: () => ReadonlySet<string>;
+  /** Platforms whose deliveries carry the item's record (see FeedRunnerOptions). */
+  recordPlatforms?: ReadonlySet<string>;
   tickMs?: number;
   onEvent?: (event: BackfillEvent) => void;
 }
@@ -101,7 +103,9 @@ export function createBackfillRunner(options: BackfillRunnerOptions) {
       const recent = await recentItems(client, subscription.feed, subscription.filters, now, LOOKUP_RESERVE);
       items = chooseBackfill(recent, subscription, request.count, { now, withinMs: dedupeTtlMs });
     }
-    const entries = items.map((item) => itemEntry(item, subscription, options.compose(item), now));
+    const entries = items.map((item) =>
+      itemEntry(item, subscription, options.compose(item), now, options.recordPlatforms),
+    );
     const key = destinationKey(subscription.platform, subscription.channelId);
     const had = await ledger.delivered(entries.map((e) => ({ destination: key, itemKey: e.itemKey })));
     const fresh = entries.filter((e, i) => !had[i] && !outbox.has(key, e.itemKey));

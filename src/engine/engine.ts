@@ -101,6 +101,8 @@ export function createEngine(options: EngineOptions) {
   // What became of each delivery, kept as long as the ledger remembers it (`/directory why`).
   const deliveryLog = new DeliveryLog({ keyv, directoryId, ttlMs: settings.dedupeTtlMs, clock });
   const adapters = new Map(options.adapters.map((a) => [a.platform, a]));
+  /** Platforms whose deliveries carry the item's record: only their outbox entries keep it. */
+  const recordPlatforms = new Set(options.adapters.filter((a) => a.wantsRecords).map((a) => a.platform));
   const dispatcher = new Dispatcher({
     outbox,
     ledger,
@@ -137,6 +139,7 @@ export function createEngine(options: EngineOptions) {
     dedupeTtlMs: settings.dedupeTtlMs,
     wake: () => dispatcher.wake(),
     platforms: () => new Set(adapters.keys()),
+    recordPlatforms,
     onEvent: (event) => onEvent?.({ source: 'backfill', ...event }),
   });
   // A subscribe answered here asks for its backfill at once; other instances' wait for the tick.
@@ -189,6 +192,7 @@ export function createEngine(options: EngineOptions) {
         ...(settings.edits === undefined ? {} : { edits: settings.edits }),
         ...(ranking === undefined ? {} : { ranking }),
         schedule: scheduling.gate,
+        recordPlatforms,
       },
       signal,
     );

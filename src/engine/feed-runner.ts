@@ -29,6 +29,8 @@ export interface FeedRunnerOptions {
   schedule?: ScheduleGate;
   /** The posts' rank of the day, shown and kept current with the other values (needs `edits`). */
   ranking?: TodaysRanking;
+  /** Platforms whose deliveries carry the item's record (`ChatAdapter.wantsRecords`); default none. */
+  recordPlatforms?: ReadonlySet<string>;
 }
 
 export interface PollSummary {
@@ -92,8 +94,9 @@ export async function runFeedOnce(
       full = options.compose(item);
       composed.set(composedKey, full);
     }
-    // Composed once per item; each destination gets it in its own subscription's format.
-    const entry = itemEntry(item, subscription, full, now);
+    // Composed once per item; each destination gets it in its own subscription's format, with
+    // the mentions and poster its subscription configured (never any the item's text names).
+    const entry = itemEntry(item, subscription, full, now, options.recordPlatforms);
     candidates.push(entry);
     if (subscription.schedule) scheduled.set(entry, { entry, subscription, item });
   };

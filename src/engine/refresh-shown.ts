@@ -7,7 +7,7 @@ import { makeFeedItem } from '../feeds/make-item.js';
 import { formatMessage, liveStatus, markRemoved } from '../messages/index.js';
 import type { Message } from '../ports/index.js';
 import type { SubscriptionIndex } from '../subscriptions/index.js';
-import { subscriptionDestination } from '../subscriptions/index.js';
+import { addressMessage, subscriptionDestination } from '../subscriptions/index.js';
 import {
   accumulate,
   inIdSpan,
@@ -67,6 +67,8 @@ export interface RefreshDeps {
   now: number;
   limits: EditLimits;
   defaultRemindMinutes: number;
+  /** Platforms whose deliveries carry the item's record (see FeedRunnerOptions). */
+  recordPlatforms?: ReadonlySet<string>;
 }
 
 export interface RefreshSummary {
@@ -166,8 +168,10 @@ export async function editEverywhere(
           ...subscriptionDestination(subscription),
           itemKey: item.key,
           subscriptionIds: [subscription.id],
-          message: formatMessage(full, subscription.format),
+          // The mentions stay in the edited text; platforms never ping again for an edit.
+          message: addressMessage(formatMessage(full, subscription.format), subscription, item),
           shown,
+          ...(deps.recordPlatforms?.has(subscription.platform) ? { record: item.record } : {}),
           // `--on-removal delete`: the message goes (marked instead if the platform refuses).
           ...(removed && subscription.onRemoval === 'delete' ? { delete: true as const } : {}),
         },

@@ -100,22 +100,35 @@ export function releaseEntries(
     ...(release.lateFor === undefined ? {} : { lateFor: release.lateFor }),
   };
   const stamp = new Date(release.before).toISOString();
+  // A digest pings whom its items would have pinged: the configured targets, when any item it
+  // folds in matched `--mention-on` (each held message was addressed when it was held); once, on
+  // its first message. Every message posts under the subscription's chosen name.
+  const mentions = items.find((item) => item.message.mentions?.length)?.message.mentions;
+  const addressed = (message: Message, first: boolean): Message => ({
+    ...message,
+    ...(mentions === undefined || !first ? {} : { mentions }),
+    ...(subscription.sender === undefined ? {} : { sender: subscription.sender }),
+  });
   const keyOf = (part: number) => `${release.kind}:${subscription.id}:${stamp}:${part}`;
   const [head, ...replies] = composeDigest(input, { rest: 'thread' });
   if (head === undefined) return { entries: [] };
   // One message holds it all, the same in every layout: nothing to thread, count or keep.
-  if (replies.length === 0) return { entries: [entry(keyOf(1), head)] };
+  if (replies.length === 0) return { entries: [entry(keyOf(1), addressed(head, true))] };
   const summary = composeDigest(input, { rest: 'summary', seeMore: seeMoreCommand(subscription.id) });
   const parts = composeDigest(input, { rest: 'parts' });
   const threaded = target.repliesInThreads && subscription.threading?.off !== true;
-  if (!threaded) return { entries: summary.map((message, i) => entry(keyOf(i + 1), message)), parts };
+  if (!threaded)
+    return { entries: summary.map((message, i) => entry(keyOf(i + 1), addressed(message, i === 0))), parts };
   const thread: EntryThread = {
     parentKey: keyOf(1),
     title: head.title,
     ...(summary[0] === undefined ? {} : { parentInstead: summary[0] }),
   };
   return {
-    entries: [entry(keyOf(1), head), ...replies.map((reply, i) => entry(keyOf(i + 2), reply, thread))],
+    entries: [
+      entry(keyOf(1), addressed(head, true)),
+      ...replies.map((reply, i) => entry(keyOf(i + 2), addressed(reply, false), thread)),
+    ],
     parts,
   };
 }

@@ -39,6 +39,7 @@ const SECRET_FIELD_NAMES = [
   'password',
   'authorization',
   'signature',
+  'webhookUrl',
 ];
 
 const REDACTED_PATHS = [
@@ -121,16 +122,34 @@ export function createSilentLogger(): Logger {
   return pino({ level: 'silent' }) as unknown as Logger;
 }
 
+/**
+ * The credential part of every webhook URL shape the bot knows, wherever one appears (a stored
+ * webhook's URL is not among the configured secrets): a Discord webhook's token, a Slack
+ * incoming webhook's secret, a Teams Workflows URL's `sig`, a Mattermost hook id.
+ */
+const WEBHOOK_CREDENTIALS: [RegExp, string][] = [
+  [/(\/api(?:\/v\d+)?\/webhooks\/\d+\/)[A-Za-z0-9_-]+/g, `$1${REDACTED}`],
+  [/(\/services\/T[A-Z0-9]+\/B[A-Z0-9]+\/)[A-Za-z0-9]+/g, `$1${REDACTED}`],
+  [/([?&]sig=)[^&\s"']+/g, `$1${REDACTED}`],
+  [/(\/hooks\/)[a-z0-9]{26}\b/g, `$1${REDACTED}`],
+];
+
+function scrubWebhookCredentials(line: string): string {
+  let out = line;
+  for (const [pattern, replacement] of WEBHOOK_CREDENTIALS) out = out.replace(pattern, replacement);
+  return out;
+}
+
 function secretScrubber(secrets: readonly string[]): (line: string) => string {
   const values = [...new Set(secrets.filter((s) => s.length >= 4))].sort((a, b) => b.length - a.length);
-  if (values.length === 0) return (line) => line;
+  if (values.length === 0) return scrubWebhookCredentials;
   const variants = values.flatMap((value) => [
     value,
     JSON.stringify(value).slice(1, -1),
     encodeURIComponent(value),
   ]);
   const pattern = new RegExp([...new Set(variants)].map(escapeRegExp).join('|'), 'g');
-  return (line) => line.replace(pattern, REDACTED);
+  return (line) => scrubWebhookCredentials(line.replace(pattern, REDACTED));
 }
 
 /** Scrubs whole serialized lines, so a secret inside a message, an error or a URL is caught too. */

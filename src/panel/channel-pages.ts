@@ -40,11 +40,18 @@ export function channelPages(
       queueDepth: deps.queueDepth(),
       describePause: deps.describePause,
     });
-    res
-      .type('html')
-      .send(
-        pages.page(req, 'overview', { title: 'Overview' }, { ...data, operator: access.isOperator(viewer) }),
-      );
+    res.type('html').send(
+      pages.page(
+        req,
+        'overview',
+        { title: 'Overview' },
+        {
+          ...data,
+          operator: access.isOperator(viewer),
+          webhooks: deps.webhooks !== undefined && access.isOperator(viewer),
+        },
+      ),
+    );
   });
 
   // "Open a channel by id": one without subscriptions yet, to add the first.

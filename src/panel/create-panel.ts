@@ -13,6 +13,7 @@ import type { PanelDeps } from './panel-deps.js';
 import { ASSETS_FOLDER } from './render.js';
 import { BotSessionStore } from './session-store.js';
 import { SESSION_COOKIE, signInRoutes } from './sign-in-routes.js';
+import { webhookPages } from './webhook-pages.js';
 import './session-data.js';
 
 export interface PanelOptions extends PanelDeps {
@@ -131,6 +132,7 @@ export function createPanel(options: PanelOptions): Panel {
   const context = channelContext(options, access, pages);
   channelPages(app, options, access, pages, context);
   channelChanges(app, options, access, pages, context, csrfSynchronisedProtection);
+  webhookPages(app, options, access, pages, csrfSynchronisedProtection);
 
   app.use((_req, res) => {
     res

@@ -12,6 +12,8 @@ export type {
   ItemVerdict,
   MessageRenderers,
   PanelDeps,
+  PanelWebhook,
+  PanelWebhooks,
 } from './panel-deps.js';
 export { SESSION_KEY_PREFIX } from './session-store.js';
 export { discordSignIn } from './sign-in/discord-sign-in.js';

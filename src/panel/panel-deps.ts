@@ -4,6 +4,7 @@ import type { HeldSummary } from '../held-items/index.js';
 import type {
   Clock,
   CommandHandler,
+  DeliveryOutcome,
   KeyValueStore,
   Logger,
   Message,
@@ -66,6 +67,31 @@ export interface ItemExplanation {
 /** How each platform draws a message: the payload its adapter would send (Block Kit, embeds). */
 export type MessageRenderers = Partial<Record<'slack' | 'discord', (message: Message) => Promise<unknown>>>;
 
+/** One of the bot's webhooks as the panel lists it: its URL only masked (`shown`). */
+export interface PanelWebhook {
+  name: string;
+  kind: string;
+  platform: string;
+  shown: string;
+  /** The variable configuring it, or `store` when added from the CLI or the panel. */
+  source: string;
+  subscriptions: Subscription[];
+}
+
+/**
+ * The bot's webhook destinations (issue 30), as `directory-bot webhook` manages them
+ * (`openWebhookAdmin` in src/app). Problems are BotErrors in the command's words.
+ */
+export interface PanelWebhooks {
+  list(): Promise<PanelWebhook[]>;
+  add(input: { name: string; url?: string; secret?: string; routes: string[]; by: string }): Promise<{
+    stored: boolean;
+    subscriptions: Subscription[];
+  }>;
+  test(name: string): Promise<DeliveryOutcome>;
+  remove(name: string): Promise<{ subscriptions: Subscription[] }>;
+}
+
 /** Everything the control panel reads and runs; the composition root (src/app) builds it. */
 export interface PanelDeps {
   /** The `/directory` handler: every change in the panel is the command it stands for. */
@@ -103,6 +129,8 @@ export interface PanelDeps {
   held?: (platform: string, channelId: string) => Promise<HeldSummary[]>;
   /** `/directory why` (CONTRACTS.md §2), once the bot answers it. */
   explain?: (query: { platform: string; channelId: string; item: string }) => Promise<ItemExplanation>;
+  /** Webhook destinations, managed by operators only; undefined where the panel offers none. */
+  webhooks?: PanelWebhooks;
   /** Platform user ids always allowed to change subscriptions (ADMIN_USER_IDS). */
   adminUserIds: readonly string[];
   /** `platform:userId` of the operators, who see every installation. */

@@ -2,6 +2,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { CommandHandler } from './commands.js';
 import type { HomeService } from './home.js';
 import type { Logger } from './logger.js';
+import type { MentionSupport } from './mentions.js';
 import type { Message } from './message.js';
 import type { ThreadOpening, ThreadTarget } from './threads.js';
 import type { WorkspaceAccess } from './workspace-access.js';
@@ -81,6 +82,18 @@ export interface DeliveryOptions {
    * supports idempotency (Discord `nonce` + `enforce_nonce`) so a retried post is not duplicated.
    */
   idempotencyKey: string;
+  /** The item the message is about, for a destination that is sent the record itself (`wantsRecords`). */
+  item?: DeliveredItem;
+}
+
+/**
+ * The item behind a delivery: its key (`comments:new:812`, see the code map's glossary) and, for
+ * an adapter that asked for records (`ChatAdapter.wantsRecords`), the directory record as the
+ * core parsed it. A digest or a reminder has no single record.
+ */
+export interface DeliveredItem {
+  key: string;
+  record?: unknown;
 }
 
 /** The code of a delete the platform refused (permission): see `ChatAdapter.delete`. */
@@ -180,8 +193,9 @@ export interface DeliveryPacing {
   /**
    * Per destination, when the platform does not say. Absent: the adapter reports each
    * destination's bucket with every answer (`bucket` on a delivered outcome) and that is the pace.
+   * Several limits (a Teams webhook's 4 a second, 60 in 30 seconds and 1,800 an hour) all hold.
    */
-  perDestination?: RateLimit;
+  perDestination?: RateLimit | WindowLimit | readonly (RateLimit | WindowLimit)[];
   /**
    * Per workspace (a Slack team: its limit is per app per workspace), keyed by the destination's
    * `workspaceId`; destinations without one (a single-workspace install) share one workspace.
@@ -239,7 +253,12 @@ export interface ChatAdapter {
    * gone or can no longer be edited is `rejected` with scope `message`; a channel the bot lost is
    * `rejected` as for `deliver`.
    */
-  edit?(destination: Destination, reference: MessageReference, message: Message): Promise<DeliveryOutcome>;
+  edit?(
+    destination: Destination,
+    reference: MessageReference,
+    message: Message,
+    item?: DeliveredItem,
+  ): Promise<DeliveryOutcome>;
   /**
    * Deletes a message the bot posted (only ever its own: the core passes references from its
    * ledger). Optional: without it a subscription's `--on-removal delete` marks instead. A message
@@ -264,6 +283,17 @@ export interface ChatAdapter {
   workspaceTimeZone?(workspaceId: string | undefined): Promise<string | undefined>;
   /** Present where a removal can go unannounced: see `RemovalCheck`. */
   readonly removalCheck?: RemovalCheck;
+  /**
+   * Who this platform can ping on a match (`--mention`). Absent: nobody, and a subscription asking
+   * for mentions here is refused when it is configured.
+   */
+  readonly mentions?: MentionSupport;
+  /**
+   * Deliveries to this platform carry the item's directory record (`DeliveryOptions.item`), which
+   * the outbox then keeps with each of its entries: a generic JSON webhook sends it on. Absent:
+   * only the composed message is kept.
+   */
+  readonly wantsRecords?: boolean;
   /** Who may see and change what in the control panel (see `WorkspaceAccess`); absent: operators only. */
   readonly access?: WorkspaceAccess;
   /** Stop taking work and close connections. */

@@ -16,6 +16,7 @@ export type {
   AdapterHealth,
   BucketState,
   ChatAdapter,
+  DeliveredItem,
   DeliveryOptions,
   DeliveryOutcome,
   DeliveryPacing,
@@ -62,6 +63,15 @@ export { stripInvisibleFormatting } from './invisible-text.js';
 export type { KeyValueStore } from './key-value-store.js';
 export type { LogFn, Logger } from './logger.js';
 export {
+  MAX_MENTIONS,
+  MENTION_KINDS,
+  type MentionKind,
+  type MentionSupport,
+  type MentionTarget,
+  mentionText,
+  sameMentions,
+} from './mentions.js';
+export {
   ENTRY_LIMITS,
   entryWeight,
   type ItemKind,
@@ -73,6 +83,7 @@ export {
   type MessageField,
   type MessageFormat,
   type MessageLayout,
+  type MessageSender,
 } from './message.js';
 export {
   ACTION_ID_PREFIX,
@@ -90,4 +101,26 @@ export type { RemindedEvent } from './reminded-event.js';
 export type { OpenedSecret, SecretSealer } from './secret-sealer.js';
 export { linkUrl, precut, sanitizeUrl, truncate } from './text-safety.js';
 export type { ThreadOpening, ThreadProblem, ThreadTarget } from './threads.js';
+export {
+  header,
+  isFailure,
+  isSuccess,
+  maskedUrl,
+  outcomeOfFailure,
+  outcomeOfRefusal,
+  postWithoutId,
+  quoted,
+  type RefusalRules,
+  retryAfterMs,
+} from './webhook-answers.js';
+export type {
+  KindContext,
+  WebhookClient,
+  WebhookDirectory,
+  WebhookEndpoint,
+  WebhookFailure,
+  WebhookKind,
+  WebhookRequest,
+  WebhookResponse,
+} from './webhooks.js';
 export type { Installation, WorkspaceAccess } from './workspace-access.js';

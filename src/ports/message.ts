@@ -4,6 +4,7 @@
  * (comment bodies, names, taglines): renderers must escape it so it can never ping a
  * channel or a user or break the markup. Nothing in a Message is pre-formatted markup.
  */
+import type { MentionTarget } from './mentions.js';
 import type { MessageAction } from './message-actions.js';
 
 export type ItemKind =
@@ -85,6 +86,16 @@ export interface MessageAuthor {
   iconUrl?: string;
 }
 
+/**
+ * How a poster that can choose its face shows itself (a Discord webhook's `username` and
+ * `avatar_url`): set from the subscription's configuration, ignored by platforms without it.
+ */
+export interface MessageSender {
+  /** Plain text; renderers cut it to their platform's limit. */
+  name?: string;
+  avatarUrl?: string;
+}
+
 export interface Message {
   kind: ItemKind;
   /** Short headline, e.g. the post name. Plain text. */
@@ -120,4 +131,13 @@ export interface Message {
   entries?: MessageEntry[];
   /** Absent: the full card. See {@link MessageLayout}. */
   layout?: MessageLayout;
+  /**
+   * Who this message pings: set by the core from the subscription's configuration (`--mention`,
+   * only when the item matches `--mention-on`), never from the item's text. Renderers ping exactly
+   * these targets (Discord `allowed_mentions`, Slack `<!subteam^…>`, Teams mention entities) and
+   * keep every other mention in the text inert.
+   */
+  mentions?: MentionTarget[];
+  /** The subscription's chosen poster name and avatar, where the platform takes them. */
+  sender?: MessageSender;
 }

@@ -23,11 +23,26 @@ export {
   type UnmatchedFilter,
   unmatchedFilter,
 } from './filters.js';
+export {
+  type Addressing,
+  addressMessage,
+  describeAddressing,
+  mentionProblem,
+  mentionsFor,
+  parseMentions,
+  parseMentionTarget,
+} from './mentions.js';
 export { REMINDERS_KEY, type Reminder, ReminderRepository, reminderDueAt } from './personal-reminders.js';
 export { destinationKey, subscriptionDestination } from './routing.js';
 export { ON_REMOVAL, type Subscription } from './subscription.js';
 export type { SubscriptionIndex } from './subscription-index.js';
 export { SUBSCRIPTIONS_KEY, SubscriptionRepository, USER_PAUSE_CODE } from './subscription-repository.js';
-export { parseSubscriptionSpec, type SubscriptionSeed } from './subscription-spec.js';
+export {
+  parseRoute,
+  parseSubscriptionSpec,
+  type SubscriptionSeed,
+  WEBHOOK_NAME,
+  webhookVariable,
+} from './subscription-spec.js';
 export { describeThreading, type ThreadSettings, threadCommentsScheduleConflict } from './thread-options.js';
 export { createZoneResolver, type ResolvedZone, type ZoneResolver } from './zone-of.js';

@@ -105,4 +105,6 @@ export interface AddResult {
   removalChanged: boolean;
   /** It existed with another schedule (or none) and now has the one asked for. */
   rescheduled: boolean;
+  /** It existed with other mentions or another poster name or avatar and now has the ones asked for. */
+  readdressed: boolean;
 }

@@ -4,6 +4,7 @@ import type { Clock, ThreadProblem } from '../ports/index.js';
 import { sleep } from '../ports/index.js';
 import { sameSchedule } from '../schedule/index.js';
 import type { LeaseBackend } from '../store/index.js';
+import { withAddressing } from './mentions.js';
 import type { ProblemField, Subscription } from './subscription.js';
 import { notifyChange, type SubscriptionChangeListener } from './subscription-changes.js';
 import {
@@ -121,11 +122,14 @@ export class SubscriptionRepository {
         const { paused, ...active } = existing;
         const formatted = withThreading(withFormat(active, input.format), input.threading);
         const how = withOnRemoval(formatted, input.onRemoval);
-        const subscription = withBackfill(withSchedule(how, input.schedule), input.backfill);
+        const scheduled = withSchedule(how, input.schedule);
+        const addressed = withAddressing(scheduled, input);
+        const subscription = withBackfill(addressed, input.backfill);
         const changed = {
           reformatted: formatted !== active,
           removalChanged: how !== formatted,
           rescheduled: !sameSchedule(subscription.schedule, how.schedule),
+          readdressed: addressed !== scheduled,
         };
         return {
           next: all.map((s) => (s === existing ? subscription : s)),
@@ -137,8 +141,14 @@ export class SubscriptionRepository {
         withThreading(withFormat(fresh, input.format), input.threading),
         input.onRemoval,
       );
-      const created = withBackfill(withSchedule(how, input.schedule), input.backfill);
-      const unchanged = { resumed: false, reformatted: false, removalChanged: false, rescheduled: false };
+      const created = withBackfill(withAddressing(withSchedule(how, input.schedule), input), input.backfill);
+      const unchanged = {
+        resumed: false,
+        reformatted: false,
+        removalChanged: false,
+        rescheduled: false,
+        readdressed: false,
+      };
       return { next: [...all, created], result: { subscription: created, created: true, ...unchanged } };
     });
   }
@@ -165,6 +175,14 @@ export class SubscriptionRepository {
         (s) =>
           s.platform === platform && s.channelId === channelId && (s.id === idOrFeed || s.feed === idOrFeed),
       );
+      return { next: all.filter((s) => !removed.includes(s)), result: removed };
+    });
+  }
+
+  /** Removes every subscription of one destination (a webhook that is removed); returns them. */
+  async removeDestination(platform: string, channelId: string): Promise<Subscription[]> {
+    return this.#update((all) => {
+      const removed = all.filter((s) => s.platform === platform && s.channelId === channelId);
       return { next: all.filter((s) => !removed.includes(s)), result: removed };
     });
   }

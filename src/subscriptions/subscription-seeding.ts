@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { type Addressing, withAddressing } from './mentions.js';
 import type { Subscription } from './subscription.js';
 import {
   idsOf,
@@ -16,7 +17,7 @@ import type { SubscriptionSeed } from './subscription-spec.js';
  * The stored list made to match the SUBSCRIPTIONS variable (`SubscriptionRepository.seed`):
  * new entries are added, entries no longer listed are removed, and unchanged ones keep
  * their creation time so a restart does not reset what counts as "new" (a changed `format=`,
- * thread option, `on-removal=` or schedule too; of two entries differing only in those the later wins, as with
+ * thread option, `on-removal=`, schedule, `mention=` or webhook name too; of two entries differing only in those the later wins, as with
  * `/directory subscribe`). A route added with `backfill=N` asks for its N most recent items once.
  */
 export function seedChange(
@@ -28,13 +29,17 @@ export function seedChange(
   const threading = new Map(seeds.map((seed) => [signature(seed), seed.threading]));
   const schedules = new Map(seeds.map((seed) => [signature(seed), seed.schedule]));
   const onRemoval = new Map(seeds.map((seed) => [signature(seed), seed.onRemoval]));
+  const addressing = new Map<string, Addressing>(seeds.map((seed) => [signature(seed), seed]));
   const configured = (s: Subscription) =>
-    withSchedule(
-      withOnRemoval(
-        withThreading(withFormat(s, formats.get(signature(s))), threading.get(signature(s))),
-        onRemoval.get(signature(s)),
+    withAddressing(
+      withSchedule(
+        withOnRemoval(
+          withThreading(withFormat(s, formats.get(signature(s))), threading.get(signature(s))),
+          onRemoval.get(signature(s)),
+        ),
+        schedules.get(signature(s)),
       ),
-      schedules.get(signature(s)),
+      addressing.get(signature(s)) ?? {},
     );
   const kept = all
     .filter((s) => s.createdBy !== 'env' || formats.has(signature(s)))

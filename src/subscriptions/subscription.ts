@@ -1,5 +1,5 @@
 import type { FeedName } from '../feeds/feed-names.js';
-import type { MessageFormat, ThreadProblem } from '../ports/index.js';
+import type { MentionTarget, MessageFormat, MessageSender, ThreadProblem } from '../ports/index.js';
 import type { ScheduleOptions } from '../schedule/index.js';
 import type { BackfillRequest } from './backfill.js';
 import type { FeedFilters } from './filters.js';
@@ -34,6 +34,12 @@ export interface Subscription {
   onRemoval?: 'delete';
   /** Why the last removed item's message was marked rather than deleted (shown by `status`). */
   removalProblem?: ThreadProblem;
+  /** `--mention`: who a delivered item pings (mentions.ts); absent = nobody. */
+  mentions?: MentionTarget[];
+  /** `--mention-on`: ping only for items mentioning any of these words; absent = every item. */
+  mentionOn?: string[];
+  /** `--webhook-name`, `--webhook-avatar`: how a webhook that can choose shows the poster. */
+  sender?: MessageSender;
   /** `--backfill N` / `backfill=N` asked for and not queued yet (src/subscriptions/backfill.ts). */
   backfill?: BackfillRequest;
   /** `env` for routes seeded from SUBSCRIPTIONS, otherwise the platform user id. */

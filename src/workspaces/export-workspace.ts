@@ -15,7 +15,8 @@ export interface WorkspaceDeps {
  * Everything the store holds about one workspace, as plain JSON-ready data: its subscriptions
  * (with their filters, format and schedule), the channels' time zones, people's live-event reminders
  * (their user ids and the events), queued deliveries (reminder DMs included), the keys of
- * its delivery ledger, and its installation without the tokens.
+ * its delivery ledger, its installation without the tokens, and its stored webhooks without their
+ * URLs (a webhook URL is a credential: anyone holding it can post to the channel).
  */
 export async function exportWorkspace(deps: WorkspaceDeps, ref: WorkspaceRef) {
   const data = await findWorkspaceData(deps.store, ref);
@@ -32,6 +33,7 @@ export async function exportWorkspace(deps: WorkspaceDeps, ref: WorkspaceRef) {
     deliveryLedger: data.ledgerKeys,
     deliveryLog: await logPages(deps.store, data.logKeys),
     installations: data.installations.map(({ key, value }) => ({ key, installation: withoutSecrets(value) })),
+    webhooks: withoutSecrets(data.webhooks, 'webhooks'),
   };
 }
 

@@ -7,6 +7,7 @@ import {
   SUBSCRIPTIONS_KEY,
   SubscriptionRepository,
 } from '../subscriptions/index.js';
+import { WEBHOOKS_KEY, WebhookRegistry } from '../webhooks/index.js';
 import type { WorkspaceDeps } from './export-workspace.js';
 import { findWorkspaceData } from './workspace-data.js';
 import { formatWorkspaceRef, type WorkspaceRef } from './workspace-ref.js';
@@ -26,6 +27,8 @@ export interface ForgetReport {
     /** Items held by its subscriptions' schedules. */
     heldItems: number;
     installations: number;
+    /** Stored webhooks posting into the workspace. */
+    webhooks: number;
   };
   /** Every store key deleted, plus the documents changed (subscriptions, outbox indexes). */
   keys: string[];
@@ -66,9 +69,11 @@ export async function forgetWorkspace(
       deliveryLog: data.logKeys.length,
       heldItems: data.heldKeys.length,
       installations: installationKeys.length,
+      webhooks: data.webhooks.length,
     },
     keys: [
       ...(data.subscriptions.length > 0 ? [SUBSCRIPTIONS_KEY] : []),
+      ...(data.webhooks.length > 0 ? [WEBHOOKS_KEY] : []),
       ...(data.reminders.length > 0 ? [REMINDERS_KEY] : []),
       ...(data.channelZones.length > 0 ? [CHANNEL_ZONES_KEY] : []),
       ...data.queueIndexes.map((i) => i.key),
@@ -88,6 +93,17 @@ export async function forgetWorkspace(
   const repository = new SubscriptionRepository({ keyv: store.keyv, leases: store.leases, clock });
   // Under the subscriptions' write lock: the count is what was actually removed.
   report.counts.subscriptions = (await repository.removeWorkspace(ref.platform, ref.id)).length;
+  // Its webhooks (a Slack team's incoming webhooks) and their subscriptions go too.
+  const webhookPlatform = `${ref.platform}-webhook`;
+  report.counts.subscriptions += (await repository.removeWorkspace(webhookPlatform, ref.id)).length;
+  const webhooks = new WebhookRegistry({
+    keyv: store.keyv,
+    leases: store.leases,
+    clock,
+    sealer: undefined,
+    configured: [],
+  });
+  for (const webhook of data.webhooks) await webhooks.remove(webhook.name);
   const reminders = new ReminderRepository({ keyv: store.keyv, leases: store.leases, clock });
   report.counts.reminders = (await reminders.removeWorkspace(ref.platform, ref.id)).length;
   const zones = new ChannelZoneRepository({ keyv: store.keyv, leases: store.leases, clock });

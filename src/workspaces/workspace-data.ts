@@ -11,6 +11,7 @@ import {
   type Reminder,
   SubscriptionRepository,
 } from '../subscriptions/index.js';
+import { type StoredWebhook, WEBHOOKS_KEY } from '../webhooks/index.js';
 import type { WorkspaceRef } from './workspace-ref.js';
 
 /** Everything the store holds about one workspace, found by `findWorkspaceData`. */
@@ -41,6 +42,16 @@ export interface WorkspaceData {
   installations: { key: string; value: unknown }[];
   /** Its channels' change histories (what the control panel shows), one key per channel. */
   historyKeys: string[];
+  /**
+   * Webhooks stored for the workspace (a Slack incoming webhook names its team in its URL), as
+   * stored: their URLs sealed. Their subscriptions, queues and ledger are among the others.
+   */
+  webhooks: StoredWebhook[];
+}
+
+/** The platforms of a workspace's destinations: its channels', and its webhooks' (`slack-webhook`). */
+function platformsOf(ref: WorkspaceRef): string[] {
+  return [ref.platform, `${ref.platform}-webhook`];
 }
 
 /** A directory id never holds a colon (src/store/directory-keys.ts), so `[^:]+` is exactly one. */
@@ -58,20 +69,22 @@ export async function findWorkspaceData(store: BotStore, ref: WorkspaceRef): Pro
     clock: systemClock,
   });
   const all = await repository.list();
-  const isMine = (s: Subscription) => s.platform === ref.platform && s.workspaceId === ref.id;
+  const platforms = platformsOf(ref);
+  const isMine = (s: Subscription) => platforms.includes(s.platform) && s.workspaceId === ref.id;
   const subscriptions = all.filter(isMine);
   const claimedByOthers = new Set(
-    all.filter((s) => s.platform === ref.platform && !isMine(s)).map((s) => `${s.platform}:${s.channelId}`),
+    all
+      .filter((s) => platforms.includes(s.platform) && !isMine(s))
+      .map((s) => `${s.platform}:${s.channelId}`),
   );
 
-  const queueKeys = [
-    ...(await matching(
-      store,
-      ['dir:', `:outbox:queue:${ref.platform}:`],
-      `^${IN_ANY_DIRECTORY}outbox:queue:`,
-    )),
-    ...(await store.keysMatching([UNPREFIXED_KEYS.outboxQueue(`${ref.platform}:`)])),
-  ];
+  const queueKeys: string[] = [];
+  for (const platform of platforms) {
+    queueKeys.push(
+      ...(await matching(store, ['dir:', `:outbox:queue:${platform}:`], `^${IN_ANY_DIRECTORY}outbox:queue:`)),
+      ...(await store.keysMatching([UNPREFIXED_KEYS.outboxQueue(`${platform}:`)])),
+    );
+  }
   const queueValues = await store.keyv.getMany<OutboxEntry[]>(queueKeys);
   const allQueues = queueKeys.map((key, i) => ({ key, entries: queueValues[i] ?? [] }));
 
@@ -125,6 +138,9 @@ export async function findWorkspaceData(store: BotStore, ref: WorkspaceRef): Pro
     logKeys,
     heldKeys,
     installations: ref.platform === 'slack' ? await slackInstallations(store, ref.id) : [],
+    webhooks: ((await store.keyv.get<StoredWebhook[]>(WEBHOOKS_KEY)) ?? []).filter(
+      (w) => w.platform === `${ref.platform}-webhook` && w.workspaceId === ref.id,
+    ),
     historyKeys: await store.keysMatching([channelHistoryKey(ref.platform, ref.id, '')]),
   };
 }

@@ -20,11 +20,13 @@ import { benchPanel, type PanelBenchResult, panelRows } from './panel.js';
 import { benchScaleOut, type ScaleOutOptions, type ScaleOutResult } from './scale-out.js';
 import { type MachineInfo, machineInfo, round, type Violation } from './support.js';
 import { type Row, renderTable } from './table.js';
+import { benchWebhookFanOut, type WebhookFanOutResult } from './webhook-fan-out.js';
 
 const NAMES = [
   'freshness',
   'fan-out',
   'fan-out-threads',
+  'webhook-fan-out',
   'lookups',
   'footprint',
   'emulator',
@@ -41,6 +43,7 @@ const MODES = {
   quick: {
     freshness: { durationMs: 30_000, comments: 20, posts: 6, windowSeconds: 30, seed: 1 },
     fanOut: { channels: 50, slackItems: 1, discordItems: 6 },
+    webhookFanOut: { webhooks: 50, itemsPerWebhook: 2 },
     lookups: { requests: 200, warmup: 20 },
     footprint: { channels: 100, ledgerEntries: 10_000, ttlMs: 2_000 },
     emulator: { durationSeconds: 3 },
@@ -59,6 +62,7 @@ const MODES = {
   full: {
     freshness: { durationMs: 300_000, comments: 150, posts: 40, windowSeconds: 30, seed: 1 },
     fanOut: { channels: 500, slackItems: 1, discordItems: 6 },
+    webhookFanOut: { webhooks: 500, itemsPerWebhook: 2 },
     lookups: { requests: 2_000, warmup: 50 },
     footprint: { channels: 10_000, ledgerEntries: 1_000_000, ttlMs: 60_000 },
     emulator: { durationSeconds: 10 },
@@ -82,6 +86,8 @@ interface Results {
   fanOut?: FanOutResult | undefined;
   /** The same burst threaded under a post, run right after `fanOut` (issue 13). */
   fanOutThreads?: FanOutResult | undefined;
+  /** A burst to Discord and Teams webhooks (issue 30). */
+  webhookFanOut?: WebhookFanOutResult | undefined;
   lookups?: LookupsResult | undefined;
   footprint?: FootprintResult | undefined;
   scaleOut?: ScaleOutResult[] | undefined;
@@ -167,6 +173,11 @@ async function main(): Promise<number> {
       benchFanOut({ ...sizes.fanOut, threads: true }),
     );
   }
+  if (only.has('webhook-fan-out')) {
+    results.webhookFanOut = await attempt(results, 'webhook-fan-out', () =>
+      benchWebhookFanOut(sizes.webhookFanOut),
+    );
+  }
   if (only.has('lookups'))
     results.lookups = await attempt(results, 'lookups', () => benchLookups(sizes.lookups));
   if (only.has('scale-out')) {
@@ -215,6 +226,7 @@ async function main(): Promise<number> {
     results.freshness,
     results.fanOut,
     results.fanOutThreads,
+    results.webhookFanOut,
     results.lookups,
     results.footprint,
     results.home,
@@ -285,6 +297,7 @@ function rows(results: Results): Row[] {
     }
   }
   out.push(...threadedFanOutRows(results.fanOut, results.fanOutThreads));
+  out.push(...webhookFanOutRows(results.webhookFanOut));
   const l = results.lookups;
   if (l) {
     out.push(
@@ -364,4 +377,40 @@ function threadedFanOutRows(off: FanOutResult | undefined, on: FanOutResult | un
       detail: `${threaded.messagesPerSecond} of ${threaded.ceiling.messagesPerSecond} msg/s in threads; ${threaded.delivered}/${threaded.messages} delivered; ${threaded.retried} retried, ${threaded.status429} 429s${flat === undefined ? '' : `; on ÷ off ${round(threaded.ratio / flat.ratio)}`}`,
     };
   });
+}
+
+/** The webhook fan-out (issue 30): each platform's rate against its documented ceiling. */
+function webhookFanOutRows(result: WebhookFanOutResult | undefined): Row[] {
+  if (result === undefined) return [];
+  return (
+    [
+      ['Discord webhooks', result.discord],
+      ['Teams webhooks', result.teams],
+    ] as const
+  ).flatMap(([name, p]) => [
+    {
+      figure: `fan-out ${name}: msg/s ÷ ceiling`,
+      value: p.ratio,
+      goal: '≥ 0.95',
+      detail: `${p.messagesPerSecond} of ${p.ceiling.messagesPerSecond} msg/s (${p.ceiling.binding} limit); ${p.webhooks} webhooks × ${p.itemsPerWebhook}; ${p.delivered}/${p.messages} delivered`,
+    },
+    {
+      figure: `fan-out ${name}: msg/s ÷ safe window pace`,
+      value: round(p.messagesPerSecond / p.safeMessagesPerSecond),
+      goal: 'info',
+      detail: `${p.messagesPerSecond} of ${p.safeMessagesPerSecond} msg/s: each 1 s window plus the mean delivery, ${p.meanDeliveryMs} ms`,
+    },
+    {
+      figure: `fan-out ${name}: retried by our pacing`,
+      value: p.retried,
+      goal: '0',
+      detail: `${p.status429} 429s received`,
+    },
+    {
+      figure: `fan-out ${name}: posted twice`,
+      value: p.postedTwice,
+      goal: '0',
+      detail: 'webhooks showing an item more than once',
+    },
+  ]);
 }

@@ -82,6 +82,36 @@ describe('a token the platform refuses at start-up', () => {
     30_000,
   );
 
+  it('a mention the platform cannot ping: exit 78 and a line naming SUBSCRIPTIONS', async () => {
+    const bot = spawnBot(['start'], {
+      ...platforms.env(storeFile()),
+      PORT: '0',
+      SUBSCRIPTIONS: 'slack:C0123ABCD=posts?mention=role:112233445566778899',
+    });
+    expect(await exitWithin(bot)).toBe(78);
+    expect(linesNaming(bot.output(), 'SUBSCRIPTIONS')).toEqual([
+      expect.stringContaining('slack cannot mention a role'),
+    ]);
+  }, 30_000);
+
+  it('a webhook URL no kind takes: exit 78, a line naming its variable, the URL never printed', async () => {
+    const url = 'https://hooks.example.com/some/path/SECRET-PART';
+    const bot = spawnBot(['start'], {
+      ...platforms.env(storeFile()),
+      PORT: '0',
+      WEBHOOK_NEWS_URL: url,
+    });
+    expect(await exitWithin(bot)).toBe(78);
+    const output = bot.output();
+    expect(linesNaming(output, 'WEBHOOK_NEWS_URL')).toEqual([
+      expect.stringContaining(
+        'WEBHOOK_NEWS_URL: not a Discord webhook, Slack webhook, Teams webhook, Mattermost webhook URL; for a generic JSON webhook, also set WEBHOOK_NEWS_SECRET',
+      ),
+    ]);
+    expect(output).not.toContain('SECRET-PART');
+    expect(output).not.toMatch(STACK_LINE);
+  }, 30_000);
+
   it('both tokens refused: both reported in the same run', async () => {
     platforms.slack.refuseNext('auth.test', 'invalid_auth');
     const bot = spawnBot(['start'], {

@@ -82,7 +82,7 @@ describe.each(backends)('directory-bot workspace on the $name store', (backend) 
     const forgot = await run(['workspace', 'forget', `slack:${TEAM_A}`], liveEnv(backend.url));
     expect(forgot.code).toBe(0);
     expect(forgot.output).toMatch(
-      /subscriptions\s+3\n\s+reminders\s+1\n\s+queued deliveries\s+2\n\s+delivery ledger\s+6\n\s+held by schedules\s+0\n\s+installations\s+1/,
+      /subscriptions\s+3\n\s+reminders\s+1\n\s+queued deliveries\s+2\n\s+delivery ledger\s+6\n\s+delivery log pages\s+2\n\s+held by schedules\s+0\n\s+installations\s+1/,
     );
     expect(forgot.output).toContain('slack:C0SHARED');
     const left = Object.keys(await snapshot(store));

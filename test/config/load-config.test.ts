@@ -224,7 +224,7 @@ describe('loading the configuration', () => {
     for (const platform of [slack, discord]) {
       const problems = problemsOf(platform);
       expect(problems).toHaveLength(1);
-      expect(problems[0]).toMatch(/^DIRECTORY_BASE_URL: required with Slack or Discord/);
+      expect(problems[0]).toMatch(/^DIRECTORY_BASE_URL: required with Slack, Discord or a webhook/);
       expect(problems[0]).toContain('SANDBOX=true');
     }
   });

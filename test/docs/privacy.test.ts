@@ -15,6 +15,7 @@ import {
   SUBSCRIPTIONS_VERSION_KEY,
   SUBSCRIPTIONS_WRITE_LOCK,
 } from '../../src/subscriptions/subscription-repository.js';
+import { WEBHOOKS_KEY } from '../../src/webhooks/index.js';
 
 const DOC = readFileSync(join(import.meta.dirname, '../../docs/privacy.md'), 'utf8');
 /** Stands for any argument of a key-building function; the family is the text before it. */
@@ -40,6 +41,8 @@ function keyFamilies(): string[] {
     SUBSCRIPTIONS_WRITE_LOCK,
     KEY_CHECK_KEY,
     REPLAY_KEY_PREFIX,
+    WEBHOOKS_KEY,
+    `${WEBHOOKS_KEY}-write`,
   ];
 }
 

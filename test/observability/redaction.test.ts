@@ -36,6 +36,29 @@ describe('the logger', () => {
     }
   });
 
+  it("never writes a webhook's credential, even of a webhook that is no configured secret", () => {
+    const { lines, destination } = capture();
+    const logger = createLogger({ level: 'info', format: 'json', destination });
+    const urls = [
+      'https://discord.com/api/webhooks/112233445566778899/DiscordTokenSecret_part-1',
+      'https://hooks.slack.com/services/T0001/B0002/SlackSecret123',
+      'https://prod-1.westus.logic.azure.com/workflows/0123456789abcdef0123456789abcdef/triggers/manual/paths/invoke?api-version=1&sig=TeamsSig-secret',
+      'https://chat.example.com/hooks/abcdefghijklmnopqrstuvwxyz',
+    ];
+    for (const url of urls)
+      logger.warn({ webhookUrl: url, err: new Error(`connect failed: ${url}`) }, `posting to ${url}`);
+    const text = lines.join('\n');
+    for (const secret of [
+      'DiscordTokenSecret_part-1',
+      'SlackSecret123',
+      'TeamsSig-secret',
+      'abcdefghijklmnopqrstuvwxyz',
+    ]) {
+      expect(text).not.toContain(secret);
+    }
+    expect(text).toContain('/api/webhooks/112233445566778899/[REDACTED]');
+  });
+
   it('redacts token, secret, signature and authorization fields by name', () => {
     const { lines, destination } = capture();
     const logger = createLogger({ level: 'info', format: 'json', destination });

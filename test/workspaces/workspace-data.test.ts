@@ -25,6 +25,7 @@ const TEAM_A_COUNTS = {
   deliveryLog: 2,
   heldItems: 0,
   installations: 1,
+  webhooks: 0,
 };
 /** An export minus the moment it was made, to compare two of them. */
 const content = async (store: BotStore, ref: typeof teamA | typeof teamB | typeof guild) => {
@@ -164,6 +165,7 @@ describe.each(backends)('one workspace’s data on the $name store', (backend) =
       deliveryLog: 0,
       heldItems: 0,
       installations: 0,
+      webhooks: 0,
     });
   });
 });

@@ -9,8 +9,42 @@ interface Limiter {
   drainFor(ms: number, now: number): void;
 }
 
-function limiterFor(limit: RateLimit | WindowLimit, now: number): Limiter {
+type Limit = RateLimit | WindowLimit;
+
+function limiterFor(limit: Limit | readonly Limit[], now: number): Limiter {
+  if (isLimitList(limit)) return new AllLimits(limit.map((one) => limiterFor(one, now)));
   return 'windowMs' in limit ? new WindowLimiter(limit) : new TokenBucket(limit, now);
+}
+
+function isLimitList(limit: Limit | readonly Limit[]): limit is readonly Limit[] {
+  return Array.isArray(limit);
+}
+
+/**
+ * Several limits that all hold (a Teams webhook: 4 a second, 60 in 30 seconds, 1,800 an hour): a
+ * send waits for the slowest of them and counts against each.
+ */
+class AllLimits implements Limiter {
+  readonly #limiters: readonly Limiter[];
+
+  constructor(limiters: readonly Limiter[]) {
+    this.#limiters = limiters;
+  }
+
+  waitMs(now: number): number {
+    return Math.max(0, ...this.#limiters.map((limiter) => limiter.waitMs(now)));
+  }
+
+  take(now: number): (answeredAt: number) => void {
+    const answered = this.#limiters.map((limiter) => limiter.take(now));
+    return (answeredAt) => {
+      for (const done of answered) done?.(answeredAt);
+    };
+  }
+
+  drainFor(ms: number, now: number): void {
+    for (const limiter of this.#limiters) limiter.drainFor(ms, now);
+  }
 }
 
 /** What the pacer needs of a send: its destination's queue key, platform and workspace. */
@@ -122,7 +156,7 @@ export function workspaceKey(send: PacedSend): string {
 function cached(
   limiters: Map<string, Limiter>,
   key: string,
-  limit: RateLimit | WindowLimit | undefined,
+  limit: Limit | readonly Limit[] | undefined,
   now: number,
 ): Limiter | undefined {
   if (limit === undefined) return undefined;
