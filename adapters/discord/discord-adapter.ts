@@ -21,7 +21,7 @@ import { createInteractionFlow } from './interaction-flow.js';
 import { interactionSchema } from './interaction-payload.js';
 import { createResponder } from './interaction-responder.js';
 import { DISCORD_MENTIONS } from './mentions.js';
-import { discordMessageLink } from './message-link.js';
+import { createChannelServers, discordMessageLink } from './message-link.js';
 import { createDiscordRest, type DiscordRestEvent } from './rest-client.js';
 import { rememberThreadRefusals } from './thread-refusals.js';
 import { openThread, postInThread } from './threads.js';
@@ -99,6 +99,10 @@ export function createDiscordAdapter(options: DiscordAdapterOptions): ChatAdapte
   );
 
   let client: Client | undefined;
+  const servers = createChannelServers((channelId) => {
+    const channel = client?.channels.cache.get(channelId);
+    return channel !== undefined && 'guildId' in channel ? (channel.guildId ?? undefined) : undefined;
+  });
   let started = false;
   let stopping = false;
   /** Set while Discord refuses the bot token: bot-wide, so readiness says so, not a channel. */
@@ -143,11 +147,16 @@ export function createDiscordAdapter(options: DiscordAdapterOptions): ChatAdapte
   function attach(context: AdapterContext): ReturnType<typeof createInteractionFlow> {
     if (flow !== undefined) return flow;
     workspaceRemoved = context.workspaceRemoved;
-    const created = createInteractionFlow({
+    const answer = createInteractionFlow({
       commands: context.commands,
       logger,
       deferAfterMs: options.deferAfterMs ?? DEFAULT_DEFER_AFTER_MS,
     });
+    // Every interaction names its channel's server: what a link to a message there needs.
+    const created: typeof answer = (interaction, responder) => {
+      servers.learn(interaction);
+      return answer(interaction, responder);
+    };
     flow = created;
     if (publicKey) {
       context.http.mount(
@@ -197,7 +206,7 @@ export function createDiscordAdapter(options: DiscordAdapterOptions): ChatAdapte
       attach(context);
     },
 
-    messageLink: discordMessageLink,
+    messageLink: (destination, reference) => discordMessageLink(servers.withServer(destination), reference),
 
     async start(context: AdapterContext): Promise<void> {
       const attachedFlow = attach(context);

@@ -9,6 +9,7 @@ import type { HomePublisher } from './home-publisher.js';
 import { bindHomeTab } from './home-tab.js';
 import { createSlackHttpReceiver, mountSlackHttpReceiver } from './http-receiver.js';
 import { bindLinkUnfurls } from './link-unfurls.js';
+import type { WorkspaceAddresses } from './message-link.js';
 import { oauthInstallOptions } from './oauth-install.js';
 import { bindReplayGuard, memoryReplayClaims } from './replay-guard.js';
 import type { SlackTokens } from './slack-tokens.js';
@@ -24,6 +25,8 @@ export interface BoltAppDeps {
   now: () => number;
   /** The bot's ids from the start-up auth.test, once known. */
   identity(): SlackBotIdentity | undefined;
+  /** Each workspace's address, learnt from the requests it sends (for links to messages). */
+  addresses: WorkspaceAddresses;
   /** Socket Mode's connection state, as it changes. */
   onSocketHealth(health: AdapterHealth): void;
   isStopped(): boolean;
@@ -79,6 +82,11 @@ export function createBoltApp(deps: BoltAppDeps, context: AdapterContext): BoltA
     logger.error({ err: error }, 'unhandled error in a Slack listener');
   });
   bindReplayGuard({ app, claims: options.replayClaims ?? memoryReplayClaims(now), logger, emit });
+  // A verified request (the receiver checked its signature) names its workspace's address.
+  app.use(async ({ body, next }) => {
+    deps.addresses.learn(body);
+    await next();
+  });
   const admin = createAdminLookup({ logger, ttlMs: options.adminCacheTtlMs ?? 5 * 60_000, now });
   bindDirectoryCommand({
     app,

@@ -107,9 +107,10 @@ export function createSlackDelivery(deps: SlackDeliveryDeps): SlackDeliver {
     const payload = { ...renderSlackMessage(message), ...threadFields(destination) };
     const post = async (): Promise<DeliveryOutcome> => {
       const result = await client.chat.postMessage({ token: usable, channel, ...payload });
-      return typeof result.ts === 'string'
-        ? { status: 'delivered', platformMessageId: result.ts }
-        : { status: 'delivered' };
+      if (typeof result.ts !== 'string') return { status: 'delivered' };
+      // A reply names the thread it is in, so its link opens it there (message-link.ts).
+      const parent = destination.thread?.parentMessageId;
+      return { status: 'delivered', platformMessageId: result.ts, ...(parent ? { threadId: parent } : {}) };
     };
 
     try {

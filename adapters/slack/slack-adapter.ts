@@ -8,7 +8,7 @@ import { type SlackBotIdentity, verifySlackBotToken } from './bot-identity.js';
 import { createSlackDeliveries } from './deliveries.js';
 import type { SlackAdapterEvent } from './events.js';
 import { SLACK_MENTIONS } from './mentions.js';
-import { slackMessageLink } from './message-link.js';
+import { createWorkspaceAddresses, slackMessageLink } from './message-link.js';
 import { slackPacing } from './pacing.js';
 import { createSlackTokens } from './slack-tokens.js';
 import { connectSlackSocketMode } from './socket-mode.js';
@@ -52,6 +52,7 @@ export function createSlackAdapter(options: SlackAdapterOptions): ChatAdapter {
   let health: AdapterHealth = { ready: false, reason: 'not started' };
   let stopped = false;
   /** The bot's ids from the start-up auth.test, once known. */
+  const addresses = createWorkspaceAddresses();
   let identity: SlackBotIdentity | undefined;
   let attached: BoltApp | undefined;
 
@@ -66,6 +67,7 @@ export function createSlackAdapter(options: SlackAdapterOptions): ChatAdapter {
         emit,
         now,
         identity: () => identity,
+        addresses,
         onSocketHealth: (next) => {
           if (!stopped) health = next;
         },
@@ -132,7 +134,13 @@ export function createSlackAdapter(options: SlackAdapterOptions): ChatAdapter {
     }),
     edit: deliveries.edit,
     delete: deliveries.delete,
-    messageLink: (destination, reference) => slackMessageLink(identity?.workspaceUrl, destination, reference),
+    // A multi-workspace install's channels name their team; the single token's, its one workspace.
+    messageLink: (destination, reference) =>
+      slackMessageLink(
+        addresses.of(destination.workspaceId) ?? identity?.workspaceUrl,
+        destination,
+        reference,
+      ),
 
     health() {
       // A refused token outranks a healthy connection: commands may still arrive, but nothing

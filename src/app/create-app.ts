@@ -161,7 +161,13 @@ export function createApp(config: Config, options: AppOptions): App {
     // The panel answers at `/`; mounted with the adapters' routes, before the port is bound.
     const panel = buildPanel(config, parts, commands, adapters, logger);
     if (panel) http.mount('/', panel.handler);
-    const workspaceRemoved = createWorkspaceRemoval({ store, outbox: activeEngine.outbox, logger, metrics });
+    const workspaceRemoved = createWorkspaceRemoval({
+      store,
+      outbox: activeEngine.outbox,
+      deliveryLog: activeEngine.deliveryLog,
+      logger,
+      metrics,
+    });
     lostAccess = createLostAccessRemoval({
       subscriptions: activeEngine.subscriptions,
       adapters,

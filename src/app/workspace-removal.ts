@@ -1,4 +1,4 @@
-import type { Outbox } from '../delivery/index.js';
+import type { DeliveryLog, Outbox } from '../delivery/index.js';
 import type { Metrics } from '../observability/metrics.js';
 import type { AdapterContext, Logger, RemovedWorkspace, WorkspaceRemovalReason } from '../ports/index.js';
 import type { BotStore } from '../store/index.js';
@@ -8,16 +8,21 @@ export interface WorkspaceRemovalDeps {
   store: BotStore;
   /** The running engine's outbox: it mirrors its queues in memory and would write them back. */
   outbox: Pick<Outbox, 'depth' | 'dropDestination'>;
+  /**
+   * The running engine's delivery log: it may hold records of those channels not written yet, and
+   * remembers the pages it wrote lately, which its next write to a channel would put back.
+   */
+  deliveryLog?: Pick<DeliveryLog, 'forget'>;
   logger: Logger;
   metrics: Pick<Metrics, 'workspacesRemoved'>;
 }
 
 /**
  * What the app hands adapters as `workspaceRemoved`: a workspace that uninstalled the app (or a
- * server that removed the bot) is forgotten — its installation, subscriptions, queued deliveries
- * and delivery ledger deleted from the store, not paused — and its channels are dropped from
- * the live outbox, so nothing more is posted there and no queue is written back. A reinstall
- * starts clean.
+ * server that removed the bot) is forgotten — its installation, subscriptions, queued deliveries,
+ * delivery ledger and delivery log deleted from the store, not paused — and its channels are
+ * dropped from the live outbox and delivery log, so nothing more is posted there and no queue or
+ * log page is written back. A reinstall starts clean.
  *
  * Only this instance's outbox is cleared: with several instances, the poller elsewhere keeps
  * what it had queued in memory until its posts are refused (the token is gone) and dropped.
@@ -34,6 +39,8 @@ export function createWorkspaceRemoval(
     for (const channel of report.channels) {
       if (deps.outbox.depth(channel) > 0) dropped += (await deps.outbox.dropDestination(channel)).length;
     }
+    // And from the running delivery log, which would write a remembered page back.
+    await deps.deliveryLog?.forget(report.channels);
     deps.metrics.workspacesRemoved.inc({ platform: workspace.platform, reason });
     deps.logger.info(
       {

@@ -136,6 +136,26 @@ export class DeliveryLog implements DeliveryRecorder {
     while (this.#flushing) await this.#flushing;
   }
 
+  /**
+   * Forgets these destinations' logs (their workspace removed the bot): the records not written
+   * yet and the pages this process remembers, then, after any write under way, the stored pages.
+   * Otherwise the next record for one of them would write its remembered page back.
+   */
+  async forget(destinationKeys: readonly string[]): Promise<void> {
+    const gone = new Set(destinationKeys);
+    const kept: Pending[] = [];
+    for (const pending of this.#buffer) {
+      if (gone.has(pending.record.destinationKey)) pending.resolve();
+      else kept.push(pending);
+    }
+    this.#buffer = kept;
+    await this.flushed();
+    // After the write under way: it may have remembered one of them again.
+    for (const destination of gone) this.#cache.delete(destination);
+    const keys = [...gone].flatMap((d) => [this.#currentKey(d), ...this.#archiveKeys(d)]);
+    if (keys.length > 0) await this.#keyv.deleteMany(keys);
+  }
+
   /** The destination's records, newest first, at most `limit` (those still being written included). */
   async recent(destinationKey: string, limit = LOG_LIMIT): Promise<DeliveryRecord[]> {
     return (await this.#read(destinationKey)).slice(0, limit);

@@ -1,8 +1,10 @@
 import { join } from 'node:path';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { createWorkspaceRemoval } from '../../src/app/workspace-removal.js';
+import { DeliveryLog } from '../../src/delivery/delivery-log.js';
 import { Outbox } from '../../src/delivery/outbox.js';
 import { createMetrics } from '../../src/observability/metrics.js';
+import { systemClock } from '../../src/ports/index.js';
 import type { BotStore } from '../../src/store/bot-store.js';
 import { createStore } from '../../src/store/create-store.js';
 import { exportWorkspace } from '../../src/workspaces/index.js';
@@ -26,8 +28,15 @@ async function removalOnSeed(name: string) {
   await outbox.load();
   const logger = createCapturingLogger();
   const metrics = createMetrics();
-  const remove = createWorkspaceRemoval({ store, outbox, logger, metrics });
-  return { store, outbox, logger, metrics, remove };
+  // The running engine's delivery log, which remembers the pages it wrote lately.
+  const deliveryLog = new DeliveryLog({
+    keyv: store.keyv,
+    directoryId: 'dir0aaa',
+    ttlMs: 3_600_000,
+    clock: systemClock,
+  });
+  const remove = createWorkspaceRemoval({ store, outbox, deliveryLog, logger, metrics });
+  return { store, outbox, deliveryLog, logger, metrics, remove };
 }
 
 describe('a workspace that removed the bot', () => {
@@ -62,6 +71,30 @@ describe('a workspace that removed the bot', () => {
     });
     const counted = await metrics.workspacesRemoved.get();
     expect(counted.values).toEqual([{ labels: { platform: 'slack', reason: 'app_uninstalled' }, value: 1 }]);
+  });
+
+  it("leaves nothing of its channels' delivery log behind in the running bot, to be written back", async () => {
+    const { store, deliveryLog, remove } = await removalOnSeed('log');
+    const record = (itemKey: string, outcome: 'delivered' | 'rejected') =>
+      deliveryLog.record({
+        at: Date.now(),
+        destinationKey: 'slack:C0A1',
+        itemKey,
+        outcome,
+        subscriptionIds: ['s1'],
+      });
+    // Written and remembered by the running log, and one more still on its way when the app goes.
+    await record('post:1', 'delivered');
+    const unwritten = record('post:2', 'delivered');
+    await remove({ platform: 'slack', id: TEAM_A }, 'app_uninstalled');
+    await unwritten;
+    expect(await deliveryLog.recent('slack:C0A1')).toEqual([]);
+    // A post in flight at the uninstall is refused afterwards: its record is the only one there.
+    await record('post:3', 'rejected');
+    expect((await deliveryLog.recent('slack:C0A1')).map((r) => r.itemKey)).toEqual(['post:3']);
+    expect((await store.keysMatching(['dir:dir0aaa:log:slack:C0A1:'])).length).toBe(1);
+    // Another workspace's log is untouched.
+    expect(await deliveryLog.recent('slack:C0B1')).not.toEqual([]);
   });
 
   it('a second signal for the same workspace finds nothing left and still resolves', async () => {

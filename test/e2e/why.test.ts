@@ -3,6 +3,7 @@ import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { createConsoleAdapter } from '../../adapters/console/index.js';
 import { createDiscordAdapter } from '../../adapters/discord/index.js';
 import { createSlackAdapter } from '../../adapters/slack/index.js';
+import { createKeyValueInstallationStore } from '../../adapters/slack/installation-store.js';
 import type { FeedName } from '../../src/feeds/feed-names.js';
 import type { ChatAdapter } from '../../src/ports/index.js';
 import type { Subscription } from '../../src/subscriptions/index.js';
@@ -14,8 +15,16 @@ import { signedHeaders } from '../fakes/slack/signing.js';
 import { newTriggerId } from '../fakes/slack/trigger-id.js';
 import { APP_ID, CHANNEL_ID, commandInteraction, GUILD_ID } from '../support/discord-interactions.js';
 import { startWorld } from '../support/engine-harness.js';
-import { Cleanup, pollAndDeliver, silentLogger, startPipeline } from '../support/pipeline-harness.js';
+import {
+  botInstallationStore,
+  Cleanup,
+  pollAndDeliver,
+  silentLogger,
+  startPipeline,
+} from '../support/pipeline-harness.js';
 import { eventually } from '../support/polling.js';
+import { createOAuthSlackAdapter, createTestSealer } from '../support/slack-oauth.js';
+import { installation } from '../support/workspace-seed.js';
 
 // Each test polls the one emulator from a new bot: a generous complexity quota keeps them all within it.
 const world = await startWorld({ quotaComplexity: 100_000 });
@@ -108,6 +117,78 @@ function expectStory(
   expect(held).toContain(`${s.all.id} (posts): Already taken here by ${s.digest.id}'s schedule`);
 }
 
+/**
+ * Asks `/directory <text>` in a Slack channel as Slack sends it (signed), and returns the answer
+ * the asker sees (the ack, or what came through response_url). `domain`: the workspace's
+ * `team_domain`, which Slack sends with every slash command.
+ */
+async function askSlack(
+  bot: { url: string; slack: FakeSlackApi; secret: string },
+  where: { team: string; channel: string; domain?: string },
+  text: string,
+): Promise<string> {
+  const body = new URLSearchParams({
+    team_id: where.team,
+    ...(where.domain === undefined ? {} : { team_domain: where.domain }),
+    channel_id: where.channel,
+    user_id: 'U0ASKER',
+    user_name: 'asker',
+    command: '/directory',
+    text,
+    api_app_id: 'A0WHY',
+    response_url: bot.slack.responseUrl(),
+    trigger_id: newTriggerId(),
+  }).toString();
+  const res = await fetch(`${bot.url}/slack/events`, {
+    method: 'POST',
+    headers: signedHeaders(bot.secret, body, Math.floor(Date.now() / 1000)),
+    body,
+  });
+  expect(res.status).toBe(200);
+  const acked = (await res.json()) as Record<string, unknown>;
+  const answer = acked['text'] === 'Working on it…' ? (await bot.slack.waitForResponse()).body : acked;
+  expect(answer['response_type']).toBe('ephemeral');
+  return JSON.stringify(answer);
+}
+
+/**
+ * A bot delivering to a fake Discord whose HTTP interactions endpoint takes signed interactions,
+ * and `ask(item)`: `/directory why <item>` from the support's channel and server, returning what
+ * the asker sees.
+ */
+async function discordBot(namespace: string) {
+  const rest = new FakeDiscordRest({ token: 'discord-why' });
+  await rest.listen();
+  cleanup.add(() => rest.close());
+  rest.addChannel(CHANNEL_ID, 'ok', GUILD_ID);
+  const keys = discordKeyPair();
+  const logger = silentLogger();
+  const adapter: ChatAdapter = createDiscordAdapter({
+    token: 'discord-why',
+    applicationId: APP_ID,
+    publicKey: keys.publicHex,
+    apiUrl: rest.url,
+    gateway: false,
+    logger,
+  });
+  const { bot, url } = await startPipeline(world, cleanup, adapter, { namespace, logger });
+  async function ask(item: string): Promise<string> {
+    const interaction = commandInteraction('why', [{ name: 'item', type: 3, value: item }]);
+    const res = await postInteraction(url, keys.privateKey, interaction);
+    expect(res.status).toBe(200);
+    const callback = (await res.json()) as { type?: number; data?: Record<string, unknown> };
+    if (callback.type === 4 && callback.data) return visibleText(callback.data);
+    const edit = await rest.waitForCall(
+      (c) =>
+        c.method === 'PATCH' &&
+        c.route.endsWith('@original') &&
+        c.path.includes(String(interaction['token'])),
+    );
+    return visibleText(edit.body as Record<string, unknown>);
+  }
+  return { bot, rest, ask };
+}
+
 describe('/directory why end to end: emulator → engine → platform → the answer', () => {
   it("on Slack: a signed slash command gets the posted (with the message's permalink), filtered and held lines", async () => {
     const token = 'xoxb-why';
@@ -127,29 +208,8 @@ describe('/directory why end to end: emulator → engine → platform → the an
     const s = await story(bot, 'slack', 'C0WHY');
     expect(slack.callsTo('chat.postMessage').filter((c) => c.response['ok'])).toHaveLength(1);
 
-    async function ask(channel: string, text: string): Promise<string> {
-      const body = new URLSearchParams({
-        team_id: 'T0WHY',
-        channel_id: channel,
-        user_id: 'U0ASKER',
-        user_name: 'asker',
-        command: '/directory',
-        text,
-        api_app_id: 'A0WHY',
-        response_url: slack.responseUrl(),
-        trigger_id: newTriggerId(),
-      }).toString();
-      const res = await fetch(`${url}/slack/events`, {
-        method: 'POST',
-        headers: signedHeaders(secret, body, Math.floor(Date.now() / 1000)),
-        body,
-      });
-      expect(res.status).toBe(200);
-      const acked = (await res.json()) as Record<string, unknown>;
-      const answer = acked['text'] === 'Working on it…' ? (await slack.waitForResponse()).body : acked;
-      expect(answer['response_type']).toBe('ephemeral');
-      return JSON.stringify(answer);
-    }
+    const ask = (channel: string, text: string) =>
+      askSlack({ url, slack, secret }, { team: 'T0WHY', channel }, text);
     const posted = slack.callsTo('chat.postMessage').find((c) => c.response['ok']);
     const ts = String(posted?.response['ts']).replace('.', '');
     expectStory(
@@ -162,40 +222,9 @@ describe('/directory why end to end: emulator → engine → platform → the an
   });
 
   it("on Discord: a signed interaction gets the posted (with the message's link), filtered and held lines", async () => {
-    const rest = new FakeDiscordRest({ token: 'discord-why' });
-    await rest.listen();
-    cleanup.add(() => rest.close());
-    rest.addChannel(CHANNEL_ID, 'ok', GUILD_ID);
-    const keys = discordKeyPair();
-    const logger = silentLogger();
-    const adapter: ChatAdapter = createDiscordAdapter({
-      token: 'discord-why',
-      applicationId: APP_ID,
-      publicKey: keys.publicHex,
-      apiUrl: rest.url,
-      gateway: false,
-      logger,
-    });
-    const { bot, url } = await startPipeline(world, cleanup, adapter, {
-      namespace: 'e2e-why-discord',
-      logger,
-    });
+    const { bot, rest, ask } = await discordBot('e2e-why-discord');
     const s = await story(bot, 'discord', CHANNEL_ID, { workspaceId: GUILD_ID });
 
-    async function ask(item: string): Promise<string> {
-      const interaction = commandInteraction('why', [{ name: 'item', type: 3, value: item }]);
-      const res = await postInteraction(url, keys.privateKey, interaction);
-      expect(res.status).toBe(200);
-      const callback = (await res.json()) as { type?: number; data?: Record<string, unknown> };
-      if (callback.type === 4 && callback.data) return visibleText(callback.data);
-      const edit = await rest.waitForCall(
-        (c) =>
-          c.method === 'PATCH' &&
-          c.route.endsWith('@original') &&
-          c.path.includes(String(interaction['token'])),
-      );
-      return visibleText(edit.body as Record<string, unknown>);
-    }
     const messageId = (await bot.engine.deliveryLog.recent(`discord:${CHANNEL_ID}`))[0]?.messageId;
     expect(messageId).toBeDefined();
     expectStory(
@@ -203,6 +232,51 @@ describe('/directory why end to end: emulator → engine → platform → the an
       await ask(s.held),
       s,
       new RegExp(`https://discord\\.com/channels/${GUILD_ID}/${CHANNEL_ID}/${messageId}`),
+    );
+    expect(rest.problems).toEqual([]);
+  });
+
+  it("on a multi-workspace Slack install: the permalink is at the address the asking workspace's command named", async () => {
+    const secret = 'why-oauth-secret';
+    const slack = await new FakeSlackApi({ burst: 3 }).start();
+    cleanup.add(() => slack.close());
+    slack.addChannel('C0MULTI');
+    const installs = botInstallationStore();
+    const sealer = createTestSealer();
+    const adapter = createOAuthSlackAdapter(slack.apiUrl, installs, sealer, secret);
+    const { bot, url } = await startPipeline(world, cleanup, adapter, {
+      namespace: 'e2e-why-slack-oauth',
+      installs,
+    });
+    // The workspace installed the app by OAuth: its token is in the bot's store, sealed.
+    slack.addToken('xoxb-why-multi', 'T0MULTI');
+    await createKeyValueInstallationStore(installs, sealer).storeInstallation(
+      installation('T0MULTI', 'xoxb-why-multi'),
+    );
+    const s = await story(bot, 'slack', 'C0MULTI', { workspaceId: 'T0MULTI' });
+    const posted = slack.callsTo('chat.postMessage').find((c) => c.response['ok']);
+    expect(posted?.token).toBe('xoxb-why-multi');
+    const ts = String(posted?.response['ts']).replace('.', '');
+    // Nobody called auth.test with this workspace's token: its address is what its command says.
+    const where = { team: 'T0MULTI', channel: 'C0MULTI', domain: 'airships' };
+    expectStory(
+      await askSlack({ url, slack, secret }, where, `why ${s.posted}`),
+      await askSlack({ url, slack, secret }, where, `why ${s.held}`),
+      s,
+      new RegExp(`https://airships\\.slack\\.com/archives/C0MULTI/p${ts}`),
+    );
+    expect(slack.violations).toEqual([]);
+  });
+
+  it("on Discord, for a route that names no server (as SUBSCRIPTIONS seeds it): the link's server is the asking interaction's", async () => {
+    const { bot, rest, ask } = await discordBot('e2e-why-discord-seeded');
+    const s = await story(bot, 'discord', CHANNEL_ID);
+    // Posted with no server known: the log has no link for it.
+    const [record] = await bot.engine.deliveryLog.recent(`discord:${CHANNEL_ID}`);
+    expect(record?.messageId).toBeDefined();
+    expect(record?.link).toBeUndefined();
+    expect(await ask(s.posted)).toContain(
+      `https://discord.com/channels/${GUILD_ID}/${CHANNEL_ID}/${record?.messageId}`,
     );
     expect(rest.problems).toEqual([]);
   });

@@ -18,6 +18,7 @@ export function workspaceRemovalFor(bot: Instance) {
   const workspaceRemoved = createWorkspaceRemoval({
     store: bot.store,
     outbox: bot.engine.outbox,
+    deliveryLog: bot.engine.deliveryLog,
     logger: log,
     metrics,
   });

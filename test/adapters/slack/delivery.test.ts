@@ -57,6 +57,23 @@ describe('Slack delivery', () => {
     expect(events).toContainEqual({ type: 'delivered', channelId: 'C1' });
   });
 
+  it('reports the thread a reply went into, so a link to it opens it there', async () => {
+    const bot = adapter();
+    const parent = await bot.deliver({ platform: 'slack', channelId: 'C1' }, message, KEY);
+    if (parent.status !== 'delivered' || parent.platformMessageId === undefined)
+      throw new Error('not posted');
+    expect(parent).not.toHaveProperty('threadId');
+    now += 1000; // Slack's one message a second per channel
+    const reply = await bot.deliver(
+      { platform: 'slack', channelId: 'C1', thread: { parentMessageId: parent.platformMessageId } },
+      message,
+      { idempotencyKey: 'k2' },
+    );
+    expect(reply).toMatchObject({ status: 'delivered', threadId: parent.platformMessageId });
+    expect(slack.callsTo('chat.postMessage')[1]?.params['thread_ts']).toBe(parent.platformMessageId);
+    expect(slack.violations).toEqual([]);
+  });
+
   it('turns a 429 into a transient failure with Retry-After and does not retry it itself', async () => {
     const bot = adapter();
     expect((await bot.deliver({ platform: 'slack', channelId: 'C1' }, message, KEY)).status).toBe(
