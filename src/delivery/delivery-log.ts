@@ -69,6 +69,11 @@ export interface DeliveryRecorder {
   record(record: DeliveryRecord): Promise<void>;
 }
 
+/** What tells two copies of one record apart from two records: its instant, item and outcome. */
+function recordIdentity(record: DeliveryRecord): string {
+  return `${record.at}|${record.itemKey}|${record.outcome}|${record.messageId ?? ''}`;
+}
+
 /** Destinations one flush reads and writes at most (bounds one getMany or setMany). */
 const FLUSH_BATCH = 500;
 
@@ -100,6 +105,11 @@ export class DeliveryLog implements DeliveryRecorder {
   readonly #cache = new Map<string, { page: LogPage; at: number }>();
   /** Records not written yet, in the order they settled. */
   #buffer: Pending[] = [];
+  /**
+   * The batch being written: out of the buffer, maybe not in the store yet. Reads include it,
+   * or a record would vanish from "why" for the length of a store write.
+   */
+  #writing: readonly Pending[] = [];
   /** The write under way, which takes the buffer again until it is empty. */
   #flushing: Promise<void> | undefined;
 
@@ -167,14 +177,19 @@ export class DeliveryLog implements DeliveryRecorder {
   }
 
   async #read(destinationKey: string): Promise<DeliveryRecord[]> {
-    const unwritten = this.#buffer
+    const unwritten = [...this.#writing, ...this.#buffer]
       .filter((p) => p.record.destinationKey === destinationKey)
       .map((p) => p.record)
       .reverse();
     const keys = [this.#currentKey(destinationKey), ...this.#archiveKeys(destinationKey)];
     const pages = (await this.#keyv.getMany<LogPage>(keys)).filter((page): page is LogPage => !!page);
     const since = this.#clock.now() - this.#ttlMs;
-    const stored = pages.sort((a, b) => b.seq - a.seq).flatMap((page) => page.records);
+    // The write under way may have landed while the pages were read: show such a record once.
+    const pending = new Set(unwritten.map(recordIdentity));
+    const stored = pages
+      .sort((a, b) => b.seq - a.seq)
+      .flatMap((page) => page.records)
+      .filter((record) => !pending.has(recordIdentity(record)));
     return [...unwritten, ...stored].filter((record) => record.at > since).slice(0, LOG_LIMIT);
   }
 
@@ -183,6 +198,7 @@ export class DeliveryLog implements DeliveryRecorder {
     await new Promise((resolve) => setImmediate(resolve));
     while (this.#buffer.length > 0) {
       const batch = this.#takeBatch();
+      this.#writing = batch;
       try {
         await this.#write(batch);
         for (const pending of batch) pending.resolve();
@@ -190,6 +206,8 @@ export class DeliveryLog implements DeliveryRecorder {
         // What this process remembers of those pages is unknown now: read them again next time.
         for (const pending of batch) this.#cache.delete(pending.record.destinationKey);
         for (const pending of batch) pending.reject(error);
+      } finally {
+        this.#writing = [];
       }
     }
   }

@@ -152,6 +152,28 @@ describe('the delivery log', () => {
     await written;
   });
 
+  it('shows a record while its batch is being written, and once when the write lands during the read', async () => {
+    const keyv = new Keyv();
+    let release: () => void = () => {};
+    const gate = new Promise<void>((resolve) => (release = resolve));
+    const set = keyv.set.bind(keyv);
+    // The store takes its time with the write, as a busy Redis does.
+    keyv.set = (async (...args: Parameters<typeof keyv.set>) => {
+      await gate;
+      return set(...args);
+    }) as typeof keyv.set;
+    const log = logAt(() => START, keyv);
+    const written = log.record(record(8, START));
+    await new Promise((resolve) => setImmediate(resolve));
+    await new Promise((resolve) => setImmediate(resolve)); // the batch is out of the buffer now
+    expect(await itemKeysOf(log)).toEqual(['posts:new:8']);
+    const reading = itemKeysOf(log);
+    release();
+    await written;
+    expect(await reading).toEqual(['posts:new:8']);
+    expect(await itemKeysOf(log)).toEqual(['posts:new:8']);
+  });
+
   it('reads the page again after a failed write, so records written meanwhile elsewhere survive', async () => {
     let now = START;
     const { keyv, fail } = countingKeyv();
