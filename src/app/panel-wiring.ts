@@ -11,9 +11,17 @@ import type { Config } from '../config/config.js';
 import { EMULATOR_WEB_URL } from '../emulator/index.js';
 import { heldSummaries } from '../held-items/index.js';
 import { formatMessage } from '../messages/index.js';
-import { createPanel, discordSignIn, type Panel, type SignInProvider, slackSignIn } from '../panel/index.js';
+import {
+  createPanel,
+  discordSignIn,
+  type Panel,
+  type PanelOptions,
+  type SignInProvider,
+  slackSignIn,
+} from '../panel/index.js';
 import {
   type ChatAdapter,
+  type Clock,
   type CommandHandler,
   type Logger,
   type Message,
@@ -53,6 +61,39 @@ function signInProviders(config: Config): SignInProvider[] {
     );
   }
   return providers;
+}
+
+/**
+ * What the panel shows of what became of items, from the running parts: the engine's delivery log,
+ * the answer `/directory why` gives (src/accounting, over the same `whyDesk`) and the items the
+ * channel's schedules hold. Exported so the panel's tests show the engine's real answers.
+ */
+export function panelAccounting(
+  config: { directory: Pick<Config['directory'], 'baseUrl'> },
+  parts: Required<Pick<CommandParts, 'zones'>> &
+    Pick<CommandParts, 'client' | 'engine' | 'store' | 'directoryId'>,
+  clock: Clock,
+): Required<Pick<PanelOptions, 'deliveryLog' | 'explain' | 'held'>> {
+  const { engine, client, zones, store } = parts;
+  return {
+    deliveryLog: engine.deliveryLog,
+    // The panel's "why" asks the directory at most once per question, from the lookup reserve.
+    explain: (query) =>
+      explainItem(query, {
+        ...whyDesk(parts),
+        client,
+        clock,
+        links: directoryLinks(config.directory.baseUrl, EMULATOR_WEB_URL),
+      }),
+    held: async (platform, channelId) =>
+      heldSummaries(
+        store.keyv,
+        parts.directoryId,
+        (await engine.subscriptions.index()).forChannel(platform, channelId),
+        async (s) => (await zones.resolver.resolve(s)).zone,
+        clock.now(),
+      ),
+  };
 }
 
 /**
@@ -131,23 +172,7 @@ export function buildPanel(
       ]);
     },
     access,
-    deliveryLog: engine.deliveryLog,
-    // The panel's "why" asks the directory at most once per question, from the lookup reserve.
-    explain: (query) =>
-      explainItem(query, {
-        ...whyDesk(parts),
-        client,
-        clock: systemClock,
-        links: directoryLinks(config.directory.baseUrl, EMULATOR_WEB_URL),
-      }),
-    held: async (platform, channelId) =>
-      heldSummaries(
-        store.keyv,
-        parts.directoryId,
-        (await engine.subscriptions.index()).forChannel(platform, channelId),
-        async (s) => (await zones.resolver.resolve(s)).zone,
-        systemClock.now(),
-      ),
+    ...panelAccounting(config, parts, systemClock),
     // Over this store: a webhook added here is sealed like one added with `directory-bot webhook`.
     webhooks: openWebhookAdmin(config, logger, store),
     adminUserIds: config.feeds.adminUserIds,
