@@ -4,7 +4,6 @@ import { createConsoleAdapter } from '../../adapters/console/index.js';
 import { createDiscordAdapter } from '../../adapters/discord/index.js';
 import { createSlackAdapter } from '../../adapters/slack/index.js';
 import { createKeyValueInstallationStore } from '../../adapters/slack/installation-store.js';
-import type { FeedName } from '../../src/feeds/feed-names.js';
 import type { ChatAdapter } from '../../src/ports/index.js';
 import type { Subscription } from '../../src/subscriptions/index.js';
 import { postInteraction } from '../fakes/discord/component-interactions.js';
@@ -13,6 +12,7 @@ import { discordKeyPair } from '../fakes/discord/signing.js';
 import { FakeSlackApi } from '../fakes/slack/fake-slack-api.js';
 import { signedHeaders } from '../fakes/slack/signing.js';
 import { newTriggerId } from '../fakes/slack/trigger-id.js';
+import { channelStory, JUST_NOW } from '../support/channel-story.js';
 import { APP_ID, CHANNEL_ID, commandInteraction, GUILD_ID } from '../support/discord-interactions.js';
 import { startWorld } from '../support/engine-harness.js';
 import {
@@ -34,49 +34,18 @@ afterEach(() => cleanup.run());
 
 type Bot = Awaited<ReturnType<typeof startPipeline>>['bot'];
 
-/**
- * The same channel story on every platform, against the emulator. One channel follows posts
- * three times, in this order: a daily digest of those mentioning "airship", everything, and
- * those mentioning "zeppelin". Two new posts are polled and delivered: "Difference engine" is
- * posted (for everything) and filtered out by the other two; "Airship engine" is held for the
- * digest (a channel gets an item once, so everything has it as a duplicate).
- */
-async function story(bot: Bot, platform: string, channelId: string, extra: Partial<Subscription> = {}) {
-  const subscribe = async (more: Partial<Subscription>) =>
-    (
-      await bot.engine.subscriptions.add({
-        platform,
-        channelId,
-        feed: 'posts' as FeedName,
-        filters: {},
-        createdBy: 'e2e',
-        ...extra,
-        ...more,
-      })
-    ).subscription;
-  const digest = await subscribe({
-    filters: { keywords: ['airship'] },
-    schedule: { digest: { every: 'daily', at: { hour: 9, minute: 0 } } },
-  });
-  const all = await subscribe({});
-  const zeppelins = await subscribe({ filters: { keywords: ['zeppelin'] } });
-  await pollAndDeliver(bot); // the first poll records what exists: nothing of it is posted
-  const engine = world.emulator.admin.addPost({
-    name: `Difference engine ${platform}`,
-    tagline: 'Brass and steam',
-  });
-  const airship = world.emulator.admin.addPost({
-    name: `Airship engine ${platform}`,
-    tagline: 'Lighter than air',
-  });
-  await pollAndDeliver(bot);
-  return {
-    posted: String(engine['discussion_url']),
-    held: String(airship['discussion_url']),
-    all,
-    zeppelins,
-    digest,
-  };
+/** The channel story (channelStory) told by `bot`, polling `world`'s emulator. */
+function story(bot: Bot, platform: string, channelId: string, extra: Partial<Subscription> = {}) {
+  return channelStory(
+    {
+      subscriptions: bot.engine.subscriptions,
+      emulator: world.emulator,
+      pollAndDeliver: () => pollAndDeliver(bot),
+    },
+    platform,
+    channelId,
+    extra,
+  );
 }
 
 /** What a Discord reader sees of a message: its text and embeds, markdown escapes removed. */
@@ -88,9 +57,6 @@ function visibleText(message: Record<string, unknown>): string {
     .join('\n')
     .replace(/\\(.)/g, '$1');
 }
-
-/** A moment ago as the answer writes it, whatever the hour: `00:02 UTC (now)`, `Mon 23 Nov 23:59 UTC (3 s ago)`. */
-const JUST_NOW = '(?:[A-Z][a-z]{2} \\d{1,2} [A-Z][a-z]{2} )?\\d\\d:\\d\\d UTC \\((?:now|\\d+ s ago)\\)';
 
 /** The lines of both answers: posted with the message's link and filtered out; held and a duplicate. */
 function expectStory(
