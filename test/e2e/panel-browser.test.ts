@@ -2,6 +2,7 @@ import { join } from 'node:path';
 import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Subscription } from '../../src/subscriptions/index.js';
+import { channelStory, JUST_NOW } from '../support/channel-story.js';
 import {
   type AxeFinding,
   chromiumAvailable,
@@ -13,8 +14,9 @@ import { GUILD_A, type PanelHarness, startPanelHarness, TEAM } from '../support/
 
 /**
  * The control panel in a real Chromium (Debian's, through playwright-core): sign-in against the
- * fake Slack and Discord, adding a subscription with the keyboard alone, its preview, a delivery in
- * the log, the "why not" of a filtered item, and axe-core on every page. One browser for the file.
+ * fake Slack and Discord, adding a subscription with the keyboard alone, its preview, an item the
+ * engine polled and delivered in the log with its message's link, "why" for it and for a held one
+ * (the engine's answer, as `/directory why` gives it), and axe-core on every page. One browser for the file.
  * `PANEL_SCREENSHOTS=<folder>` also saves the main pages there (docs/panel/ holds the ones shown).
  */
 const ADMIN = { userId: 'UADMIN0001', teamId: TEAM, teamName: 'Panel Team', name: 'Ada Admin' };
@@ -35,6 +37,7 @@ describe.skipIf(!available)('the control panel in a browser', () => {
   beforeAll(async () => {
     [chromium, t] = await Promise.all([launchChromium(), startPanelHarness()]);
     t.slack.addUser(ADMIN.userId, { is_admin: true });
+    t.slack.addChannel(SLACK_CHANNEL);
     t.slack.oidc.signedIn = ADMIN;
     t.discord.addChannel(DISCORD_CHANNEL, 'ok', GUILD_A);
     t.discord.oauth.addGuild(GUILD_A, {
@@ -44,16 +47,17 @@ describe.skipIf(!available)('the control panel in a browser', () => {
     });
     t.discord.oauth.addPerson(MEMBER, 'plain', { [GUILD_A]: [] });
     t.discord.oauth.signedIn = MEMBER;
-    for (const [platform, channelId, workspaceId] of [
-      ['slack', SLACK_CHANNEL, TEAM],
-      ['discord', DISCORD_CHANNEL, GUILD_A],
+    // Slack's asks more votes than a new post has: the story's posts are not taken by it.
+    for (const [platform, channelId, workspaceId, minVotes] of [
+      ['slack', SLACK_CHANNEL, TEAM, 5000],
+      ['discord', DISCORD_CHANNEL, GUILD_A, 10],
     ] as const) {
       await t.h.subscriptions.add({
         platform,
         channelId,
         workspaceId,
         feed: 'posts',
-        filters: { minVotes: 10 },
+        filters: { minVotes },
         threading: {},
         createdBy: 'seed',
       });
@@ -101,7 +105,7 @@ describe.skipIf(!available)('the control panel in a browser', () => {
     throw new Error('never reached the element with Tab');
   }
 
-  it('a Slack admin signs in, adds a subscription with the keyboard alone, sees its preview, a delivery and why an item was filtered', async () => {
+  it("a Slack admin signs in, adds a subscription with the keyboard alone, sees its preview, the engine's delivery and why items were posted, filtered and held", async () => {
     const context = await chromium.browser.newContext({ viewport: { width: 1200, height: 900 } });
     const page = await open(context);
     await page.goto(`${t.url}/`);
@@ -137,42 +141,49 @@ describe.skipIf(!available)('the control panel in a browser', () => {
       (s: Subscription) => s.feed === 'comments',
     );
     expect(added?.filters.keywords).toEqual(['launch']);
-    // The dispatcher settles a delivery; the delivery log (CONTRACTS §1) keeps it for the channel.
-    t.deliveries.set(`slack:${SLACK_CHANNEL}`, [
-      {
-        at: t.h.clock.now(),
-        destinationKey: `slack:${SLACK_CHANNEL}`,
-        itemKey: 'comments:new:812',
-        outcome: 'delivered',
-        link: `https://fake.slack.com/archives/${SLACK_CHANNEL}/p1700000000000100`,
-        title: 'New comment on Launch Kit',
-        subscriptionIds: [added?.id ?? ''],
-      },
-    ]);
+    // The channel's story, told by the engine: two new posts polled from the emulator and delivered
+    // to the fake Slack; the delivery log, held items and "why" are the engine's own.
+    const s = await channelStory(
+      { subscriptions: t.engine.subscriptions, emulator: t.h.emulator, pollAndDeliver: t.pollAndDeliver },
+      'slack',
+      SLACK_CHANNEL,
+      { workspaceId: TEAM },
+    );
+    const posted = t.slack.callsTo('chat.postMessage').filter((c) => c.response['ok']);
+    expect(posted).toHaveLength(1);
+    const permalink = `https://fake.slack.com/archives/${SLACK_CHANNEL}/p${String(posted[0]?.response['ts']).replace('.', '')}`;
     await page.goto(`${t.url}/channels/slack/${SLACK_CHANNEL}`);
-    const row = page.locator('table tr', { hasText: 'New comment on Launch Kit' });
+    const row = page.locator('table tr', { hasText: 'Difference engine slack' });
     await expect(row.textContent()).resolves.toContain('delivered');
-    await expect(row.locator('a').getAttribute('href')).resolves.toBe(
-      `https://fake.slack.com/archives/${SLACK_CHANNEL}/p1700000000000100`,
+    await expect(row.locator('a').getAttribute('href')).resolves.toBe(permalink);
+    await expect(page.locator('main').textContent()).resolves.toMatch(
+      new RegExp(`${s.digest.id}: 1 item held for the digest`),
     );
     await check(page, 'channel-with-delivery');
 
-    const item = 'http://directory.local/posts/notion-ai#comment-901';
-    t.explanations.set(item, {
-      item: { key: 'comments:new:901', feed: 'comments', id: '901', title: 'Comment on Notion AI' },
-      lines: [
-        {
-          subscriptionId: added?.id ?? '',
-          verdict: 'filtered',
-          text: 'Filtered out: it does not mention launch (--keyword launch).',
-        },
-      ],
-    });
+    // "Why (not)?" answers with the lines `/directory why` gives (test/e2e/why.test.ts).
+    // A subscription's line: the one that begins with its id (another's may name it, as a duplicate's does).
+    const verdict = (id: string) =>
+      page.locator('li.verdict').filter({ has: page.locator('strong', { hasText: id }) });
     await tabTo(page, (el) => el.id === 'why-item');
-    await page.keyboard.type(item);
+    await page.keyboard.type(s.held);
     await Promise.all([page.waitForURL('**/why?item=*'), page.keyboard.press('Enter')]);
-    await expect(page.locator('.verdict.filtered').textContent()).resolves.toContain(
-      'does not mention launch',
+    await expect(page.locator('main h2').textContent()).resolves.toContain('Airship engine slack');
+    await expect(verdict(s.digest.id).textContent()).resolves.toMatch(
+      /Held for the digest, which goes [A-Za-z0-9: ]+ UTC \(in [^)]+\)\./,
+    );
+    await expect(verdict(s.all.id).textContent()).resolves.toContain(
+      `Already taken here by ${s.digest.id}'s schedule`,
+    );
+    await page.goto(`${t.url}/channels/slack/${SLACK_CHANNEL}/why?item=${encodeURIComponent(s.posted)}`);
+    await expect(page.locator('main h2').textContent()).resolves.toContain('Difference engine slack');
+    await expect(verdict(s.all.id).textContent()).resolves.toMatch(new RegExp(`Posted here ${JUST_NOW}`));
+    await expect(verdict(s.all.id).locator('a').getAttribute('href')).resolves.toBe(permalink);
+    await expect(verdict(s.zeppelins.id).textContent()).resolves.toContain(
+      'Filtered out by --keyword zeppelin: it does not mention it.',
+    );
+    await expect(verdict(s.digest.id).textContent()).resolves.toContain(
+      'Filtered out by --keyword airship: it does not mention it.',
     );
     await check(page, 'why');
     await page.goto(`${t.url}/channels/slack/${SLACK_CHANNEL}/history`);

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { createDiscordAdapter } from '../../adapters/discord/index.js';
 import { createSlackAdapter } from '../../adapters/slack/index.js';
+import { panelAccounting } from '../../src/app/panel-wiring.js';
 import { MESSAGE_RENDERERS } from '../../src/app/platforms.js';
 import {
   describePause,
@@ -8,20 +9,18 @@ import {
   previewSubscription,
   scheduleClock,
 } from '../../src/commands/index.js';
+import { createItemComposer } from '../../src/engine/compose-item.js';
+import { createEngine } from '../../src/engine/engine.js';
 import { formatMessage } from '../../src/messages/index.js';
-import {
-  createPanel,
-  type DeliveryLogRecord,
-  discordSignIn,
-  type ItemExplanation,
-  type PanelOptions,
-  slackSignIn,
-} from '../../src/panel/index.js';
+import { createPanel, discordSignIn, type PanelOptions, slackSignIn } from '../../src/panel/index.js';
 import type { Message, WorkspaceAccess } from '../../src/ports/index.js';
+import { directoryIdFor } from '../../src/store/directory-keys.js';
+import { createZoneResolver } from '../../src/subscriptions/index.js';
 import { FakeDiscordRest } from '../fakes/discord/fake-discord-rest.js';
 import { FakeSlackApi } from '../fakes/slack/fake-slack-api.js';
 import { createCapturingLogger } from './capturing-logger.js';
 import { type Harness, startHarness } from './command-harness.js';
+import { TEST_SETTINGS } from './engine-harness.js';
 import { startMountServer } from './mount-server.js';
 
 export const SLACK_BOT_TOKEN = 'xoxb-panel-test-token';
@@ -44,8 +43,10 @@ export interface PanelHarness {
   slack: FakeSlackApi;
   discord: FakeDiscordRest;
   announced: { platform: string; channelId: string; message: Message }[];
-  deliveries: Map<string, DeliveryLogRecord[]>;
-  explanations: Map<string, ItemExplanation>;
+  /** The engine delivering to the fake Slack and Discord, over the harness's store and emulator. */
+  engine: ReturnType<typeof createEngine>;
+  /** One poll of every wanted feed, delivered to the end: what the channels' logs and "why" then show. */
+  pollAndDeliver(): Promise<void>;
   logs: ReturnType<typeof createCapturingLogger>;
   /** Every request the panel answered, with its server time. */
   served: { method: string; path: string; ms: number }[];
@@ -54,9 +55,11 @@ export interface PanelHarness {
 
 /**
  * The control panel as the bot serves it, on a real HTTP server: the real command handler over a
- * real emulator and SQLite store, the real Slack and Discord adapters' answers about people (not
- * started: only their `access`), asking a fake Slack and a fake Discord that also serve Sign in
- * with Slack and Discord OAuth2. The delivery log and "why" are test doubles of their contract.
+ * real emulator and SQLite store, the real Slack and Discord adapters (their answers about people;
+ * the Slack one started on the panel's server as the bot starts it), asking a fake Slack and a fake
+ * Discord that also serve Sign in with Slack and Discord OAuth2. A real engine over the same store
+ * and emulator delivers through those adapters; the delivery log, "why" and held items are the
+ * engine's, wired as the bot wires them (`panelAccounting`).
  */
 export async function startPanelHarness(options: Partial<PanelOptions> = {}): Promise<PanelHarness> {
   const slack = await new FakeSlackApi({
@@ -92,8 +95,26 @@ export async function startPanelHarness(options: Partial<PanelOptions> = {}): Pr
   slack.oidc.redirectUris.push(slackRedirect);
   discord.oauth.allowRedirect(discordRedirect);
   const announced: PanelHarness['announced'] = [];
-  const deliveries = new Map<string, DeliveryLogRecord[]>();
-  const explanations = new Map<string, ItemExplanation>();
+  // Mounted before the panel's `/`, as the bot's server routes `/slack/events` beside it.
+  await slackAdapter.start({ http: server.http, commands: h.handler, logger: logs });
+  const engine = createEngine({
+    store: h.store,
+    client: h.client,
+    directoryId: directoryIdFor(h.emulator.url),
+    adapters: [slackAdapter, discordAdapter],
+    clock: h.clock,
+    compose: createItemComposer(h.clock),
+    settings: TEST_SETTINGS,
+  });
+  const zones = {
+    channelZones: h.channelZones,
+    resolver: createZoneResolver({ channelZones: h.channelZones }),
+  };
+  const accounting = panelAccounting(
+    { directory: { baseUrl: undefined } },
+    { client: h.client, engine, store: h.store, directoryId: directoryIdFor(h.emulator.url), zones },
+    h.clock,
+  );
   const panel = createPanel({
     commands: h.handler,
     subscriptions: h.subscriptions,
@@ -119,8 +140,7 @@ export async function startPanelHarness(options: Partial<PanelOptions> = {}): Pr
       announced.push({ platform: where.platform, channelId: where.channelId, message });
     },
     access,
-    deliveryLog: { recent: async (key, limit = 50) => (deliveries.get(key) ?? []).slice(0, limit) },
-    explain: async ({ item }) => explanations.get(item) ?? { notice: `No item ${item}.`, lines: [] },
+    ...accounting,
     adminUserIds: [],
     operatorIds: [],
     providers: [
@@ -162,11 +182,28 @@ export async function startPanelHarness(options: Partial<PanelOptions> = {}): Pr
     slack,
     discord,
     announced,
-    deliveries,
-    explanations,
+    engine,
+    async pollAndDeliver() {
+      engine.dispatcher.start();
+      await engine.pollAllOnce();
+      // The manual clock stands still: a second message to a channel would wait for its pacing
+      // (a second on Slack) forever. Each tick moves it on a second and lets the dispatcher look.
+      const ticking = setInterval(() => {
+        h.clock.advance(1000);
+        engine.dispatcher.wake();
+      }, 20);
+      try {
+        await engine.dispatcher.drained();
+      } finally {
+        clearInterval(ticking);
+      }
+    },
     logs,
     served,
     async close() {
+      await engine.stop();
+      await engine.dispatcher.stop();
+      await engine.deliveryLog.flushed();
       await server.close();
       await discordAdapter.stop();
       await slackAdapter.stop();
