@@ -218,6 +218,30 @@ describe('control panel: who sees and changes what', () => {
     expect((await stranger.client.get(`${t.url}/channels/slack/${SLACK_CHANNEL}`)).status).toBe(404);
   });
 
+  it('answers "why" only in channels the person may see: another workspace’s or server’s channel answers as none, with nothing of it', async () => {
+    const post = t.h.emulator.admin.addPost({ name: 'Whispering airship', tagline: 'Not for strangers' });
+    const item = encodeURIComponent(String(post['discussion_url']));
+    const why = (platform: string, channelId: string) =>
+      `${t.url}/channels/${platform}/${channelId}/why?item=${item}`;
+    const cases = [
+      { who: await slackSignIn(ADMIN), own: subs['slack'], other: subs['slackOther'] },
+      { who: await discordSignIn(PLAIN), own: subs['a'], other: subs['b'] },
+    ];
+    for (const { who, own, other } of cases) {
+      if (own === undefined || other === undefined) throw new Error('seeded in beforeEach');
+      // In their own channel the item is explained: its title and a line for the subscription.
+      const mine = await who.client.get(why(own.platform, own.channelId));
+      expect(mine.status).toBe(200);
+      expect(mine.body).toContain('Whispering airship');
+      expect(mine.body).toContain(own.id);
+      const refused = await who.client.get(why(other.platform, other.channelId));
+      expect(refused.status).toBe(404);
+      expect(refused.body).not.toContain('Whispering airship');
+      expect(refused.body).not.toContain(other.id);
+      expect(refused.body).not.toContain(other.channelId);
+    }
+  });
+
   it('refuses a Discord member without Manage Channels a change, in the command’s words, and lets a moderator make it', async () => {
     const sub = subs['a'] as Subscription;
     const { client } = await discordSignIn(PLAIN);
