@@ -185,6 +185,12 @@ describe.skipIf(!available)('the control panel in a browser', () => {
     await expect(verdict(s.digest.id).textContent()).resolves.toContain(
       'Filtered out by --keyword airship: it does not mention it.',
     );
+    // The comments subscription's verdict, every underscore of its name a space.
+    await expect(
+      verdict(added?.id ?? '')
+        .locator('.tag')
+        .textContent(),
+    ).resolves.toBe('not this feed');
     await check(page, 'why');
     await page.goto(`${t.url}/channels/slack/${SLACK_CHANNEL}/history`);
     await expect(page.locator('ol.history').textContent()).resolves.toContain(
