@@ -191,7 +191,7 @@ export async function startPanelHarness(options: Partial<PanelOptions> = {}): Pr
       const ticking = setInterval(() => {
         h.clock.advance(1000);
         engine.dispatcher.wake();
-      }, 20);
+      }, 100);
       try {
         await engine.dispatcher.drained();
       } finally {
