@@ -83,7 +83,7 @@ describe('directory-bot webhook', () => {
     const removed = await cli(['webhook', 'remove', 'news']);
     expect(removed.stdout).toContain('Removed the webhook "news" and 1 subscription(s).');
     expect((await cli(['webhook', 'list'])).stdout).toContain('No webhooks.');
-  });
+  }, 90_000); // several CLI runs, each a Node start: a busy CI machine needs more than 30 s
 
   it('refuses to store a URL without STORE_ENCRYPTION_KEY (exit 78, naming it)', async () => {
     const result = await cli(['webhook', 'add', 'plain', '--url-from-stdin', 'posts'], {
@@ -115,5 +115,5 @@ describe('directory-bot webhook', () => {
     const unknown = await cli(['webhook', 'test', 'nobody']);
     expect(unknown.code).toBe(2);
     expect(unknown.stderr).toContain('there is no webhook named "nobody"');
-  });
+  }, 90_000); // several CLI runs, each a Node start: a busy CI machine needs more than 30 s
 });
