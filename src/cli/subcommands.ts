@@ -7,7 +7,7 @@ import { doctorCommand } from './doctor-command.js';
 import { emulatorCommand } from './emulator-command.js';
 import { createLookupCommand } from './lookup-command.js';
 import { createRenderCommand } from './render-command.js';
-import { startCommand } from './start-command.js';
+import { startCommand, workerCommand } from './start-command.js';
 import { storeMigrateKeysCommand } from './store-migrate-keys-command.js';
 import { storeRotateKeyCommand } from './store-rotate-key-command.js';
 import type { Subcommand } from './subcommand.js';
@@ -17,6 +17,7 @@ import { workspaceExportCommand, workspaceForgetCommand } from './workspace-comm
 /** Every CLI subcommand, listed explicitly (no file-glob loading). */
 export const SUBCOMMANDS: readonly Subcommand[] = [
   startCommand,
+  workerCommand,
   emulatorCommand,
   createRenderCommand(MESSAGE_RENDERERS),
   createLookupCommand((platform) => openLookupSession(platform, createSilentLogger())),

@@ -1,5 +1,5 @@
-import type { DispatchEvent, EditLimits } from '../delivery/index.js';
-import { DeliveredLedger, DeliveryLog, Dispatcher, Outbox } from '../delivery/index.js';
+import type { DispatchEvent, EditLimits, HandOffEvent, WorkerNames } from '../delivery/index.js';
+import { DeliveredLedger, DeliveryLog, Dispatcher, HandOff, Outbox } from '../delivery/index.js';
 import type { DirectoryClient, DirectoryLiveEvent } from '../directory/index.js';
 import { createFeeds } from '../feeds/create-feeds.js';
 import type { Feed } from '../feeds/feed.js';
@@ -44,6 +44,7 @@ export type EngineEvent =
   | ({ source: 'store'; type: 'directory-changed'; directoryId: string } & DirectoryReturn)
   | ({ source: 'polling' } & PollEvent)
   | ({ source: 'dispatcher' } & DispatchEvent)
+  | ({ source: 'workers' } & HandOffEvent)
   | ({ source: 'reminders' } & ReminderEvent)
   | ({ source: 'backfill' } & BackfillEvent)
   | ({ source: 'schedule' } & SchedulingEvent)
@@ -78,6 +79,11 @@ export interface EngineOptions {
   compose: (item: FeedItem) => Message;
   settings: EngineSettings;
   seeds?: readonly SubscriptionSeed[];
+  /**
+   * Deliver through the workers' engine on Redis (ADR 005): the poller hands what it queues to
+   * the workers' FIFOs instead of sending it itself. Absent: the in-process dispatcher, as always.
+   */
+  workers?: { redisUrl: string; names: WorkerNames };
   /** Digests, quiet hours and caps: how zones are found and digests written (defaults for both). */
   schedule?: SchedulingOptions;
   onEvent?: (event: EngineEvent) => void;
@@ -103,15 +109,26 @@ export function createEngine(options: EngineOptions) {
   const adapters = new Map(options.adapters.map((a) => [a.platform, a]));
   /** Platforms whose deliveries carry the item's record: only their outbox entries keep it. */
   const recordPlatforms = new Set(options.adapters.filter((a) => a.wantsRecords).map((a) => a.platform));
-  const dispatcher = new Dispatcher({
-    outbox,
-    ledger,
-    subscriptions,
-    adapters,
-    clock,
-    log: deliveryLog,
-    onEvent: (event) => onEvent?.({ source: 'dispatcher', ...event }),
-  });
+  const handOff =
+    options.workers === undefined
+      ? undefined
+      : new HandOff({
+          outbox,
+          ...options.workers,
+          onEvent: (event) => onEvent?.({ source: 'workers', ...event }),
+        });
+  if (handOff) outbox.handedOver = (destination, item) => handOff.queued(destination, item);
+  const dispatcher: Pick<Dispatcher, 'start' | 'stop' | 'wake' | 'drained'> =
+    handOff ??
+    new Dispatcher({
+      outbox,
+      ledger,
+      subscriptions,
+      adapters,
+      clock,
+      log: deliveryLog,
+      onEvent: (event) => onEvent?.({ source: 'dispatcher', ...event }),
+    });
 
   const reminders = new ReminderRepository({ keyv, leases: store.leases, clock });
   const reminderRunner = createReminderRunner({
@@ -308,6 +325,8 @@ export function createEngine(options: EngineOptions) {
       return adapters.get(destination.platform)?.messageLink?.(destination, reference);
     },
     dispatcher,
+    /** The hand-off to delivery workers, when they deliver (see `workers`). */
+    handOff,
     polling,
     leader,
     feeds,
