@@ -228,10 +228,12 @@ export function createApp(config: Config, options: AppOptions): App {
       check: async () => (engineStarted ? undefined : 'starting'),
     });
 
+    // A worker serves no HTTP: the platform sends it nothing, and its health is its jobs' locks.
     const port = role === 'worker' ? 0 : await http.listen(config.server.port, config.server.host);
     boundPort = port;
     const bound = http.address();
-    logger.info({ address: bound?.address, port }, bound ? describeListening(bound) : 'listening');
+    if (role === 'start')
+      logger.info({ address: bound?.address, port }, bound ? describeListening(bound) : 'listening');
     if (store.kind === 'sqlite' && config.server.onHeroku) {
       logger.warn(
         { store: store.description },
