@@ -105,7 +105,13 @@ export function createEngine(options: EngineOptions) {
   const outbox = new Outbox({ keyv, directoryId });
   const ledger = new DeliveredLedger({ keyv, ttlMs: settings.dedupeTtlMs, directoryId });
   // What became of each delivery, kept as long as the ledger remembers it (`/directory why`).
-  const deliveryLog = new DeliveryLog({ keyv, directoryId, ttlMs: settings.dedupeTtlMs, clock });
+  const deliveryLog = new DeliveryLog({
+    keyv,
+    directoryId,
+    ttlMs: settings.dedupeTtlMs,
+    clock,
+    shared: options.workers !== undefined,
+  });
   const adapters = new Map(options.adapters.map((a) => [a.platform, a]));
   /** Platforms whose deliveries carry the item's record: only their outbox entries keep it. */
   const recordPlatforms = new Set(options.adapters.filter((a) => a.wantsRecords).map((a) => a.platform));

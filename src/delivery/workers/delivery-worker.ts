@@ -18,7 +18,8 @@ export interface DeliveryWorkerOptions {
   subscriptions: SubscriptionRepository;
   adapters: ReadonlyMap<string, ChatAdapter>;
   clock: Clock;
-  log?: DeliveryRecorder;
+  /** The delivery log, written with `shared` on: see DeliveryLog. */
+  log?: DeliveryRecorder & { flushed(): Promise<void> };
   onEvent?: (event: DispatchEvent) => void;
   /** Destinations drained at once by this worker (one message in flight each); default 16. */
   concurrency?: number;
@@ -117,6 +118,12 @@ export class DeliveryWorker {
   }
 
   async #drain(job: Job<DrainJobData>, token: string | undefined): Promise<void> {
+    await this.#drainSome(job, token);
+    // The destination's log records are written before another worker may take the destination.
+    await this.#options.log?.flushed();
+  }
+
+  async #drainSome(job: Job<DrainJobData>, token: string | undefined): Promise<void> {
     const { clock, adapters } = this.#options;
     const destinationKey = job.data.destinationKey;
     for (let sent = 0; sent < BATCH; sent += 1) {
@@ -142,6 +149,7 @@ export class DeliveryWorker {
 
   /** Puts the job back until `at` without spending an attempt (BullMQ's DelayedError). */
   async #delay(job: Job<DrainJobData>, token: string | undefined, at: number): Promise<never> {
+    await this.#options.log?.flushed();
     await job.moveToDelayed(Math.max(at, Date.now()), token);
     throw new DelayedError();
   }
