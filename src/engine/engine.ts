@@ -123,7 +123,6 @@ export function createEngine(options: EngineOptions) {
           ...options.workers,
           onEvent: (event) => onEvent?.({ source: 'workers', ...event }),
         });
-  if (handOff) outbox.handedOver = (destination, item) => handOff.queued(destination, item);
   const dispatcher: Pick<Dispatcher, 'start' | 'stop' | 'wake' | 'drained'> =
     handOff ??
     new Dispatcher({

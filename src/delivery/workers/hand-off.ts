@@ -45,6 +45,8 @@ export class HandOff {
     this.#queue = new DeliveryQueue(this.#redis, options.names.queuePrefix);
     this.#drains = new DrainJobs(this.#redis, options.names);
     this.#onEvent = options.onEvent;
+    // Routing's "already queued" covers what the workers have lately been given.
+    this.#outbox.handedOver = (destination, item) => this.queued(destination, item);
   }
 
   /** The workers' FIFOs (sizes and dead deliveries, for status and the CLI). */
