@@ -33,7 +33,7 @@ import {
   engineSettings,
   openDirectory,
 } from './wiring.js';
-import { createDeliveryWorker, type ProcessRole, workersFor } from './worker-wiring.js';
+import { createDeliveryWorker, type ProcessRole, watchWorkerQueue, workersFor } from './worker-wiring.js';
 import { createWorkspaceRemoval } from './workspace-removal.js';
 
 export interface App {
@@ -176,6 +176,7 @@ export function createApp(config: Config, options: AppOptions): App {
       onEvent: onEngineEvent,
     });
     engine = activeEngine;
+    if (activeEngine.handOff) watchWorkerQueue(metrics, activeEngine.handOff.queue);
 
     const history = new ChannelHistory({ keyv: store.keyv, leases: store.leases, clock: systemClock });
     const parts = {

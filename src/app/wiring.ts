@@ -212,7 +212,16 @@ export async function statusReport(
     subscribedFeeds: await engine.wantedFeeds(),
     isPoller,
     ...(view.savedAt === undefined ? {} : { savedAt: view.savedAt }),
+    ...(engine.handOff === undefined ? {} : { deliveryWorkers: await workerCounts(engine.handOff) }),
   };
+}
+
+/** What the workers hold: any instance reads it from Redis; unknown (not shown) when Redis does not answer. */
+async function workerCounts(
+  handOff: NonNullable<Engine['handOff']>,
+): Promise<{ queued: number; dead: number }> {
+  const [queued, dead] = await Promise.all([handOff.queue.size(), handOff.queue.deadCount()]);
+  return { queued, dead };
 }
 
 /** Each feed's health: only the poller's is live; another instance reads what the poller last saved. */

@@ -1,15 +1,21 @@
+import { Gauge } from 'prom-client';
 import type { Config } from '../config/config.js';
 import {
   checkRedisForWorkers,
+  DeliveryQueue,
   DeliveryWorker,
+  DrainJobs,
   openRedis,
   type WorkerNames,
   workerNames,
 } from '../delivery/index.js';
 import type { Engine, EngineEvent } from '../engine/index.js';
 import { BotError } from '../errors.js';
+import type { Metrics } from '../observability/metrics.js';
 import type { ChatAdapter, Clock } from '../ports/index.js';
 import type { BotStore } from '../store/index.js';
+import { directoryIdFor, SANDBOX_DIRECTORY_ID } from '../store/index.js';
+import { storeNamespace } from './sandbox.js';
 
 /** Which processes a `start` or `worker` run is: the web/poller process, or a delivery worker only. */
 export type ProcessRole = 'start' | 'worker';
@@ -74,5 +80,57 @@ export function createDeliveryWorker(options: {
     log: engine.deliveryLog,
     concurrency: config.workers?.concurrency ?? 16,
     onEvent: (event) => options.onEvent({ source: 'dispatcher', ...event }),
+  });
+}
+
+/**
+ * The workers' FIFOs and drain jobs of the directory `config` reads, for the operator's
+ * commands (`directory-bot deliveries`) and doctor; undefined where no workers deliver.
+ */
+export function openWorkerQueue(config: Config):
+  | {
+      queue: DeliveryQueue;
+      drains: DrainJobs;
+      names: WorkerNames;
+      /** What BullMQ needs of this Redis (see checkRedisForWorkers); rejects with the fix. */
+      checkRedis(): Promise<void>;
+      close(): Promise<void>;
+    }
+  | undefined {
+  const kind = /^rediss?:/.test(config.store.url) ? 'redis' : 'other';
+  if ((config.workers?.mode ?? 'off') !== 'auto' || kind !== 'redis') return undefined;
+  const { baseUrl } = config.directory;
+  const directoryId = baseUrl === undefined ? SANDBOX_DIRECTORY_ID : directoryIdFor(baseUrl);
+  const names = workerNames(storeNamespace(config).namespace ?? 'directory-bot', directoryId);
+  const redis = openRedis(config.store.url);
+  const drains = new DrainJobs(redis, names);
+  return {
+    queue: new DeliveryQueue(redis, names.queuePrefix),
+    drains,
+    names,
+    checkRedis: () => checkRedisForWorkers(redis),
+    async close() {
+      await drains.close();
+      redis.disconnect();
+    },
+  };
+}
+
+/** The workers' queue and dead deliveries in the metrics, read from Redis at each scrape. */
+export function watchWorkerQueue(metrics: Metrics, queue: DeliveryQueue): void {
+  new Gauge({
+    name: 'directory_bot_worker_queue',
+    help: 'With delivery workers (Redis): messages queued for them (state=queued) and given up on (state=dead), read at each scrape.',
+    labelNames: ['state'] as const,
+    registers: [metrics.registry],
+    async collect() {
+      try {
+        const [queued, dead] = await Promise.all([queue.size(), queue.deadCount()]);
+        this.set({ state: 'queued' }, queued);
+        this.set({ state: 'dead' }, dead);
+      } catch {
+        // Redis not answering: the last values stand, and /readyz says why.
+      }
+    },
   });
 }

@@ -2,6 +2,7 @@ import { openLookupSession } from '../app/lookup-session.js';
 import { MESSAGE_RENDERERS, registerDiscordCommands } from '../app/platforms.js';
 import { commandDefinitions } from '../app/wiring.js';
 import { createSilentLogger } from '../observability/create-logger.js';
+import { deliveriesDeadCommand, deliveriesReplayCommand } from './deliveries-command.js';
 import { createDiscordRegisterCommand } from './discord-register-command.js';
 import { doctorCommand } from './doctor-command.js';
 import { emulatorCommand } from './emulator-command.js';
@@ -27,5 +28,7 @@ export const SUBCOMMANDS: readonly Subcommand[] = [
   workspaceForgetCommand,
   storeRotateKeyCommand,
   storeMigrateKeysCommand,
+  deliveriesDeadCommand,
+  deliveriesReplayCommand,
   ...createWebhookCommands(),
 ];

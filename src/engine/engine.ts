@@ -345,6 +345,7 @@ export function createEngine(options: EngineOptions) {
     /** Stops polling, finishes deliveries in flight, releases the lease. */
     async stop(): Promise<void> {
       await leader.stop();
+      await handOff?.close();
     },
     /** Upcoming live events as the live feed last listed them (from the store; no request). */
     async listedLiveEvents(): Promise<DirectoryLiveEvent[]> {

@@ -15,13 +15,19 @@ export interface WorkerNames {
   pacePrefix: string;
 }
 
+/**
+ * Where under the store's namespace the workers' Redis keys live (lists, hashes, BullMQ's own):
+ * not keyv's values, so the store's scans and clears leave them alone (redis-key-layout.ts).
+ */
+export const WORKER_KEYS = 'workers';
+
 /** The engine's names for `directoryId` under the store's `namespace` (`directory-bot` unless sandboxed). */
 export function workerNames(namespace: string, directoryId: string): WorkerNames {
   return {
     queueName: `deliveries-${directoryId.replace(/[^A-Za-z0-9_-]/g, '_')}`,
-    bullPrefix: `${namespace}:bull`,
-    queuePrefix: `${namespace}:dq:${directoryId}`,
-    pacePrefix: `${namespace}:pace`,
+    bullPrefix: `${namespace}:${WORKER_KEYS}:bull`,
+    queuePrefix: `${namespace}:${WORKER_KEYS}:q:${directoryId}`,
+    pacePrefix: `${namespace}:${WORKER_KEYS}:pace`,
   };
 }
 

@@ -87,11 +87,17 @@ export class HandOff {
     });
   }
 
+  /** Stops handing over (this instance stopped polling); the connection stays for `queue` readers. */
   async stop(): Promise<void> {
     this.#running = false;
     clearInterval(this.#sweep);
     clearTimeout(this.#retry);
     await this.#pass;
+  }
+
+  /** Closes the connection, once the engine stops for good. */
+  async close(): Promise<void> {
+    await this.stop();
     await this.#drains.close();
     this.#redis.disconnect();
   }

@@ -144,7 +144,7 @@ describe.skipIf(redisBackend.unavailable !== undefined)('the delivery workers’
     handOff.start();
     await new Promise((resolve) => setTimeout(resolve, 300));
     const queue = new DeliveryQueue(connect(), names.queuePrefix);
-    await handOff.stop();
+    await handOff.close();
     expect(outbox.size()).toBe(0);
     expect(await queue.size()).toBe(2);
     // Routing sees them as queued while the workers have them.
@@ -155,7 +155,7 @@ describe.skipIf(redisBackend.unavailable !== undefined)('the delivery workers’
     const second = new HandOff({ outbox: again, redisUrl: redisBackend.url, names });
     second.start();
     await new Promise((resolve) => setTimeout(resolve, 300));
-    await second.stop();
+    await second.close();
     expect(await queue.size()).toBe(3);
     const drains = new Redis(redisBackend.url);
     connections.push(drains);
