@@ -22,6 +22,8 @@ const DISCORD_TOKEN = 'demo-discord-token';
 const SLACK_CHANNELS = ['C0DEMO1', 'C0DEMO2'];
 const DISCORD_CHANNELS = ['300000000000000901', '300000000000000902'];
 
+/** The demo's narration, on stdout beside the processes' own warnings. */
+const say = (line: string) => process.stdout.write(`${line}\n`);
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 async function main(): Promise<void> {
@@ -62,7 +64,7 @@ async function main(): Promise<void> {
   const run = (command: string) => {
     const child = spawn(process.execPath, [CLI, command], { env, stdio: ['ignore', 'inherit', 'inherit'] });
     children.push(child);
-    console.log(`started ${command} (pid ${child.pid})`);
+    say(`started ${command} (pid ${child.pid})`);
     return child;
   };
   const slackMarkers = (channel: string) =>
@@ -94,11 +96,11 @@ async function main(): Promise<void> {
     await sleep(3000);
     const markers = Array.from({ length: BURST }, (_, i) => `demo-${String(i).padStart(4, '0')}`);
     for (const marker of markers) emulator.admin.addComment({ body: marker });
-    console.log(`added a burst of ${BURST} comments, to 4 channels`);
+    say(`added a burst of ${BURST} comments, to 4 channels`);
     const total = () => counts().reduce((sum, c) => sum + c.markers.length, 0);
     while (total() < (BURST * 4) / 3) await sleep(50);
     workers[0]!.kill('SIGKILL');
-    console.log(`SIGKILLed worker ${workers[0]!.pid} after ${total()} deliveries; starting another`);
+    say(`SIGKILLed worker ${workers[0]!.pid} after ${total()} deliveries; starting another`);
     run('worker');
     const deadline = Date.now() + 60_000;
     while (total() < BURST * 4 && Date.now() < deadline) await sleep(200);
@@ -107,11 +109,11 @@ async function main(): Promise<void> {
     for (const { channel, markers: got } of counts()) {
       const once = got.length === markers.length && got.every((m, i) => m === markers[i]);
       ok &&= once;
-      console.log(
+      say(
         `${channel}: ${got.length} of ${markers.length} ${once ? 'each once, in order' : 'NOT each once in order'}`,
       );
     }
-    console.log(ok ? 'nothing lost, nothing twice.' : 'MISMATCH: see above.');
+    say(ok ? 'nothing lost, nothing twice.' : 'MISMATCH: see above.');
     process.exitCode = ok ? 0 : 1;
   } finally {
     for (const child of children)
