@@ -50,6 +50,8 @@ export class DeliveryWorker {
   readonly #drains: DrainJobs;
   readonly #attempts: DeliveryAttempts;
   #worker: Worker<DrainJobData> | undefined;
+  /** The worker's own connection: BullMQ leaves a connection it was given open on close. */
+  #workerRedis: Redis | undefined;
 
   constructor(options: DeliveryWorkerOptions) {
     this.#options = options;
@@ -80,11 +82,12 @@ export class DeliveryWorker {
   /** Starts taking jobs; resolves once connected. */
   async start(): Promise<void> {
     const lockDuration = this.#options.lockDurationMs ?? 5000;
+    this.#workerRedis = openRedis(this.#options.redisUrl);
     const worker = new Worker<DrainJobData>(
       this.#options.names.queueName,
       (job, token) => this.#drain(job, token),
       {
-        connection: openRedis(this.#options.redisUrl),
+        connection: this.#workerRedis,
         prefix: this.#options.names.bullPrefix,
         concurrency: this.#options.concurrency ?? 16,
         lockDuration,
@@ -106,6 +109,7 @@ export class DeliveryWorker {
     await this.#worker?.close();
     await this.#drains.close();
     await this.#pacer.flushed();
+    this.#workerRedis?.disconnect();
     this.#redis.disconnect();
   }
 

@@ -50,7 +50,11 @@ export function openRedis(url: string): Redis {
     // Heroku Redis presents self-signed certificates on rediss:// URLs (as the store does).
     ...(parsed.protocol === 'rediss:' ? { tls: { rejectUnauthorized: false } } : {}),
   };
-  return new Redis(url, options);
+  const redis = new Redis(url, options);
+  // ioredis reconnects by itself; an outage is reported by the store (its readiness check and
+  // error log), and commands meanwhile fail as values the callers handle.
+  redis.on('error', () => {});
+  return redis;
 }
 
 /**
