@@ -198,6 +198,7 @@ export function createApp(config: Config, options: AppOptions): App {
       store,
       outbox: activeEngine.outbox,
       deliveryLog: activeEngine.deliveryLog,
+      workerQueue: activeEngine.handOff?.queue,
       logger,
       metrics,
     });

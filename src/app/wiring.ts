@@ -242,7 +242,7 @@ export function whyDesk(parts: Pick<CommandParts, 'engine' | 'store' | 'director
     subscriptions: engine.subscriptions,
     ledger: engine.ledger,
     log: engine.deliveryLog,
-    outbox: engine.outbox,
+    outbox: queuedFor(engine),
     held: engine.scheduling.held,
     feedState: (feed) => store.keyv.get(keys.feedState(feed)),
     feedPolling: () => feedHealth(parts),
@@ -250,6 +250,21 @@ export function whyDesk(parts: Pick<CommandParts, 'engine' | 'store' | 'director
     zoneOf: zones?.resolver.zoneOf ?? (async (s) => s.schedule?.timeZone ?? 'UTC'),
     rememberMs: engine.rememberMs,
     messageLink: engine.messageLink,
+  };
+}
+
+/**
+ * What is queued for a channel as `why` sees it: the outbox, and with delivery workers their
+ * queue in Redis too (an entry is in one or the other, moving from the first to the second).
+ */
+function queuedFor(engine: Engine): WhyDesk['outbox'] {
+  const { handOff, outbox } = engine;
+  if (handOff === undefined) return outbox;
+  return {
+    stored: async (destination) => [
+      ...(await outbox.stored(destination)),
+      ...(await handOff.queue.entries(destination)),
+    ],
   };
 }
 

@@ -176,7 +176,16 @@ export class DeliveryQueue {
     return values.filter((v): v is string => typeof v === 'string').map((v) => JSON.parse(v) as OutboxEntry);
   }
 
-  /** Entries queued for one destination, in order. */
+  /** What is queued for one destination, in order (for `/directory why`; reading only). */
+  async entries(destination: string): Promise<OutboxEntry[]> {
+    const k = this.#keys(destination);
+    const keys = await this.#redis.lrange(k.list, 0, -1);
+    if (keys.length === 0) return [];
+    const values = await this.#redis.hmget(k.entries, ...keys);
+    return values.filter((v): v is string => v !== null).map((v) => JSON.parse(v) as OutboxEntry);
+  }
+
+  /** How many entries are queued for one destination. */
   async depth(destination: string): Promise<number> {
     return this.#redis.llen(this.#keys(destination).list);
   }

@@ -66,6 +66,12 @@ describe.skipIf(redisBackend.unavailable !== undefined)('the delivery workers’
     expect(await queue.append('console:C1', [entry(1, 1), entry(1, 2)])).toBe(2);
     expect(await queue.append('console:C1', [entry(1, 1), entry(1, 3)])).toBe(1);
     expect(await queue.size()).toBe(3);
+    // What `/directory why` reads: the channel's queue, in order.
+    expect((await queue.entries('console:C1')).map((e) => e.itemKey)).toEqual([
+      'posts:new:1',
+      'posts:new:2',
+      'posts:new:3',
+    ]);
     const order: string[] = [];
     for (let head = await queue.peek('console:C1'); head; head = await queue.peek('console:C1')) {
       order.push(head.entry.itemKey);
