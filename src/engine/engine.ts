@@ -266,6 +266,8 @@ export function createEngine(options: EngineOptions) {
     async onLead() {
       if (!previousStateForgotten) {
         await store.deleteByPrefix(directoryKeys(directoryId).prefix);
+        // The workers' queue too (Redis), or an earlier run's messages would still be sent.
+        await handOff?.queue.clear();
         previousStateForgotten = true;
       }
       if (options.upgradeFromUnprefixedState) {

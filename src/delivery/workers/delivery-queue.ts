@@ -200,6 +200,18 @@ export class DeliveryQueue {
     return this.#redis.smembers(this.#destinations);
   }
 
+  /**
+   * Forgets everything queued for this directory, dead deliveries included (a sandbox started
+   * afresh, like `deleteByPrefix` of its other state); drain jobs left find their FIFOs empty.
+   */
+  async clear(): Promise<number> {
+    let removed = 0;
+    const stream = this.#redis.scanStream({ match: `${this.#prefix}:*`, count: 500 });
+    for await (const keys of stream as AsyncIterable<string[]>)
+      if (keys.length > 0) removed += await this.#redis.unlink(...keys);
+    return removed;
+  }
+
   /** Keeps an entry that used up its attempts, for `directory-bot deliveries dead` and `replay`. */
   async bury(entry: OutboxEntry, reason: string, at: number): Promise<void> {
     const dead: DeadDelivery = { id: `${entry.destinationKey}|${entry.itemKey}`, at, reason, entry };

@@ -121,6 +121,10 @@ describe.skipIf(redisBackend.unavailable !== undefined)('the delivery workers’
     expect(await queue.deadCount()).toBe(0);
     const replayed = await queue.peek('console:C2');
     expect(replayed?.entry).toMatchObject({ attempts: 0, recovered: true });
+    // A sandbox started afresh forgets it all.
+    expect(await queue.clear()).toBeGreaterThan(0);
+    expect(await queue.size()).toBe(0);
+    expect(await queue.peek('console:C2')).toBeUndefined();
   });
 
   it('spends one budget for every worker: a limit taken by one pacer holds the other', async () => {
