@@ -1,7 +1,8 @@
 import type { Config } from '../config/config.js';
+import type { DeliveryWorker } from '../delivery/index.js';
 import type { DirectoryClient } from '../directory/index.js';
 import type { RunningEmulator } from '../emulator/index.js';
-import { createEngine, createItemComposer, type Engine } from '../engine/index.js';
+import { createEngine, createItemComposer, type Engine, type EngineEvent } from '../engine/index.js';
 import { BotError, configProblems, isBotError } from '../errors.js';
 import { engineEventSink } from '../observability/event-log.js';
 import { createHttpServer, describeListening } from '../observability/http-server.js';
@@ -32,6 +33,7 @@ import {
   engineSettings,
   openDirectory,
 } from './wiring.js';
+import { createDeliveryWorker, type ProcessRole, watchWorkerQueue, workersFor } from './worker-wiring.js';
 import { createWorkspaceRemoval } from './workspace-removal.js';
 
 export interface App {
@@ -48,6 +50,11 @@ export interface App {
 
 export interface AppOptions extends ConsoleOptions {
   logger: Logger;
+  /**
+   * `worker`: a delivery worker only (`directory-bot worker`, ADR 005): no HTTP, no polling, no
+   * Discord gateway; the platforms' clients only post. Default `start`: everything.
+   */
+  role?: ProcessRole;
 }
 
 /**
@@ -57,6 +64,7 @@ export interface AppOptions extends ConsoleOptions {
  */
 export function createApp(config: Config, options: AppOptions): App {
   const { logger } = options;
+  const role = options.role ?? 'start';
   const sandbox = isSandbox(config);
   const metrics = createMetrics();
   const http = createHttpServer({ logger, registry: metrics.registry });
@@ -84,6 +92,7 @@ export function createApp(config: Config, options: AppOptions): App {
   let emulator: RunningEmulator | undefined;
   let client: DirectoryClient | undefined;
   let engine: Engine | undefined;
+  let worker: DeliveryWorker | undefined;
   const adapters: ChatAdapter[] = [];
   let stopped: Promise<void> | undefined;
   let starting: Promise<unknown> = Promise.resolve();
@@ -107,8 +116,28 @@ export function createApp(config: Config, options: AppOptions): App {
     });
     // The console's banner names the port, known once it is bound (before adapters start).
     let boundPort = 0;
+    // A worker posts and answers nothing: a gateway of its own would receive the interactions too.
+    const adapterConfig =
+      role === 'worker' && config.discord
+        ? { ...config, discord: { ...config.discord, gateway: false } }
+        : config;
     adapters.push(
-      ...(await createAdapters(config, { ...options, metrics }, store, () => boundPort, sealer, webhooks)),
+      ...(await createAdapters(
+        adapterConfig,
+        { ...options, metrics },
+        store,
+        () => boundPort,
+        sealer,
+        webhooks,
+      )),
+    );
+    // With Redis, deliveries go through the workers' engine (checked here: exit 78 with the fix).
+    const workers = await workersFor(
+      config,
+      store,
+      storeNamespace(config).namespace ?? 'directory-bot',
+      directory.id,
+      role,
     );
     // SUBSCRIPTIONS as the engine takes it: webhooks resolved to their kinds, mentions checked.
     const seeds = resolveSeeds(subscriptionSeeds(config), configuredWebhooks(config), adapters);
@@ -119,6 +148,13 @@ export function createApp(config: Config, options: AppOptions): App {
     let lostAccess: LostAccessRemoval | undefined;
     let home: ReturnType<typeof buildHomeService> | undefined;
     const eventSink = engineEventSink(logger, metrics, () => activeEngine.outbox.size());
+    // The engine's events, and the in-process delivery worker's (as the dispatcher's).
+    const onEngineEvent = (event: EngineEvent) => {
+      eventSink(event);
+      lostAccess?.observe(event);
+      if (event.source === 'dispatcher' && event.type === 'delivered')
+        home?.recordDelivery(event.entry.subscriptionIds, systemClock.now());
+    };
     const activeEngine = createEngine({
       store,
       client,
@@ -136,14 +172,11 @@ export function createApp(config: Config, options: AppOptions): App {
       seeds,
       // Digests, quiet hours and caps read each schedule in its --tz, channel, workspace zone or UTC.
       schedule: { zoneOf: zones.resolver.zoneOf },
-      onEvent: (event) => {
-        eventSink(event);
-        lostAccess?.observe(event);
-        if (event.source === 'dispatcher' && event.type === 'delivered')
-          home?.recordDelivery(event.entry.subscriptionIds, systemClock.now());
-      },
+      ...(workers === undefined ? {} : { workers }),
+      onEvent: onEngineEvent,
     });
     engine = activeEngine;
+    if (activeEngine.handOff) watchWorkerQueue(metrics, activeEngine.handOff.queue);
 
     const history = new ChannelHistory({ keyv: store.keyv, leases: store.leases, clock: systemClock });
     const parts = {
@@ -165,6 +198,7 @@ export function createApp(config: Config, options: AppOptions): App {
       store,
       outbox: activeEngine.outbox,
       deliveryLog: activeEngine.deliveryLog,
+      workerQueue: activeEngine.handOff?.queue,
       logger,
       metrics,
     });
@@ -196,10 +230,12 @@ export function createApp(config: Config, options: AppOptions): App {
       check: async () => (engineStarted ? undefined : 'starting'),
     });
 
-    const port = await http.listen(config.server.port, config.server.host);
+    // A worker serves no HTTP: the platform sends it nothing, and its health is its jobs' locks.
+    const port = role === 'worker' ? 0 : await http.listen(config.server.port, config.server.host);
     boundPort = port;
     const bound = http.address();
-    logger.info({ address: bound?.address, port }, bound ? describeListening(bound) : 'listening');
+    if (role === 'start')
+      logger.info({ address: bound?.address, port }, bound ? describeListening(bound) : 'listening');
     if (store.kind === 'sqlite' && config.server.onHeroku) {
       logger.warn(
         { store: store.description },
@@ -241,6 +277,20 @@ export function createApp(config: Config, options: AppOptions): App {
     await startAdapters(contexts, directoryCheck);
     // Not awaited: a platform's answer must not hold up the start.
     void lostAccess.sweep();
+    if (workers !== undefined && (role === 'worker' || config.workers?.inWeb !== false)) {
+      worker = createDeliveryWorker({
+        config,
+        workers,
+        engine: activeEngine,
+        adapters,
+        clock: systemClock,
+        onEvent: onEngineEvent,
+      });
+      await worker.start();
+      logger.info({ queue: workers.names.queueName }, 'delivery worker ready');
+    }
+    // A worker never polls: it takes no part in the poller lease.
+    if (role === 'worker') return { port };
     await activeEngine.start();
     engineStarted = true;
     announce(logger, config, sandbox, adapters, emulator, options.consoleInput !== undefined);
@@ -275,6 +325,8 @@ export function createApp(config: Config, options: AppOptions): App {
         // A signal during start-up: let start finish wiring, then take everything down in order.
         await step('start-up', () => starting);
         // Stop taking commands and events first, then let deliveries in flight finish.
+        // The worker first: its sends in flight need the adapters.
+        await step('delivery worker', () => worker?.stop());
         for (const adapter of adapters) await step(`${adapter.platform} adapter`, () => adapter.stop());
         await step('engine', () => engine?.stop());
         await step('http', () => http.close());

@@ -212,7 +212,16 @@ export async function statusReport(
     subscribedFeeds: await engine.wantedFeeds(),
     isPoller,
     ...(view.savedAt === undefined ? {} : { savedAt: view.savedAt }),
+    ...(engine.handOff === undefined ? {} : { deliveryWorkers: await workerCounts(engine.handOff) }),
   };
+}
+
+/** What the workers hold: any instance reads it from Redis; unknown (not shown) when Redis does not answer. */
+async function workerCounts(
+  handOff: NonNullable<Engine['handOff']>,
+): Promise<{ queued: number; dead: number }> {
+  const [queued, dead] = await Promise.all([handOff.queue.size(), handOff.queue.deadCount()]);
+  return { queued, dead };
 }
 
 /** Each feed's health: only the poller's is live; another instance reads what the poller last saved. */
@@ -233,7 +242,7 @@ export function whyDesk(parts: Pick<CommandParts, 'engine' | 'store' | 'director
     subscriptions: engine.subscriptions,
     ledger: engine.ledger,
     log: engine.deliveryLog,
-    outbox: engine.outbox,
+    outbox: queuedFor(engine),
     held: engine.scheduling.held,
     feedState: (feed) => store.keyv.get(keys.feedState(feed)),
     feedPolling: () => feedHealth(parts),
@@ -241,6 +250,21 @@ export function whyDesk(parts: Pick<CommandParts, 'engine' | 'store' | 'director
     zoneOf: zones?.resolver.zoneOf ?? (async (s) => s.schedule?.timeZone ?? 'UTC'),
     rememberMs: engine.rememberMs,
     messageLink: engine.messageLink,
+  };
+}
+
+/**
+ * What is queued for a channel as `why` sees it: the outbox, and with delivery workers their
+ * queue in Redis too (an entry is in one or the other, moving from the first to the second).
+ */
+function queuedFor(engine: Engine): WhyDesk['outbox'] {
+  const { handOff, outbox } = engine;
+  if (handOff === undefined) return outbox;
+  return {
+    stored: async (destination) => [
+      ...(await outbox.stored(destination)),
+      ...(await handOff.queue.entries(destination)),
+    ],
   };
 }
 

@@ -1,4 +1,4 @@
-import type { DeliveryLog, Outbox } from '../delivery/index.js';
+import type { DeliveryLog, DeliveryQueue, Outbox } from '../delivery/index.js';
 import type { Metrics } from '../observability/metrics.js';
 import type { AdapterContext, Logger, RemovedWorkspace, WorkspaceRemovalReason } from '../ports/index.js';
 import type { BotStore } from '../store/index.js';
@@ -13,6 +13,8 @@ export interface WorkspaceRemovalDeps {
    * remembers the pages it wrote lately, which its next write to a channel would put back.
    */
   deliveryLog?: Pick<DeliveryLog, 'forget'>;
+  /** The delivery workers' queue in Redis, when they deliver (ADR 005). */
+  workerQueue?: Pick<DeliveryQueue, 'drop'> | undefined;
   logger: Logger;
   metrics: Pick<Metrics, 'workspacesRemoved'>;
 }
@@ -38,6 +40,8 @@ export function createWorkspaceRemoval(
     let dropped = 0;
     for (const channel of report.channels) {
       if (deps.outbox.depth(channel) > 0) dropped += (await deps.outbox.dropDestination(channel)).length;
+      // With delivery workers, what was handed to them already (any instance can drop it: Redis).
+      if (deps.workerQueue) dropped += (await deps.workerQueue.drop(channel)).length;
     }
     // And from the running delivery log, which would write a remembered page back.
     await deps.deliveryLog?.forget(report.channels);

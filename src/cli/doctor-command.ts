@@ -1,5 +1,6 @@
 import { identifyWebhook } from '../app/platforms.js';
 import { storeNamespace } from '../app/sandbox.js';
+import { openWorkerQueue } from '../app/worker-wiring.js';
 import type { Config } from '../config/config.js';
 import { CONFIG_ERROR_EXIT_CODE, configProblems, loadConfig } from '../config/load-config.js';
 import { messageOf } from '../errors.js';
@@ -15,7 +16,8 @@ Checks the configuration and every service it names, and prints a report:
 the store (reachable, readable, writable), its encryption key (set, opens the stored tokens,
 how many still need "store rotate-key"), the directory (reachable, token accepted, quota
 left), what the running bot's polling instance last found there (saved in the store each
-round: a refused token or an outage it is living with), which chat platforms are configured
+round: a refused token or an outage it is living with), the delivery workers on Redis (the
+eviction policy and version BullMQ needs, messages queued, dead deliveries), which chat platforms are configured
 and what each WEBHOOK_<NAME>_URL is (its URL masked). Lines start with ✓ (fine), ! (works, but
 probably not what you want) or ✗ (broken). Exits 0 when nothing is broken, 1 when a check
 failed, 78 when the configuration itself is invalid. Never prints a secret.`;
@@ -52,6 +54,7 @@ export const doctorCommand: Subcommand = {
       await checkDirectory(config),
       // What the running bot found is kept in the store: nothing to read when it cannot be reached.
       ...(store.status === 'failed' ? [] : [await checkRunningBot(config)]),
+      ...(store.status === 'failed' ? [] : await checkDeliveryWorkers(config)),
       ...describePlatforms(config),
       ...describeWebhooks(config),
     ];
@@ -90,6 +93,35 @@ async function checkStore(config: Config): Promise<CheckResult> {
     return { name, status: 'failed', detail: messageOf(error) };
   } finally {
     await store.close().catch(() => {});
+  }
+}
+
+/** With delivery workers (Redis): what BullMQ needs of Redis, what is queued, and what was given up on. */
+async function checkDeliveryWorkers(config: Config): Promise<CheckResult[]> {
+  const open = openWorkerQueue(config);
+  if (open === undefined) return [];
+  const name = 'delivery workers';
+  try {
+    await open.checkRedis();
+    const [queued, dead, jobs] = await Promise.all([
+      open.queue.size(),
+      open.queue.deadCount(),
+      open.drains.counts(),
+    ]);
+    const detail = `${queued} message(s) queued, drain jobs ${jobs['active'] ?? 0} active / ${jobs['waiting'] ?? 0} waiting / ${jobs['delayed'] ?? 0} delayed`;
+    if (dead > 0)
+      return [
+        {
+          name,
+          status: 'warning',
+          detail: `${detail}; ${dead} DEAD (failed every attempt): "directory-bot deliveries dead" lists them, "deliveries replay --all" queues them again`,
+        },
+      ];
+    return [{ name, status: 'ok', detail: `${detail}; none dead` }];
+  } catch (error) {
+    return [{ name, status: 'failed', detail: messageOf(error) }];
+  } finally {
+    await open.close().catch(() => {});
   }
 }
 

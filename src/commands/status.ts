@@ -85,10 +85,25 @@ export function statusFields(report: StatusReport, now: number): MessageField[] 
     name: `Feed ${health.feed}`,
     value: feedLine(health, report.subscribedFeeds.has(health.feed), now),
   }));
+  const workers = report.deliveryWorkers;
+  const workerFields: MessageField[] =
+    workers === undefined
+      ? []
+      : [
+          {
+            name: 'Delivery workers',
+            value:
+              `${workers.queued} queued` +
+              (workers.dead > 0
+                ? `; ${workers.dead} DEAD (gave up after every attempt): an operator replays them with "directory-bot deliveries replay --all"`
+                : '; none dead'),
+          },
+        ];
   return [
     directoryField,
     ...quotaFields,
     ...(feedFields.length > 0 ? feedFields : [{ name: 'Feeds', value: 'no feed is being polled' }]),
+    ...workerFields,
   ];
 }
 

@@ -45,6 +45,8 @@ export interface StatusReport {
   isPoller: boolean;
   /** On another instance: when the poller saved the quotas and connection shown (epoch ms). */
   savedAt?: number;
+  /** With delivery workers (Redis, ADR 005): messages queued for them and those they gave up on. */
+  deliveryWorkers?: { queued: number; dead: number };
 }
 
 /** What `why` reads beyond what every command has (the client, the clock, the directory's links). */

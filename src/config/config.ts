@@ -27,6 +27,13 @@ export interface Config {
      */
     encryption: { current: Buffer; previous: Buffer | undefined } | undefined;
   };
+  /** Delivery workers on Redis (ADR 005); absent in hand-made configs: as `mode: 'off'`. */
+  workers?: {
+    mode: 'auto' | 'off';
+    /** `start` runs a worker in-process too. */
+    inWeb: boolean;
+    concurrency: number;
+  };
   directory: {
     /** undefined exactly when `sandbox.enabled`: the embedded emulator is the directory. */
     baseUrl: string | undefined;

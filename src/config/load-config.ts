@@ -110,6 +110,11 @@ export function loadConfig(options: LoadConfigOptions = {}): Config {
       onHeroku: str('DYNO') !== undefined,
     },
     store,
+    workers: {
+      mode: str('DELIVERY_WORKERS') as 'auto' | 'off',
+      inWeb: bool('WORKER_IN_WEB'),
+      concurrency: num('WORKER_CONCURRENCY'),
+    },
     directory: {
       baseUrl: directoryBaseUrl,
       token: str('DIRECTORY_TOKEN'),

@@ -276,9 +276,32 @@ export const VARIABLES: readonly VariableSpec[] = [
     name: 'POLLER_LEASE_TTL_S',
     group: 'Feeds',
     description:
-      'Seconds the polling instance holds its lease between renewals; after a crash another instance (or the restarted one) takes over within this time.',
-    defaultText: '30',
-    schema: integer(30, 2, 600),
+      'Seconds the polling instance holds its lease between renewals (it renews every third of it); after a crash another instance (or the restarted one) takes over within this time.',
+    defaultText: '10',
+    schema: integer(10, 2, 600),
+  },
+  {
+    name: 'DELIVERY_WORKERS',
+    group: 'Store',
+    description:
+      'auto: with a Redis store, deliveries go through BullMQ delivery workers (ADR 005): every process started with "start" runs one (WORKER_IN_WEB) and "directory-bot worker" runs only that; with SQLite or PostgreSQL the polling process delivers, as always. off: the polling process delivers on any store.',
+    defaultText: 'auto',
+    schema: z.enum(['auto', 'off'], { error: 'one of auto, off' }).default('auto'),
+  },
+  {
+    name: 'WORKER_IN_WEB',
+    group: 'Store',
+    description:
+      'With delivery workers (Redis), "start" runs a worker in its own process too, so one dyno delivers on its own; false leaves delivery to "worker" processes.',
+    defaultText: 'true',
+    schema: booleanFlag(true),
+  },
+  {
+    name: 'WORKER_CONCURRENCY',
+    group: 'Store',
+    description: 'Channels one delivery worker sends to at once (one message in flight per channel).',
+    defaultText: '16',
+    schema: integer(16, 1, 1000),
   },
   {
     name: 'DEDUPE_TTL_DAYS',

@@ -102,6 +102,8 @@ export class DeliveryLog implements DeliveryRecorder {
   readonly #keys: DirectoryKeys;
   readonly #ttlMs: number;
   readonly #clock: Clock;
+  /** How long a page this process wrote is trusted without reading it again (0: never). */
+  readonly #cacheFreshMs: number;
   readonly #cache = new Map<string, { page: LogPage; at: number }>();
   /** Records not written yet, in the order they settled. */
   #buffer: Pending[] = [];
@@ -113,7 +115,13 @@ export class DeliveryLog implements DeliveryRecorder {
   /** The write under way, which takes the buffer again until it is empty. */
   #flushing: Promise<void> | undefined;
 
-  constructor(options: { keyv: Keyv; directoryId: string; ttlMs: number; clock: Clock }) {
+  /**
+   * `shared`: several processes write it (delivery workers, ADR 005), so a remembered page may be
+   * stale and every write reads its page first. A destination is drained by one worker at a time,
+   * which waits for its records to be written (`flushed`) before handing the destination on.
+   */
+  constructor(options: { keyv: Keyv; directoryId: string; ttlMs: number; clock: Clock; shared?: boolean }) {
+    this.#cacheFreshMs = options.shared ? 0 : CACHE_FRESH_MS;
     this.#keyv = options.keyv;
     this.#keys = directoryKeys(options.directoryId);
     this.#ttlMs = options.ttlMs;
@@ -240,7 +248,7 @@ export class DeliveryLog implements DeliveryRecorder {
     const unknown: string[] = [];
     for (const destination of byDestination.keys()) {
       const cached = this.#cache.get(destination);
-      if (cached && now - cached.at < CACHE_FRESH_MS) pages.set(destination, cached.page);
+      if (cached && now - cached.at < this.#cacheFreshMs) pages.set(destination, cached.page);
       else unknown.push(destination);
     }
     if (unknown.length > 0) {

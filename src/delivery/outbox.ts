@@ -146,8 +146,18 @@ export class Outbox {
     return count;
   }
 
+  /** Queued here, or handed on to delivery workers and perhaps not delivered yet (`handedOver`). */
   has(destinationKey: string, itemKey: string): boolean {
+    if (this.handedOver(destinationKey, itemKey)) return true;
     return this.#queues.get(destinationKey)?.some((e) => e.itemKey === itemKey) ?? false;
+  }
+
+  /** Set by the hand-off to delivery workers (delivery/workers/hand-off.ts); never, without one. */
+  handedOver: (destinationKey: string, itemKey: string) => boolean = () => false;
+
+  /** Every queued entry, destination by destination, each FIFO in order. */
+  entries(): OutboxEntry[] {
+    return [...this.#queues.values()].flat();
   }
 
   /** Appends entries and resolves once they are durable. Entries already queued are ignored. */

@@ -1,5 +1,5 @@
-import type { DispatchEvent, EditLimits } from '../delivery/index.js';
-import { DeliveredLedger, DeliveryLog, Dispatcher, Outbox } from '../delivery/index.js';
+import type { DispatchEvent, EditLimits, HandOffEvent, WorkerNames } from '../delivery/index.js';
+import { DeliveredLedger, DeliveryLog, Dispatcher, HandOff, Outbox } from '../delivery/index.js';
 import type { DirectoryClient, DirectoryLiveEvent } from '../directory/index.js';
 import { createFeeds } from '../feeds/create-feeds.js';
 import type { Feed } from '../feeds/feed.js';
@@ -44,6 +44,7 @@ export type EngineEvent =
   | ({ source: 'store'; type: 'directory-changed'; directoryId: string } & DirectoryReturn)
   | ({ source: 'polling' } & PollEvent)
   | ({ source: 'dispatcher' } & DispatchEvent)
+  | ({ source: 'workers' } & HandOffEvent)
   | ({ source: 'reminders' } & ReminderEvent)
   | ({ source: 'backfill' } & BackfillEvent)
   | ({ source: 'schedule' } & SchedulingEvent)
@@ -78,6 +79,11 @@ export interface EngineOptions {
   compose: (item: FeedItem) => Message;
   settings: EngineSettings;
   seeds?: readonly SubscriptionSeed[];
+  /**
+   * Deliver through the workers' engine on Redis (ADR 005): the poller hands what it queues to
+   * the workers' FIFOs instead of sending it itself. Absent: the in-process dispatcher, as always.
+   */
+  workers?: { redisUrl: string; names: WorkerNames };
   /** Digests, quiet hours and caps: how zones are found and digests written (defaults for both). */
   schedule?: SchedulingOptions;
   onEvent?: (event: EngineEvent) => void;
@@ -99,19 +105,35 @@ export function createEngine(options: EngineOptions) {
   const outbox = new Outbox({ keyv, directoryId });
   const ledger = new DeliveredLedger({ keyv, ttlMs: settings.dedupeTtlMs, directoryId });
   // What became of each delivery, kept as long as the ledger remembers it (`/directory why`).
-  const deliveryLog = new DeliveryLog({ keyv, directoryId, ttlMs: settings.dedupeTtlMs, clock });
+  const deliveryLog = new DeliveryLog({
+    keyv,
+    directoryId,
+    ttlMs: settings.dedupeTtlMs,
+    clock,
+    shared: options.workers !== undefined,
+  });
   const adapters = new Map(options.adapters.map((a) => [a.platform, a]));
   /** Platforms whose deliveries carry the item's record: only their outbox entries keep it. */
   const recordPlatforms = new Set(options.adapters.filter((a) => a.wantsRecords).map((a) => a.platform));
-  const dispatcher = new Dispatcher({
-    outbox,
-    ledger,
-    subscriptions,
-    adapters,
-    clock,
-    log: deliveryLog,
-    onEvent: (event) => onEvent?.({ source: 'dispatcher', ...event }),
-  });
+  const handOff =
+    options.workers === undefined
+      ? undefined
+      : new HandOff({
+          outbox,
+          ...options.workers,
+          onEvent: (event) => onEvent?.({ source: 'workers', ...event }),
+        });
+  const dispatcher: Pick<Dispatcher, 'start' | 'stop' | 'wake' | 'drained'> =
+    handOff ??
+    new Dispatcher({
+      outbox,
+      ledger,
+      subscriptions,
+      adapters,
+      clock,
+      log: deliveryLog,
+      onEvent: (event) => onEvent?.({ source: 'dispatcher', ...event }),
+    });
 
   const reminders = new ReminderRepository({ keyv, leases: store.leases, clock });
   const reminderRunner = createReminderRunner({
@@ -244,6 +266,8 @@ export function createEngine(options: EngineOptions) {
     async onLead() {
       if (!previousStateForgotten) {
         await store.deleteByPrefix(directoryKeys(directoryId).prefix);
+        // The workers' queue too (Redis), or an earlier run's messages would still be sent.
+        await handOff?.queue.clear();
         previousStateForgotten = true;
       }
       if (options.upgradeFromUnprefixedState) {
@@ -308,6 +332,8 @@ export function createEngine(options: EngineOptions) {
       return adapters.get(destination.platform)?.messageLink?.(destination, reference);
     },
     dispatcher,
+    /** The hand-off to delivery workers, when they deliver (see `workers`). */
+    handOff,
     polling,
     leader,
     feeds,
@@ -321,6 +347,7 @@ export function createEngine(options: EngineOptions) {
     /** Stops polling, finishes deliveries in flight, releases the lease. */
     async stop(): Promise<void> {
       await leader.stop();
+      await handOff?.close();
     },
     /** Upcoming live events as the live feed last listed them (from the store; no request). */
     async listedLiveEvents(): Promise<DirectoryLiveEvent[]> {

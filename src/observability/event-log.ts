@@ -251,6 +251,14 @@ export function engineEventSink(logger: Logger, metrics: Metrics, outboxSize: ()
       case 'schedule':
         scheduleEvent(logger, metrics, event);
         return;
+      case 'workers':
+        if (event.type === 'handed-over')
+          logger.debug(
+            { entries: event.entries, destinations: event.destinations },
+            'handed to delivery workers',
+          );
+        else logger.warn({ err: event.error }, 'could not hand deliveries to the workers; will retry');
+        return;
       case 'leader':
         if (event.type === 'acquired') {
           logger.info({ owner: event.owner }, 'this instance now polls and delivers');

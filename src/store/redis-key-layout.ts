@@ -27,11 +27,17 @@ export const layoutMarkerKey = (namespace: string) => `${namespace}:key-layout`;
 
 /**
  * Whether `key` is one of the store's own raw keys, not keyv's: the leases (`namespace:lease:…`,
- * where every version kept them) and the layout marker. In the flat layout they share keyv's
- * `namespace:` prefix, so a scan for keyv's keys leaves them out; no keyv key is named so.
+ * where every version kept them), the delivery workers' keys (`namespace:workers:…`) and the
+ * layout marker. In the flat layout they share keyv's `namespace:` prefix, so a scan for keyv's
+ * keys leaves them out; no keyv key is named so.
  */
 export function isRawKey(namespace: string, key: string): boolean {
-  return key.startsWith(`${namespace}:lease:`) || key === layoutMarkerKey(namespace);
+  // `workers:` holds the delivery workers' lists, hashes and BullMQ's keys (delivery/workers/drain-jobs.ts).
+  return (
+    key.startsWith(`${namespace}:lease:`) ||
+    key.startsWith(`${namespace}:workers:`) ||
+    key === layoutMarkerKey(namespace)
+  );
 }
 
 /** The Redis key of keyv's key `key` (which already starts `namespace:`). */

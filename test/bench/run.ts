@@ -21,6 +21,7 @@ import { benchScaleOut, type ScaleOutOptions, type ScaleOutResult } from './scal
 import { type MachineInfo, machineInfo, round, type Violation } from './support.js';
 import { type Row, renderTable } from './table.js';
 import { benchWebhookFanOut, type WebhookFanOutResult } from './webhook-fan-out.js';
+import { benchWorkers, type WorkersResult, workersRows } from './workers.js';
 
 const NAMES = [
   'freshness',
@@ -31,6 +32,7 @@ const NAMES = [
   'footprint',
   'emulator',
   'scale-out',
+  'workers',
   'home',
   'edits',
   'digest',
@@ -52,6 +54,8 @@ const MODES = {
       { destinations: 1_000, workspaces: 100, windowMs: 20_000 },
       { destinations: 1_000, workspaces: 100, windowMs: 20_000, pacing: 'adapter' },
     ],
+    // Quick mode runs it only when asked (`--only workers`).
+    workers: { destinations: 1_000, workers: [0, 1, 2, 4], windowMs: 30_000 },
     home: { subscriptions: 1_000, viewers: 10, changes: 5, burst: 10 },
     // Quick mode runs it only when asked (`--only edits`): two simulated runs, ~20 s.
     edits: { durationMs: 300_000, minIntervalMs: 60_000, pollMs: 10_000, posts: 8, comments: 6, seed: 1 },
@@ -70,6 +74,7 @@ const MODES = {
       { destinations: 10_000, workspaces: 1_000, windowMs: 60_000 },
       { destinations: 50_000, workspaces: 1_000, windowMs: 60_000 },
     ],
+    workers: { destinations: 10_000, workers: [0, 1, 2, 4], windowMs: 120_000 },
     home: { subscriptions: 1_000, viewers: 20, changes: 10, burst: 20 },
     edits: { durationMs: 300_000, minIntervalMs: 60_000, pollMs: 10_000, posts: 8, comments: 6, seed: 1 },
     digest: { subscriptions: 2_000, slots: 4, itemsPerSlot: 25 },
@@ -91,6 +96,8 @@ interface Results {
   lookups?: LookupsResult | undefined;
   footprint?: FootprintResult | undefined;
   scaleOut?: ScaleOutResult[] | undefined;
+  /** Delivery workers (ADR 005) against the in-process dispatcher, and a poller's failover. */
+  workers?: WorkersResult | undefined;
   home?: HomeTabResult | undefined;
   edits?: EditsResult | undefined;
   digest?: DigestBenchResult | undefined;
@@ -115,7 +122,12 @@ function parseOptions(): { mode: 'quick' | 'full'; only: Set<Name>; out: string 
   // The scale-out bursts take minutes: quick mode (CI) leaves them out unless named.
   const all = values.quick
     ? NAMES.filter(
-        (name) => name !== 'scale-out' && name !== 'fan-out-threads' && name !== 'edits' && name !== 'panel',
+        (name) =>
+          name !== 'scale-out' &&
+          name !== 'workers' &&
+          name !== 'fan-out-threads' &&
+          name !== 'edits' &&
+          name !== 'panel',
       )
     : NAMES;
   const requested = (values.only ?? all.join(','))
@@ -190,6 +202,8 @@ async function main(): Promise<number> {
       return runs;
     });
   }
+  if (only.has('workers'))
+    results.workers = await attempt(results, 'workers', () => benchWorkers(sizes.workers));
   if (only.has('home')) results.home = await attempt(results, 'home', () => benchHomeTab(sizes.home));
   if (only.has('edits')) results.edits = await attempt(results, 'edits', () => benchEdits(sizes.edits));
   if (only.has('digest')) results.digest = await attempt(results, 'digest', () => benchDigest(sizes.digest));
@@ -234,6 +248,7 @@ async function main(): Promise<number> {
     results.digest,
     results.panel,
     ...(results.scaleOut ?? []),
+    results.workers,
   ]) {
     if (part) results.violations.push(...part.violations);
   }
@@ -336,6 +351,7 @@ function rows(results: Results): Row[] {
       detail: `${s.messagesPerSecond} of ${s.platformCeilingPerSecond} msg/s (${s.workspaces} workspaces, ${s.store}); CPU ${s.cpuShare} core, ${s.cpuMsPerMessage} ms/msg; loop delay p99 ${s.eventLoopDelayMs.p99} ms; post ${s.meanPostMs} of ${s.meanDeliveryMs} ms`,
     });
   }
+  if (results.workers) out.push(...workersRows(results.workers));
   if (results.home) out.push(...homeTabRows(results.home));
   if (results.edits) out.push(...editsRows(results.edits));
   if (results.digest) out.push(...digestRows(results.digest));

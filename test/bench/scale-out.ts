@@ -74,7 +74,7 @@ export interface ScaleOutResult {
 
 const TOKEN = 'xoxb-scale-out';
 /** Slack's own limits are lifted here so that the process is what binds (the ceiling is computed). */
-const UNPACED: DeliveryPacing = {
+export const UNPACED: DeliveryPacing = {
   perDestination: { ratePerSecond: 1_000, burst: 1_000 },
   global: { ratePerSecond: 1_000_000, burst: 1_000_000 },
 };
@@ -128,29 +128,11 @@ export async function benchScaleOut(options: ScaleOutOptions): Promise<ScaleOutR
   });
   const storeCalls = countCalls(store.keyv, ['get', 'getMany', 'set', 'setMany', 'delete']);
   try {
-    await adapter.start({
-      http: createHttpServer({ logger, registry: new Registry() }),
-      commands: createBenchCommandHandler({
-        client,
-        engine,
-        store,
-        directoryId: directoryIdFor(emulator.url),
-      }),
-      logger,
-    });
-    // One document, written directly: seeding 50k routes one by one would take longer than the run.
-    const createdAt = Date.now() - 60_000;
-    const subscriptions: Subscription[] = channels.map((channelId, i) => ({
-      id: `s${i.toString(36)}`,
-      platform: 'slack',
-      channelId,
-      workspaceId: workspace(i, options.workspaces),
-      feed: 'comments',
-      filters: {},
-      createdBy: 'bench',
-      createdAt,
-    }));
-    await store.keyv.set(SUBSCRIPTIONS_KEY, subscriptions);
+    await startAndSubscribe(
+      { adapter, client, engine, store, emulatorUrl: emulator.url, logger },
+      channels,
+      (i) => workspace(i, options.workspaces),
+    );
     await engine.pollAllOnce(); // seeds the comments cursor
     emulator.admin.addComment({ body: 'scale-out burst' });
     const enqueueStarted = performance.now();
@@ -230,8 +212,47 @@ export async function benchScaleOut(options: ScaleOutOptions): Promise<ScaleOutR
   }
 }
 
+/**
+ * Starts the bench's Slack adapter and subscribes every channel to comments, as one document
+ * written directly: seeding 50k routes one by one would take longer than the run.
+ */
+export async function startAndSubscribe(
+  parts: {
+    adapter: ChatAdapter;
+    client: ReturnType<typeof createDirectoryClient>;
+    engine: Parameters<typeof createBenchCommandHandler>[0]['engine'];
+    store: ReturnType<typeof createStore>;
+    emulatorUrl: string;
+    logger: ReturnType<typeof silentLogger>;
+  },
+  channels: readonly string[],
+  workspaceOf: (index: number) => string,
+): Promise<void> {
+  const { adapter, client, engine, store, emulatorUrl, logger } = parts;
+  await adapter.start({
+    http: createHttpServer({ logger, registry: new Registry() }),
+    commands: createBenchCommandHandler({ client, engine, store, directoryId: directoryIdFor(emulatorUrl) }),
+    logger,
+  });
+  const createdAt = Date.now() - 60_000;
+  const subscriptions: Subscription[] = channels.map((channelId, i) => ({
+    id: `s${i.toString(36)}`,
+    platform: 'slack',
+    channelId,
+    workspaceId: workspaceOf(i),
+    feed: 'comments',
+    filters: {},
+    createdBy: 'bench',
+    createdAt,
+  }));
+  await store.keyv.set(SUBSCRIPTIONS_KEY, subscriptions);
+}
+
 /** The adapter with its platform calls timed and its pacing replaced by `pacing` if given, everything else delegated. */
-function timed(adapter: ChatAdapter, pacing: DeliveryPacing | undefined): ChatAdapter & { postMs(): number } {
+export function timed(
+  adapter: ChatAdapter,
+  pacing: DeliveryPacing | undefined,
+): ChatAdapter & { postMs(): number } {
   let postMs = 0;
   return {
     platform: adapter.platform,

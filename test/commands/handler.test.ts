@@ -192,6 +192,33 @@ describe('the command handler', () => {
     expect(down.messages[0]?.fields?.[0]?.value).toMatch(/^NOT ANSWERING since 09:59 UTC \(ECONNREFUSED\)/);
   });
 
+  it('shows what the delivery workers hold, and their dead deliveries with how to replay them', async () => {
+    let dead = 0;
+    const harness = await startHarness({
+      status: async () => ({
+        quotas: {
+          v1: { limit: 900, remaining: 900, resetAt: null, paused: false },
+          'v2-requests': { limit: 450, remaining: 450, resetAt: null, paused: false },
+          'v2-complexity': { limit: 6250, remaining: 6250, resetAt: null, paused: false },
+        },
+        connection: { state: 'ok', since: 0 },
+        feeds: [],
+        subscribedFeeds: new Set(),
+        pausedSubscriptions: [],
+        isPoller: true,
+        deliveryWorkers: { queued: 12, dead },
+      }),
+    });
+    h = harness;
+    const field = async () =>
+      (await harness.run('status')).messages[0]?.fields?.find((f) => f.name === 'Delivery workers')?.value;
+    expect(await field()).toBe('12 queued; none dead');
+    dead = 3;
+    expect(await field()).toBe(
+      '12 queued; 3 DEAD (gave up after every attempt): an operator replays them with "directory-bot deliveries replay --all"',
+    );
+  });
+
   it('answers status failures and store failures with a reply', async () => {
     h = await startHarness({
       status: async () => {

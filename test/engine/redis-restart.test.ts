@@ -1,37 +1,17 @@
-import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { afterAll, describe, expect, it } from 'vitest';
 import { spawnBot } from '../support/child-bot.js';
 import { startInstance, startWorld } from '../support/engine-harness.js';
 import { freePort } from '../support/free-port.js';
 import { eventually } from '../support/polling.js';
+import { startRedis as startPrivateRedis } from '../support/private-redis.js';
 import { programProblem, unavailable } from '../support/required-tools.js';
 import { stopProcess } from '../support/stop-process.js';
 import { makeTempDir } from '../support/temp-dir.js';
 
 /** A private Redis with an append-only file, so a restart keeps the data as a managed Redis would. */
-async function startRedis(port: number, dir: string): Promise<ChildProcess> {
-  const child = spawn(
-    'redis-server',
-    ['--port', String(port), '--bind', '127.0.0.1', '--dir', dir, '--appendonly', 'yes', '--save', ''],
-    {
-      stdio: 'ignore',
-    },
-  );
-  await eventually(
-    () => {
-      try {
-        execFileSync('redis-cli', ['-p', String(port), 'ping'], { stdio: 'ignore' });
-        return true;
-      } catch {
-        return false;
-      }
-    },
-    10_000,
-    'redis to start',
-  );
-  return child;
-}
+const startRedis = (port: number, dir: string) =>
+  startPrivateRedis(port, ['--dir', dir, '--appendonly', 'yes']);
 
 const missing = unavailable(
   'the Redis restart tests (a private redis-server)',

@@ -15,12 +15,25 @@ import { EDIT_SUFFIX, idempotencyKeyOf, type Outbox, type OutboxEntry } from '..
 import type { ThreadDelivery } from '../threads.js';
 import type { Pacer } from './pacer.js';
 
+/** What an attempt changes in the queue holding its entry: the outbox, or a worker's shared FIFO. */
+export type AttemptQueue = Pick<
+  Outbox,
+  | 'remove'
+  | 'reschedule'
+  | 'notePosted'
+  | 'noteChecked'
+  | 'backOffInMemory'
+  | 'dropDestination'
+  | 'enqueueEdit'
+>;
+
 export interface AttemptDeps {
-  outbox: Outbox;
+  outbox: AttemptQueue;
   ledger: DeliveredLedger;
   subscriptions: SubscriptionRepository;
   clock: Clock;
-  pacer: Pacer;
+  /** The process's own pacer, or the one every worker shares (workers/shared-pacer.ts). */
+  pacer: Pick<Pacer, 'stated' | 'rateLimited'>;
   threads: ThreadDelivery;
   maxAttempts: number;
   /**

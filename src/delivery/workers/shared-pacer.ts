@@ -1,0 +1,115 @@
+import type { Redis } from 'ioredis';
+import type { BucketState, ChatAdapter, RateLimit, WindowLimit } from '../../ports/index.js';
+import { type PacedSend, workspaceKey } from '../dispatch/pacer.js';
+
+/**
+ * Takes one send from every limit it counts against, or none: a GCRA per limit (the theoretical
+ * arrival time in a key), plus "blocked until" keys that a 429's Retry-After or an empty stated
+ * bucket set. Redis's own clock, so workers on different machines share one timeline. Returns
+ * the milliseconds to wait (0: taken).
+ */
+const TAKE = `
+local t = redis.call('TIME')
+local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
+local n = tonumber(ARGV[1])
+local wait = 0
+for i = n + 1, #KEYS do
+  local ttl = redis.call('PTTL', KEYS[i])
+  if ttl > wait then wait = ttl end
+end
+local next = {}
+for i = 1, n do
+  local interval = tonumber(ARGV[2 * i])
+  local tolerance = tonumber(ARGV[2 * i + 1])
+  local tat = tonumber(redis.call('GET', KEYS[i]) or now)
+  if tat < now then tat = now end
+  local w = tat - tolerance - now
+  if w > wait then wait = w end
+  next[i] = tat + interval
+end
+if wait > 0 then return math.ceil(wait) end
+for i = 1, n do
+  redis.call('SET', KEYS[i], next[i], 'PX', math.ceil(next[i] - now) + 1000)
+end
+return 0`;
+
+type Limit = RateLimit | WindowLimit;
+
+/** A limit as GCRA parameters: ms between sends, and how far ahead a burst may run. */
+function gcra(limit: Limit): { interval: number; tolerance: number } {
+  if ('windowMs' in limit) {
+    // A sliding window of `limit` per `windowMs`: evenly spaced, never more than `limit` in any window.
+    return { interval: limit.windowMs / Math.max(1, limit.limit - 1), tolerance: 0 };
+  }
+  const interval = 1000 / limit.ratePerSecond;
+  return { interval, tolerance: interval * Math.max(0, limit.burst - 1) };
+}
+
+const listOf = (limit: Limit | readonly Limit[] | undefined): readonly Limit[] =>
+  limit === undefined ? [] : Array.isArray(limit) ? (limit as readonly Limit[]) : [limit as Limit];
+
+/**
+ * The pacer every delivery worker shares (ADR 005): per destination, per workspace and per bot,
+ * kept in Redis so that N workers spend each budget once, not N times; a platform's 429 or empty
+ * bucket holds every worker alike.
+ */
+export class SharedPacer {
+  readonly #redis: Redis;
+  readonly #prefix: string;
+  /** Platform-stated waits still being written, so a test or a stop can wait for them. */
+  #writes: Promise<unknown> = Promise.resolve();
+
+  /** `prefix`: e.g. `directory-bot:pace` (per bot, not per directory: the limits are the platform's). */
+  constructor(redis: Redis, prefix: string) {
+    this.#redis = redis;
+    this.#prefix = prefix;
+  }
+
+  /** Takes a send now if every limit allows it; otherwise resolves with how long to wait. */
+  async take(send: PacedSend, adapter: ChatAdapter): Promise<number> {
+    const { pacing, platform } = adapter;
+    const limits: [string, Limit][] = [
+      ...listOf(pacing.perDestination).map((l, i): [string, Limit] => [`d${i}:${send.destinationKey}`, l]),
+      ...listOf(pacing.perWorkspace).map((l): [string, Limit] => [`w:${workspaceKey(send)}`, l]),
+      ...listOf(pacing.global).map((l): [string, Limit] => [`g:${platform}`, l]),
+    ];
+    const keys = [
+      ...limits.map(([key]) => `${this.#prefix}:${key}`),
+      this.#blockKey('d', send.destinationKey),
+      this.#blockKey('g', platform),
+    ];
+    const args = limits.flatMap(([, limit]) => {
+      const { interval, tolerance } = gcra(limit);
+      return [String(interval), String(tolerance)];
+    });
+    return Number(await this.#redis.eval(TAKE, keys.length, ...keys, String(limits.length), ...args));
+  }
+
+  /** The bucket the platform stated with its answer: when none remain, every worker waits for the reset. */
+  stated(destinationKey: string, bucket: BucketState | undefined): void {
+    if (bucket === undefined || bucket.remaining > 0) return;
+    this.#block('d', destinationKey, bucket.resetAfterMs);
+  }
+
+  /** The platform answered 429: hold the destination, or the whole bot when it said global. */
+  rateLimited(send: PacedSend, adapter: ChatAdapter, ms: number, global: boolean): void {
+    if (global) this.#block('g', adapter.platform, ms);
+    else this.#block('d', send.destinationKey, ms);
+  }
+
+  /** Resolves once the waits stated so far are written. */
+  flushed(): Promise<unknown> {
+    return this.#writes;
+  }
+
+  #blockKey(scope: 'd' | 'g', name: string): string {
+    return `${this.#prefix}:block:${scope}:${name}`;
+  }
+
+  #block(scope: 'd' | 'g', name: string, ms: number): void {
+    if (ms <= 0) return;
+    // Not awaited by the attempt: a lost write costs at worst one more 429, which sets it again.
+    const write = this.#redis.set(this.#blockKey(scope, name), '1', 'PX', Math.ceil(ms)).catch(() => {});
+    this.#writes = Promise.all([this.#writes, write]);
+  }
+}

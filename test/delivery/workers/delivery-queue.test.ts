@@ -1,0 +1,197 @@
+import { randomUUID } from 'node:crypto';
+import { join } from 'node:path';
+import { Redis } from 'ioredis';
+import Keyv from 'keyv';
+import { afterAll, beforeEach, describe, expect, it } from 'vitest';
+import { workersFor } from '../../../src/app/worker-wiring.js';
+import type { Config } from '../../../src/config/config.js';
+import { Outbox, type OutboxEntry } from '../../../src/delivery/outbox.js';
+import { DeliveryQueue } from '../../../src/delivery/workers/delivery-queue.js';
+import { checkRedisForWorkers, workerNames } from '../../../src/delivery/workers/drain-jobs.js';
+import { HandOff } from '../../../src/delivery/workers/hand-off.js';
+import { SharedPacer } from '../../../src/delivery/workers/shared-pacer.js';
+import { isBotError } from '../../../src/errors.js';
+import type { ChatAdapter } from '../../../src/ports/index.js';
+import { storeBackends } from '../../support/backends.js';
+import { makeTempDir } from '../../support/temp-dir.js';
+
+/** The workers' shared state in Redis (ADR 005): FIFOs, pacing, the hand-off and the start-up checks. */
+
+const temp = makeTempDir();
+const redisBackend = (await storeBackends(join(temp.path, 'unused.sqlite'))).find((b) => b.name === 'redis')!;
+const connections: Redis[] = [];
+const connect = () => {
+  const redis = new Redis(redisBackend.url, { maxRetriesPerRequest: null });
+  connections.push(redis);
+  return redis;
+};
+const prefixes: string[] = [];
+afterAll(async () => {
+  // Every key this file wrote (each test has its own prefix).
+  if (redisBackend.unavailable === undefined) {
+    const redis = connect();
+    for (const prefix of prefixes)
+      for await (const keys of redis.scanStream({ match: `${prefix}*`, count: 500 }) as AsyncIterable<
+        string[]
+      >)
+        if (keys.length > 0) await redis.unlink(...keys);
+  }
+  for (const redis of connections) redis.disconnect();
+  temp.cleanup();
+});
+
+function entry(channel: number, item: number, edit?: { revision: number }): OutboxEntry {
+  return {
+    destination: { platform: 'console', channelId: `C${channel}` },
+    destinationKey: `console:C${channel}`,
+    itemKey: edit ? `posts:new:${item}#edit` : `posts:new:${item}`,
+    message: { kind: 'post', title: `Post ${item} r${edit?.revision ?? 0}`, fallback: `Post ${item}` },
+    subscriptionIds: [],
+    enqueuedAt: 1,
+    attempts: 0,
+    notBefore: 0,
+    ...(edit ? { edit: { messageId: `m${item}`, revision: edit.revision } } : {}),
+  };
+}
+
+describe.skipIf(redisBackend.unavailable !== undefined)('the delivery workers’ state in Redis', () => {
+  let prefix: string;
+  beforeEach(() => {
+    prefix = `test-workers-${randomUUID()}`;
+    prefixes.push(prefix);
+  });
+
+  it('queues an item once however often it is handed over, and keeps each channel’s order', async () => {
+    const queue = new DeliveryQueue(connect(), prefix);
+    expect(await queue.append('console:C1', [entry(1, 1), entry(1, 2)])).toBe(2);
+    expect(await queue.append('console:C1', [entry(1, 1), entry(1, 3)])).toBe(1);
+    expect(await queue.size()).toBe(3);
+    // What `/directory why` reads: the channel's queue, in order.
+    expect((await queue.entries('console:C1')).map((e) => e.itemKey)).toEqual([
+      'posts:new:1',
+      'posts:new:2',
+      'posts:new:3',
+    ]);
+    const order: string[] = [];
+    for (let head = await queue.peek('console:C1'); head; head = await queue.peek('console:C1')) {
+      order.push(head.entry.itemKey);
+      await queue.remove(head.entry);
+    }
+    expect(order).toEqual(['posts:new:1', 'posts:new:2', 'posts:new:3']);
+    expect(await queue.size()).toBe(0);
+  });
+
+  it('coalesces a queued edit, and keeps a newer one that arrived while the older was in flight', async () => {
+    const queue = new DeliveryQueue(connect(), prefix);
+    await queue.append('console:C1', [entry(1, 1, { revision: 1 })]);
+    await queue.append('console:C1', [entry(1, 1, { revision: 3 })]);
+    await queue.append('console:C1', [entry(1, 1, { revision: 2 })]);
+    const head = await queue.peek('console:C1');
+    expect(head?.entry.edit?.revision).toBe(3);
+    await queue.claim(head!.entry, 1);
+    await queue.append('console:C1', [entry(1, 1, { revision: 4 })]);
+    await queue.remove(head!.entry);
+    expect((await queue.peek('console:C1'))?.entry.edit?.revision).toBe(4);
+    expect(await queue.depth('console:C1')).toBe(1);
+  });
+
+  it('tells the next worker that a claimed entry’s outcome is unknown, until it is settled', async () => {
+    const queue = new DeliveryQueue(connect(), prefix);
+    await queue.append('console:C1', [entry(1, 1)]);
+    const head = await queue.peek('console:C1');
+    expect(head?.claimedBefore).toBe(false);
+    await queue.claim(head!.entry, 1);
+    expect((await queue.peek('console:C1'))?.claimedBefore).toBe(true);
+    await queue.update({ ...head!.entry, attempts: 1, notBefore: 5 });
+    const after = await queue.peek('console:C1');
+    expect(after?.claimedBefore).toBe(false);
+    expect(after?.entry.notBefore).toBe(5);
+  });
+
+  it('drops a channel’s queue, and keeps dead deliveries for a replay that checks the ledger', async () => {
+    const queue = new DeliveryQueue(connect(), prefix);
+    await queue.append('console:C1', [entry(1, 1), entry(1, 2)]);
+    expect((await queue.drop('console:C1')).map((e) => e.itemKey)).toEqual(['posts:new:1', 'posts:new:2']);
+    expect(await queue.size()).toBe(0);
+    await queue.bury({ ...entry(2, 7), attempts: 20 }, 'failed: boom (after 20 attempts)', 5);
+    expect(await queue.deadCount()).toBe(1);
+    const [dead] = await queue.dead();
+    expect(dead?.id).toBe('console:C2|posts:new:7');
+    expect(await queue.replay(new Set([dead!.id]))).toEqual(['console:C2']);
+    expect(await queue.deadCount()).toBe(0);
+    const replayed = await queue.peek('console:C2');
+    expect(replayed?.entry).toMatchObject({ attempts: 0, recovered: true });
+    // A sandbox started afresh forgets it all.
+    expect(await queue.clear()).toBeGreaterThan(0);
+    expect(await queue.size()).toBe(0);
+    expect(await queue.peek('console:C2')).toBeUndefined();
+  });
+
+  it('spends one budget for every worker: a limit taken by one pacer holds the other', async () => {
+    const adapter = {
+      platform: 'console',
+      pacing: { perDestination: { ratePerSecond: 1, burst: 1 }, global: { limit: 50, windowMs: 1000 } },
+    } as unknown as ChatAdapter;
+    const send = { destinationKey: 'console:C1', destination: { platform: 'console' } };
+    const one = new SharedPacer(connect(), `${prefix}:pace`);
+    const two = new SharedPacer(connect(), `${prefix}:pace`);
+    expect(await one.take(send, adapter)).toBe(0);
+    const wait = await two.take(send, adapter);
+    expect(wait).toBeGreaterThan(800);
+    expect(wait).toBeLessThanOrEqual(1000);
+    // A 429 for the whole bot, seen by one worker, holds every worker's sends to any channel.
+    one.rateLimited(send, adapter, 5000, true);
+    await one.flushed();
+    expect(await two.take({ ...send, destinationKey: 'console:C2' }, adapter)).toBeGreaterThan(4000);
+  });
+
+  it('hands the outbox over once: entries left by an earlier version, and again after a crash', async () => {
+    const keyv = new Keyv();
+    const outbox = new Outbox({ keyv, directoryId: 'd1' });
+    await outbox.enqueue([entry(1, 1), entry(2, 1)]);
+    const names = { ...workerNames(prefix, 'd1') };
+    const handOff = new HandOff({ outbox, redisUrl: redisBackend.url, names });
+    handOff.start();
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    const queue = new DeliveryQueue(connect(), names.queuePrefix);
+    await handOff.close();
+    expect(outbox.size()).toBe(0);
+    expect(await queue.size()).toBe(2);
+    // Routing sees them as queued while the workers have them.
+    expect(outbox.has('console:C1', 'posts:new:1')).toBe(true);
+    // A poller that died before emptying its outbox: the same entries are handed over again.
+    const again = new Outbox({ keyv: new Keyv(), directoryId: 'd1' });
+    await again.enqueue([entry(1, 1), entry(2, 1), entry(2, 2)]);
+    const second = new HandOff({ outbox: again, redisUrl: redisBackend.url, names });
+    second.start();
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    await second.close();
+    expect(await queue.size()).toBe(3);
+    const drains = new Redis(redisBackend.url);
+    connections.push(drains);
+    expect(await drains.exists(`${names.bullPrefix}:${names.queueName}:meta`)).toBe(1);
+  });
+
+  it('refuses at start a Redis that would evict, or is too old, with the fix in one line', async () => {
+    const info = (text: string) => ({ info: async () => text }) as unknown as Redis;
+    await expect(
+      checkRedisForWorkers(info('redis_version:7.2.4\r\nmaxmemory_policy:noeviction\r\n')),
+    ).resolves.toBe(undefined);
+    const evicting = checkRedisForWorkers(info('redis_version:7.2.4\r\nmaxmemory_policy:allkeys-lru\r\n'));
+    await expect(evicting).rejects.toThrow(/maxmemory-policy is allkeys-lru.*noeviction/);
+    await expect(checkRedisForWorkers(info('redis_version:4.0.9\r\n'))).rejects.toThrow(
+      /Redis 4\.0\.9.*5\.0/,
+    );
+    await evicting.catch((error: unknown) => expect(isBotError(error, 'config_invalid')).toBe(true));
+  });
+
+  it('refuses a worker on a store that cannot share, naming REDIS_URL', async () => {
+    const config = {
+      workers: { mode: 'auto', inWeb: true, concurrency: 16 },
+      store: {},
+    } as unknown as Config;
+    const refused = workersFor(config, { kind: 'sqlite' }, 'directory-bot', 'd1', 'worker');
+    await expect(refused).rejects.toThrow(/REDIS_URL/);
+    expect(await workersFor(config, { kind: 'postgres' }, 'directory-bot', 'd1', 'start')).toBeUndefined();
+  });
+});
