@@ -7,6 +7,7 @@
  */
 import { statSync } from 'node:fs';
 import { join } from 'node:path';
+import KeyvRedis from '@keyv/redis';
 import type { BotStore, StoreKind } from '../../src/store/bot-store.js';
 import { createStore } from '../../src/store/create-store.js';
 import { directoryKeys } from '../../src/store/directory-keys.js';
@@ -98,21 +99,20 @@ function sqlite(): BenchStore {
 interface RedisClient {
   scanIterator(options: { MATCH: string; COUNT: number }): AsyncIterable<string[]>;
   memoryUsage(key: string): Promise<number | null>;
+  del(key: string): Promise<number>;
   multi(): { set(key: string, value: string, options: { PXAT: number }): unknown; exec(): Promise<unknown> };
 }
 
 async function redis(url: string): Promise<BenchStore> {
   const store = createStore({ url, namespace: NAMESPACE });
-  const adapter = store.keyv.store as {
-    getClient(): Promise<unknown>;
-    createKeyPrefix(key: string, namespace?: string): string;
-    namespace?: string;
-  };
-  const client = (await adapter.getClient()) as RedisClient;
-  const redisKey = (key: string) => adapter.createKeyPrefix(key, adapter.namespace);
+  // A connection of the benchmark's own for the raw commands (the store's adapter maps keys to
+  // the namespace's layout and hides its client). A new namespace is in the flat layout: keyv's
+  // key `NAMESPACE:key` (ledgerKey's) is the Redis key itself (src/store/redis-key-layout.ts).
+  const raw = new KeyvRedis(url);
+  const client = (await raw.getClient()) as unknown as RedisClient;
   const keys = async () => {
     const found: string[] = [];
-    for await (const batch of client.scanIterator({ MATCH: `${redisKey(NAMESPACE)}:*`, COUNT: 1000 }))
+    for await (const batch of client.scanIterator({ MATCH: `${NAMESPACE}:*`, COUNT: 1000 }))
       found.push(...batch);
     return found;
   };
@@ -136,13 +136,16 @@ async function redis(url: string): Promise<BenchStore> {
       const value = ledgerValue(expiresAt);
       for (const chunk of chunks(entries)) {
         const multi = client.multi();
-        for (const e of chunk) multi.set(redisKey(ledgerKey(e)), value, { PXAT: expiresAt });
+        for (const e of chunk) multi.set(ledgerKey(e), value, { PXAT: expiresAt });
         await multi.exec();
       }
     },
     async close() {
       await store.deleteByPrefix('');
       await store.close();
+      // The layout marker is the store's own raw key, not keyv's: deleteByPrefix leaves it.
+      await client.del(`${NAMESPACE}:key-layout`);
+      await raw.disconnect();
     },
   };
 }
