@@ -7,9 +7,6 @@ export type { PanelUser } from './access.js';
 export { createPanel, type Panel, type PanelOptions } from './create-panel.js';
 export type {
   DeliveryLogReader,
-  DeliveryLogRecord,
-  ItemExplanation,
-  ItemVerdict,
   MessageRenderers,
   PanelDeps,
   PanelWebhook,

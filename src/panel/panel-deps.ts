@@ -1,4 +1,6 @@
+import type { ItemExplanation } from '../accounting/index.js';
 import type { StatusReport } from '../commands/index.js';
+import type { DeliveryRecord } from '../delivery/index.js';
 import type { FeedName } from '../feeds/feed-names.js';
 import type { HeldSummary } from '../held-items/index.js';
 import type {
@@ -14,54 +16,9 @@ import type {
 import type { ChannelHistory, Subscription, SubscriptionRepository } from '../subscriptions/index.js';
 import type { SignInProvider } from './sign-in/sign-in-provider.js';
 
-/**
- * One delivery attempt settled for a channel, as the delivery log keeps it (CONTRACTS.md §1, built
- * by the "why" work in `src/delivery/delivery-log.ts`). The panel reads it through this shape.
- */
-export interface DeliveryLogRecord {
-  at: number;
-  destinationKey: string;
-  itemKey: string;
-  outcome: 'delivered' | 'edited' | 'deleted' | 'failed' | 'rejected' | 'dropped' | 'abandoned';
-  code?: string;
-  reason?: string;
-  messageId?: string;
-  link?: string;
-  title?: string;
-  subscriptionIds: string[];
-}
-
-/** The delivery log's reading side (CONTRACTS.md §1). */
+/** The delivery log's reading side: the panel's log page and its message links. */
 export interface DeliveryLogReader {
-  recent(destinationKey: string, limit?: number): Promise<DeliveryLogRecord[]>;
-}
-
-/** One subscription's verdict on one item, as `/directory why` says it (CONTRACTS.md §2). */
-export interface ItemVerdict {
-  subscriptionId: string;
-  verdict:
-    | 'delivered'
-    | 'queued'
-    | 'held'
-    | 'filtered'
-    | 'duplicate'
-    | 'not_polled'
-    | 'too_old'
-    | 'failed'
-    | 'paused'
-    | 'not_this_feed'
-    /** Found and matching, but nothing kept about it in the channel (an extension of §2). */
-    | 'no_record';
-  text: string;
-  at?: number;
-  link?: string;
-}
-
-/** What became of one item in one channel (CONTRACTS.md §2, `explainItem`). */
-export interface ItemExplanation {
-  item?: { key: string; feed: FeedName; id: string; title: string; url?: string };
-  notice?: string;
-  lines: ItemVerdict[];
+  recent(destinationKey: string, limit?: number): Promise<DeliveryRecord[]>;
 }
 
 /** How each platform draws a message: the payload its adapter would send (Block Kit, embeds). */
