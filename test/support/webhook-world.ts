@@ -1,3 +1,4 @@
+import { afterAll, afterEach, expect } from 'vitest';
 import { DISCORD_WEBHOOK } from '../../adapters/discord/webhook.js';
 import { SLACK_WEBHOOK } from '../../adapters/slack/webhook.js';
 import {
@@ -8,7 +9,9 @@ import {
 } from '../../adapters/webhooks/index.js';
 import type {
   ChatAdapter,
+  Destination,
   Logger,
+  Message,
   WebhookDirectory,
   WebhookEndpoint,
   WebhookKind,
@@ -129,4 +132,35 @@ export function webhookAdapter(
     userAgent: 'directory-bot-test',
     timeoutMs: 5_000,
   });
+}
+
+/**
+ * One test file's webhooks of `kind` on `fake` (listening): each call adds a webhook there and the
+ * real adapter posting to it. After each test the adapters stop and the fake must have seen
+ * nothing break the platform's schema or limits; after the file the fake closes.
+ */
+export function webhooksOn<Webhook extends { url: string }, Options>(
+  fake: FakeWebhookServer & { addWebhook(options?: Options): Webhook },
+  kind: WebhookKind,
+) {
+  afterAll(() => fake.close());
+  const adapters: ChatAdapter[] = [];
+  afterEach(async () => {
+    for (const adapter of adapters.splice(0)) await adapter.stop();
+    expect(fake.problems).toEqual([]);
+  });
+  let count = 0;
+  return (options?: Options) => {
+    count += 1;
+    const name = `${kind.kind}-${count}`;
+    const webhook = fake.addWebhook(options);
+    const book = new WebhookBook();
+    book.add(kind.platform, { name, url: webhook.url });
+    const adapter = webhookAdapter(kind, book);
+    adapters.push(adapter);
+    const destination: Destination = { platform: kind.platform, channelId: name };
+    const post = (message: Message, to = destination) =>
+      adapter.deliver(to, message, { idempotencyKey: `${name}|${count}` });
+    return { webhook, adapter, destination, post };
+  };
 }

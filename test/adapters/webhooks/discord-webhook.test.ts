@@ -1,37 +1,13 @@
-import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { DISCORD_WEBHOOK, renderDiscordWebhookMessage } from '../../../adapters/discord/webhook.js';
-import type { ChatAdapter, Destination, Message } from '../../../src/ports/index.js';
+import type { Message } from '../../../src/ports/index.js';
 import { validateAgainstSpec } from '../../fakes/discord/discord-spec.js';
 import { EXECUTE_WEBHOOK_BODY, FakeDiscordWebhooks } from '../../fakes/webhooks/fake-discord-webhooks.js';
 import { everyMessageKind } from '../../support/every-message-kind.js';
-import { WebhookBook, webhookAdapter } from '../../support/webhook-world.js';
+import { webhooksOn } from '../../support/webhook-world.js';
 
 const fake = await new FakeDiscordWebhooks().listen();
-afterAll(() => fake.close());
-const adapters: ChatAdapter[] = [];
-afterEach(async () => {
-  for (const adapter of adapters.splice(0)) await adapter.stop();
-  expect(fake.problems).toEqual([]);
-});
-
-let count = 0;
-async function discordWebhook(options: { forum?: boolean } = {}) {
-  count += 1;
-  const name = `hook-${count}`;
-  const webhook = fake.addWebhook(options);
-  const book = new WebhookBook();
-  book.add('discord-webhook', { name, url: webhook.url });
-  const adapter = webhookAdapter(DISCORD_WEBHOOK, book);
-  adapters.push(adapter);
-  const destination: Destination = { platform: 'discord-webhook', channelId: name };
-  return {
-    webhook,
-    adapter,
-    destination,
-    post: (message: Message, to = destination) =>
-      adapter.deliver(to, message, { idempotencyKey: `${name}|${count}` }),
-  };
-}
+const discordWebhook = webhooksOn(fake, DISCORD_WEBHOOK);
 
 const card: Message = {
   kind: 'post',
@@ -50,7 +26,7 @@ describe('Discord webhooks', () => {
     'posts a %s with a body valid against the ExecuteWebhook schema',
     async (_name, message) => {
       expect(validateAgainstSpec(EXECUTE_WEBHOOK_BODY, renderDiscordWebhookMessage(message))).toEqual([]);
-      const { post } = await discordWebhook();
+      const { post } = discordWebhook();
       expect(await post(message)).toMatchObject({
         status: 'delivered',
         platformMessageId: expect.any(String),
@@ -59,7 +35,7 @@ describe('Discord webhooks', () => {
   );
 
   it("posts under the subscription's name and avatar, with no buttons and nothing in the text pinging", async () => {
-    const { post, webhook } = await discordWebhook();
+    const { post, webhook } = discordWebhook();
     const outcome = await post({
       ...card,
       sender: { name: 'Launch radar', avatarUrl: 'https://img.example/radar.png' },
@@ -75,7 +51,7 @@ describe('Discord webhooks', () => {
   });
 
   it('pings exactly the configured role and user: allowed_mentions names them and nothing else', async () => {
-    const { post, webhook } = await discordWebhook();
+    const { post, webhook } = discordWebhook();
     await post({
       ...card,
       mentions: [
@@ -93,7 +69,7 @@ describe('Discord webhooks', () => {
   });
 
   it('edits a posted message in place and deletes it through the webhook message endpoints', async () => {
-    const { post, adapter, destination, webhook } = await discordWebhook();
+    const { post, adapter, destination, webhook } = discordWebhook();
     const posted = await post(card);
     const messageId = posted.status === 'delivered' ? (posted.platformMessageId as string) : '';
     const edited = await adapter.edit?.(destination, { messageId }, { ...card, title: 'Launch (edited)' });
@@ -112,7 +88,7 @@ describe('Discord webhooks', () => {
   });
 
   it("makes each item a forum post named after it, and puts its comments into that post's thread", async () => {
-    const { post, adapter, destination, webhook } = await discordWebhook({ forum: true });
+    const { post, adapter, destination, webhook } = discordWebhook({ forum: true });
     const first = await post(card);
     expect(first).toMatchObject({
       status: 'delivered',
@@ -143,7 +119,7 @@ describe('Discord webhooks', () => {
   });
 
   it('pauses a webhook someone deleted (404 Unknown Webhook) and never posts there again', async () => {
-    const { post, webhook } = await discordWebhook();
+    const { post, webhook } = discordWebhook();
     fake.deleteWebhook(webhook.id);
     expect(await post(card)).toMatchObject({
       status: 'rejected',
@@ -153,7 +129,7 @@ describe('Discord webhooks', () => {
   });
 
   it("waits the bucket's reset once Discord says none remain", async () => {
-    const { post } = await discordWebhook();
+    const { post } = discordWebhook();
     const outcomes = [];
     for (let i = 0; i < 5; i += 1) outcomes.push(await post(card));
     expect(outcomes.at(-1)).toMatchObject({

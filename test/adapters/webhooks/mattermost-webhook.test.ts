@@ -1,33 +1,11 @@
-import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { MATTERMOST_WEBHOOK, renderMattermostMessage } from '../../../adapters/webhooks/index.js';
-import type { ChatAdapter, Message } from '../../../src/ports/index.js';
 import { FakeMattermost } from '../../fakes/webhooks/fake-mattermost.js';
 import { everyMessageKind } from '../../support/every-message-kind.js';
-import { WebhookBook, webhookAdapter } from '../../support/webhook-world.js';
+import { webhooksOn } from '../../support/webhook-world.js';
 
 const fake = await new FakeMattermost().listen();
-afterAll(() => fake.close());
-const adapters: ChatAdapter[] = [];
-afterEach(async () => {
-  for (const adapter of adapters.splice(0)) await adapter.stop();
-  expect(fake.problems).toEqual([]);
-});
-
-let count = 0;
-function mattermostWebhook() {
-  count += 1;
-  const name = `mm-${count}`;
-  const webhook = fake.addWebhook();
-  const book = new WebhookBook();
-  book.add('mattermost-webhook', { name, url: webhook.url });
-  const adapter = webhookAdapter(MATTERMOST_WEBHOOK, book);
-  adapters.push(adapter);
-  const post = (message: Message) =>
-    adapter.deliver({ platform: 'mattermost-webhook', channelId: name }, message, {
-      idempotencyKey: `${name}|x`,
-    });
-  return { webhook, post };
-}
+const mattermostWebhook = webhooksOn(fake, MATTERMOST_WEBHOOK);
 
 describe('Mattermost incoming webhooks', () => {
   it.each(everyMessageKind())(

@@ -1,32 +1,12 @@
-import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { renderSlackWebhookMessage, SLACK_WEBHOOK } from '../../../adapters/slack/webhook.js';
-import type { ChatAdapter, Message } from '../../../src/ports/index.js';
 import { blockKitViolations } from '../../fakes/slack/block-kit-limits.js';
 import { FakeSlackWebhooks } from '../../fakes/webhooks/fake-slack-webhooks.js';
 import { everyMessageKind } from '../../support/every-message-kind.js';
-import { WebhookBook, webhookAdapter } from '../../support/webhook-world.js';
+import { webhooksOn } from '../../support/webhook-world.js';
 
 const fake = await new FakeSlackWebhooks().listen();
-afterAll(() => fake.close());
-const adapters: ChatAdapter[] = [];
-afterEach(async () => {
-  for (const adapter of adapters.splice(0)) await adapter.stop();
-  expect(fake.problems).toEqual([]);
-});
-
-let count = 0;
-function slackWebhook() {
-  count += 1;
-  const name = `slack-${count}`;
-  const webhook = fake.addWebhook();
-  const book = new WebhookBook();
-  book.add('slack-webhook', { name, url: webhook.url });
-  const adapter = webhookAdapter(SLACK_WEBHOOK, book);
-  adapters.push(adapter);
-  const post = (message: Message) =>
-    adapter.deliver({ platform: 'slack-webhook', channelId: name }, message, { idempotencyKey: `${name}|x` });
-  return { webhook, adapter, post };
-}
+const slackWebhook = webhooksOn(fake, SLACK_WEBHOOK);
 
 describe('Slack incoming webhooks', () => {
   it.each(everyMessageKind())('posts a %s as Block Kit within Slack’s limits', async (_name, message) => {
