@@ -1,4 +1,5 @@
 import { configDefaults, defineConfig } from 'vitest/config';
+import LongestFirstSequencer from './test/support/longest-first-sequencer.js';
 
 /**
  * The e2e project: tests that run the bot or a tool as a child process (spawned CLI, SIGKILL,
@@ -50,9 +51,12 @@ export default defineConfig({
   test: {
     testTimeout: 30_000,
     hookTimeout: 30_000,
-    // Two cores on CI: a few forks keep servers-per-test from starving each other.
+    // Three forks on CI's two cores: the e2e files mostly wait (child processes, servers, real
+    // clocks), so a suite used 0.8 of a core with two; three keep both cores busy without
+    // starving the tests with deadlines. The longest files start first (longest-first-sequencer.ts).
     pool: 'forks',
-    maxWorkers: 2,
+    maxWorkers: 3,
+    sequence: { sequencer: LongestFirstSequencer },
     // `npm test` runs both projects; `npm run test:unit` only the first.
     projects: [
       {
