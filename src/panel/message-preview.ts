@@ -83,6 +83,31 @@ function styled(plain: string, marks: { bold: RegExp; italic: RegExp }): Run[] {
 const unescapeSlack = (value: string) =>
   value.replaceAll('&lt;', '<').replaceAll('&gt;', '>').replaceAll('&amp;', '&');
 
+const UTC_MINUTE = new Intl.DateTimeFormat('en-GB', {
+  timeZone: 'UTC',
+  day: 'numeric',
+  month: 'short',
+  year: 'numeric',
+  hour: '2-digit',
+  minute: '2-digit',
+  hourCycle: 'h23',
+});
+
+/**
+ * A platform's date token as the preview shows it. Slack and Discord draw it in the reader's
+ * own zone, which the panel does not know; UTC, said, rather than the ISO fallback text Slack
+ * keeps only for clients that cannot draw dates.
+ */
+export function shownInstant(epochSeconds: number): string {
+  return `${UTC_MINUTE.format(new Date(epochSeconds * 1000))} UTC`;
+}
+
+/** An ISO instant (a Discord embed's `timestamp`) as `shownInstant` shows it; as given if unreadable. */
+function shownIsoInstant(iso: string): string {
+  const ms = Date.parse(iso);
+  return Number.isNaN(ms) ? iso : shownInstant(Math.floor(ms / 1000));
+}
+
 /** Slack mrkdwn: `<url|label>`, `<!date^…|fallback>`, `*bold*`, `_italic_`, entities. */
 export function slackRuns(mrkdwn: string): Run[] {
   const runs: Run[] = [];
@@ -94,7 +119,9 @@ export function slackRuns(mrkdwn: string): Run[] {
     const bar = inner.indexOf('|');
     const target = bar === -1 ? inner : inner.slice(0, bar);
     const label = unescapeSlack(bar === -1 ? inner : inner.slice(bar + 1));
-    if (target.startsWith('!')) runs.push({ text: label });
+    const date = /^!date\^(\d+)\^/.exec(target);
+    if (date !== null) runs.push({ text: shownInstant(Number(date[1])) });
+    else if (target.startsWith('!')) runs.push({ text: label });
     else {
       const href = safeHref(unescapeSlack(target));
       runs.push(href === undefined ? { text: label } : { text: label, href });
@@ -118,7 +145,7 @@ export function discordRuns(markdown: string): Run[] {
     if (match.index > last) runs.push(...plain(markdown.slice(last, match.index)));
     const [, label, url, seconds] = match;
     if (seconds !== undefined)
-      runs.push({ text: new Date(Number(seconds) * 1000).toISOString().slice(0, 16).replace('T', ' ') });
+      runs.push({ text: shownInstant(Number(seconds)) });
     else {
       const href = safeHref(url ?? '');
       const shown = unescaped(label ?? '');
@@ -214,7 +241,7 @@ export function discordPreview(payload: unknown): DiscordPreview {
         ...(footer === '' ? {} : { footer }),
         ...(text(embed['timestamp']) === ''
           ? {}
-          : { timestamp: text(embed['timestamp']).slice(0, 16).replace('T', ' ') }),
+          : { timestamp: shownIsoInstant(text(embed['timestamp'])) }),
       };
     });
   const buttons = list(body['components'])
