@@ -8,7 +8,9 @@ import {
   scheduleClock,
 } from '../commands/index.js';
 import type { Config } from '../config/config.js';
+import type { OutboxEntry } from '../delivery/index.js';
 import { EMULATOR_WEB_URL } from '../emulator/index.js';
+import type { Engine } from '../engine/index.js';
 import { heldSummaries } from '../held-items/index.js';
 import { formatMessage } from '../messages/index.js';
 import {
@@ -144,33 +146,7 @@ export function buildPanel(
       return message && formatMessage(message, format);
     },
     renderers: { slack: MESSAGE_RENDERERS.slack, discord: MESSAGE_RENDERERS.discord },
-    announce: async (where, message) => {
-      // Only the poller's outbox delivers; another instance writing the queue would race it.
-      if (!engine.leader.isLeader) {
-        logger.info(
-          { platform: where.platform, channelId: where.channelId },
-          'panel change not announced: this instance does not deliver',
-        );
-        return;
-      }
-      const now = systemClock.now();
-      await engine.outbox.enqueue([
-        {
-          destination: {
-            platform: where.platform,
-            channelId: where.channelId,
-            ...(where.workspaceId === undefined ? {} : { workspaceId: where.workspaceId }),
-          },
-          destinationKey: destinationKey(where.platform, where.channelId),
-          itemKey: `panel-change:${randomUUID()}`,
-          message,
-          subscriptionIds: [],
-          enqueuedAt: now,
-          attempts: 0,
-          notBefore: now,
-        },
-      ]);
-    },
+    announce: panelAnnouncer(engine, logger),
     access,
     ...panelAccounting(config, parts, systemClock),
     // Over this store: a webhook added here is sealed like one added with `directory-bot webhook`.
@@ -186,4 +162,41 @@ export function buildPanel(
     logger: logger.child({ component: 'panel' }),
     trustProxy: config.server.onHeroku ? 1 : 'loopback',
   });
+}
+
+/**
+ * How a change made in the panel is announced in its channel. The poller queues it in its outbox
+ * like any message. Another instance may not write that outbox (it would race the poller), but
+ * with delivery workers (Redis) it can queue the announcement for them directly; without them it
+ * is logged instead, since only the poller delivers. Exported for its test.
+ */
+export function panelAnnouncer(
+  engine: { leader: Pick<Engine['leader'], 'isLeader'> } & Pick<Engine, 'outbox' | 'handOff'>,
+  logger: Logger,
+  clock: Clock = systemClock,
+): PanelOptions['announce'] {
+  return async (where, message) => {
+    const now = clock.now();
+    const entry: OutboxEntry = {
+      destination: {
+        platform: where.platform,
+        channelId: where.channelId,
+        ...(where.workspaceId === undefined ? {} : { workspaceId: where.workspaceId }),
+      },
+      destinationKey: destinationKey(where.platform, where.channelId),
+      itemKey: `panel-change:${randomUUID()}`,
+      message,
+      subscriptionIds: [],
+      enqueuedAt: now,
+      attempts: 0,
+      notBefore: now,
+    };
+    if (engine.leader.isLeader) await engine.outbox.enqueue([entry]);
+    else if (engine.handOff !== undefined) await engine.handOff.queueNow([entry]);
+    else
+      logger.info(
+        { platform: where.platform, channelId: where.channelId },
+        'panel change not announced: this instance does not deliver',
+      );
+  };
 }

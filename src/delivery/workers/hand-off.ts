@@ -63,6 +63,19 @@ export class HandOff {
     return this.#handed.has(`${destinationKey}|${itemKey}`);
   }
 
+  /**
+   * Queues entries for the workers straight away, from any instance: a panel change announced on
+   * a web dyno that does not poll. The FIFOs take appends from every process (each is one Lua
+   * script, idempotent by item); the outbox belongs to the poller alone, so this skips it.
+   */
+  async queueNow(entries: readonly OutboxEntry[]): Promise<void> {
+    const byDestination = new Map<string, OutboxEntry[]>();
+    for (const entry of entries)
+      byDestination.set(entry.destinationKey, [...(byDestination.get(entry.destinationKey) ?? []), entry]);
+    for (const [destination, list] of byDestination) await this.#queue.append(destination, list);
+    await this.#drains.add(byDestination.keys());
+  }
+
   start(): void {
     this.#running = true;
     this.#sweep = setInterval(() => void this.#sweepDrains(), SWEEP_EVERY_MS);
