@@ -33,7 +33,13 @@ import {
   engineSettings,
   openDirectory,
 } from './wiring.js';
-import { createDeliveryWorker, type ProcessRole, watchWorkerQueue, workersFor } from './worker-wiring.js';
+import {
+  createDeliveryWorker,
+  openWorkerDeliveries,
+  type ProcessRole,
+  watchWorkerQueue,
+  workersFor,
+} from './worker-wiring.js';
 import { createWorkspaceRemoval } from './workspace-removal.js';
 
 export interface App {
@@ -93,6 +99,8 @@ export function createApp(config: Config, options: AppOptions): App {
   let client: DirectoryClient | undefined;
   let engine: Engine | undefined;
   let worker: DeliveryWorker | undefined;
+  // On Redis: the workers' queued and dead messages, which an uninstall deletes with the rest.
+  let workerDeliveries: ReturnType<typeof openWorkerDeliveries>;
   const adapters: ChatAdapter[] = [];
   let stopped: Promise<void> | undefined;
   let starting: Promise<unknown> = Promise.resolve();
@@ -194,11 +202,13 @@ export function createApp(config: Config, options: AppOptions): App {
     // The panel answers at `/`; mounted with the adapters' routes, before the port is bound.
     const panel = buildPanel(config, parts, commands, adapters, logger);
     if (panel) http.mount('/', panel.handler);
+    workerDeliveries = openWorkerDeliveries(config);
     const workspaceRemoved = createWorkspaceRemoval({
       store,
       outbox: activeEngine.outbox,
       deliveryLog: activeEngine.deliveryLog,
       workerQueue: activeEngine.handOff?.queue,
+      ...(workerDeliveries === undefined ? {} : { workerDeliveries: workerDeliveries.deliveries }),
       logger,
       metrics,
     });
@@ -333,6 +343,7 @@ export function createApp(config: Config, options: AppOptions): App {
         await step('directory client', () => client?.close());
         await step('emulator', () => emulator?.close());
         await step('store', () => store.close());
+        workerDeliveries?.close();
       })();
       return stopped;
     },

@@ -93,7 +93,7 @@ export class DeliveryQueue {
   readonly #redis: Redis;
   readonly #prefix: string;
 
-  /** `prefix`: e.g. `directory-bot:dq:<directory id>`. */
+  /** `prefix`: e.g. `directory-bot:workers:q:<directory id>`. */
   constructor(redis: Redis, prefix: string) {
     this.#redis = redis;
     this.#prefix = prefix;
@@ -224,6 +224,17 @@ export class DeliveryQueue {
 
   async deadCount(): Promise<number> {
     return this.#redis.llen(this.#dead);
+  }
+
+  /** Deletes the dead deliveries of `destinations` (a forgotten workspace's); resolves with how many. */
+  async forgetDead(destinations: ReadonlySet<string>): Promise<number> {
+    let removed = 0;
+    for (const value of await this.#redis.lrange(this.#dead, 0, -1)) {
+      const dead = JSON.parse(value) as DeadDelivery;
+      if (destinations.has(dead.entry.destinationKey))
+        removed += await this.#redis.lrem(this.#dead, 1, value);
+    }
+    return removed;
   }
 
   /**
