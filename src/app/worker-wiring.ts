@@ -80,6 +80,7 @@ export function createDeliveryWorker(options: {
     clock: options.clock,
     log: engine.deliveryLog,
     concurrency: config.workers?.concurrency ?? 16,
+    deadRetentionMs: config.feeds.dedupeTtlMs,
     onEvent: (event) => options.onEvent({ source: 'dispatcher', ...event }),
   });
 }
@@ -106,7 +107,7 @@ export function openWorkerQueue(config: Config):
   const redis = openRedis(config.store.url);
   const drains = new DrainJobs(redis, names);
   return {
-    queue: new DeliveryQueue(redis, names.queuePrefix),
+    queue: new DeliveryQueue(redis, names.queuePrefix, { deadRetentionMs: config.feeds.dedupeTtlMs }),
     drains,
     names,
     checkRedis: () => checkRedisForWorkers(redis),
@@ -129,7 +130,9 @@ export function openWorkerDeliveries(
   if (!/^rediss?:/.test(config.store.url)) return undefined;
   const redis = openRedis(config.store.url);
   return {
-    deliveries: new WorkerDeliveriesByChannel(redis, storeNamespace(config).namespace ?? 'directory-bot'),
+    deliveries: new WorkerDeliveriesByChannel(redis, storeNamespace(config).namespace ?? 'directory-bot', {
+      deadRetentionMs: config.feeds.dedupeTtlMs,
+    }),
     close: () => redis.disconnect(),
   };
 }

@@ -131,7 +131,8 @@ describe('a workspace that removed the bot, with delivery workers on Redis', () 
     }
     const namespace = `removal-${randomUUID()}`;
     try {
-      const queue = new DeliveryQueue(redis, `${namespace}:workers:q:dir0aaa`);
+      const clock = { now: () => 2 };
+      const queue = new DeliveryQueue(redis, `${namespace}:workers:q:dir0aaa`, clock);
       await queue.append('slack:C0A1', [queuedEntry('slack:C0A1', 'post:3', TEAM_A)]);
       await queue.bury(queuedEntry('slack:C0A2', 'post:4', TEAM_A), 'channel_not_found', 1);
       await queue.bury(queuedEntry('slack:C0B1', 'post:4', TEAM_B), 'channel_not_found', 1);
@@ -141,7 +142,7 @@ describe('a workspace that removed the bot, with delivery workers on Redis', () 
       const remove = createWorkspaceRemoval({
         store,
         outbox: new Outbox({ keyv: store.keyv, directoryId: 'dir0aaa' }),
-        workerDeliveries: new WorkerDeliveriesByChannel(redis, namespace),
+        workerDeliveries: new WorkerDeliveriesByChannel(redis, namespace, clock),
         logger,
         metrics: createMetrics(),
       });

@@ -70,7 +70,8 @@ describe.each(backends)('directory-bot workspace on the $name store', (backend) 
     const workers = backend.name === 'redis' ? new Redis(backend.url) : undefined;
     const workerQueue = workers && new DeliveryQueue(workers, 'directory-bot:workers:q:dir0aaa');
     await workerQueue?.append('slack:C0A2', [queuedEntry('slack:C0A2', 'post:7', TEAM_A)]);
-    await workerQueue?.bury(queuedEntry('slack:C0A1', 'post:8', TEAM_A), 'is_archived', Date.UTC(2026, 0, 3));
+    // Died a minute ago (the command ages it by the real clock): kept DEDUPE_TTL_DAYS.
+    await workerQueue?.bury(queuedEntry('slack:C0A1', 'post:8', TEAM_A), 'is_archived', Date.now() - 60_000);
     const exported = await run(['workspace', 'export', `slack:${TEAM_A}`], liveEnv(backend.url));
     expect(exported.code).toBe(0);
     const json = JSON.parse(exported.output) as {

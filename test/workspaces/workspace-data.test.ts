@@ -189,14 +189,17 @@ describe('one workspace’s messages in the delivery workers’ queues (Redis)',
   let redis: Redis;
   let namespace: string;
   let workers: WorkerDeliveriesByChannel;
-  const queueOf = (directoryId: string) => new DeliveryQueue(redis, `${namespace}:workers:q:${directoryId}`);
+  // The dead deliveries below died on 2 January, a day before this clock: well within their retention.
+  const clock = { now: () => Date.UTC(2026, 0, 3) };
+  const queueOf = (directoryId: string) =>
+    new DeliveryQueue(redis, `${namespace}:workers:q:${directoryId}`, clock);
 
   beforeEach(async (context) => {
     if (redisBackend?.unavailable || !redisBackend) return context.skip(redisBackend?.unavailable);
     namespace = `workspaces-${randomUUID()}`;
     store = createStore({ url: redisBackend.url, namespace });
     redis = new Redis(redisBackend.url);
-    workers = new WorkerDeliveriesByChannel(redis, namespace);
+    workers = new WorkerDeliveriesByChannel(redis, namespace, clock);
     await seedWorkspaces(store);
     // Team A: two messages queued for C0A1 (the first claimed by a worker that went away), one
     // for C0A2 in another directory, a reminder DM to one of its people, and a message given up

@@ -1,6 +1,6 @@
 import type { Redis } from 'ioredis';
 import type { OutboxEntry } from '../outbox.js';
-import { type DeadDelivery, DeliveryQueue } from './delivery-queue.js';
+import { type DeadDelivery, DeliveryQueue, type DeliveryQueueOptions } from './delivery-queue.js';
 import { WORKER_KEYS } from './drain-jobs.js';
 
 /** One destination's FIFO in one directory's worker queue. */
@@ -32,11 +32,13 @@ const regexEscaped = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&
 export class WorkerDeliveriesByChannel {
   readonly #redis: Redis;
   readonly #root: string;
+  readonly #options: DeliveryQueueOptions;
 
-  /** `namespace`: the store's (`directory-bot`, or the sandbox's). */
-  constructor(redis: Redis, namespace: string) {
+  /** `namespace`: the store's (`directory-bot`, or the sandbox's); `options`: the dead deliveries' retention. */
+  constructor(redis: Redis, namespace: string, options: DeliveryQueueOptions = {}) {
     this.#redis = redis;
     this.#root = `${namespace}:${WORKER_KEYS}:q:`;
+    this.#options = options;
   }
 
   /** Every FIFO whose destination is on one of `platforms` (`slack:…`), with its entries in order. */
@@ -89,7 +91,7 @@ export class WorkerDeliveriesByChannel {
   }
 
   #queue(directoryId: string): DeliveryQueue {
-    return new DeliveryQueue(this.#redis, `${this.#root}${directoryId}`);
+    return new DeliveryQueue(this.#redis, `${this.#root}${directoryId}`, this.#options);
   }
 
   async #directoriesWithDead(): Promise<string[]> {

@@ -23,6 +23,8 @@ export interface DeliveryWorkerOptions {
   onEvent?: (event: DispatchEvent) => void;
   /** Destinations drained at once by this worker (one message in flight each); default 16. */
   concurrency?: number;
+  /** How long a dead delivery is kept (DEDUPE_TTL_DAYS, see DeliveryQueue); default 30 days. */
+  deadRetentionMs?: number;
   /** Failures (not rate limits) before an entry is dead; default 20, as the dispatcher's. */
   maxAttempts?: number;
   /** A killed worker's jobs are taken over after about this long (BullMQ's lock); default 5 s. */
@@ -56,7 +58,10 @@ export class DeliveryWorker {
   constructor(options: DeliveryWorkerOptions) {
     this.#options = options;
     this.#redis = openRedis(options.redisUrl);
-    this.#queue = new DeliveryQueue(this.#redis, options.names.queuePrefix);
+    this.#queue = new DeliveryQueue(this.#redis, options.names.queuePrefix, {
+      ...(options.deadRetentionMs === undefined ? {} : { deadRetentionMs: options.deadRetentionMs }),
+      now: () => options.clock.now(),
+    });
     this.#pacer = new SharedPacer(this.#redis, options.names.pacePrefix);
     this.#drains = new DrainJobs(this.#redis, options.names);
     const onEvent = options.onEvent;
