@@ -54,6 +54,7 @@ export class DeliveryWorker {
   #worker: Worker<DrainJobData> | undefined;
   /** The worker's own connection: BullMQ leaves a connection it was given open on close. */
   #workerRedis: Redis | undefined;
+  #state: 'new' | 'ready' | 'stopped' = 'new';
 
   constructor(options: DeliveryWorkerOptions) {
     this.#options = options;
@@ -107,10 +108,28 @@ export class DeliveryWorker {
     worker.on('error', () => {});
     this.#worker = worker;
     await worker.waitUntilReady();
+    this.#state = 'ready';
+  }
+
+  /**
+   * Why this worker cannot take jobs now, or undefined when it can (for `/readyz`): not started
+   * yet, stopped, or one of its Redis connections not ready (lost and reconnecting: ioredis
+   * says so in its status, so no event needs watching).
+   */
+  readiness(): string | undefined {
+    if (this.#state !== 'ready') return this.#state === 'new' ? 'starting' : 'stopped';
+    for (const [name, redis] of [
+      ['queue', this.#redis],
+      ['jobs', this.#workerRedis],
+    ] as const)
+      if (redis?.status !== 'ready') return `Redis (${name} connection) ${redis?.status ?? 'closed'}`;
+    if (this.#worker?.isRunning() !== true) return 'not taking jobs';
+    return undefined;
   }
 
   /** Stops taking jobs, lets the ones in flight finish, and closes its connections. */
   async stop(): Promise<void> {
+    this.#state = 'stopped';
     await this.#worker?.close();
     await this.#drains.close();
     await this.#pacer.flushed();
