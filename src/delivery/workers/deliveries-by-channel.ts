@@ -76,13 +76,12 @@ export class WorkerDeliveriesByChannel {
     let dead = 0;
     const shape = new RegExp(`^${regexEscaped(this.#root)}([^:]+):[qevc]:(.+)$`);
     const found = new Map<string, Set<string>>();
-    for (const destination of wanted)
-      for (const key of await this.#scan(`${globEscaped(this.#root)}*:?:${globEscaped(destination)}`)) {
-        const match = shape.exec(key);
-        if (!match || match[2] !== destination) continue;
-        const directoryId = match[1] ?? '';
-        found.set(directoryId, (found.get(directoryId) ?? new Set()).add(destination));
-      }
+    // One pass over the workers' keys, whatever the number of channels.
+    for (const key of await this.#scan(`${globEscaped(this.#root)}*`)) {
+      const [, directoryId = '', destination = ''] = shape.exec(key) ?? [];
+      if (!wanted.has(destination)) continue;
+      found.set(directoryId, (found.get(directoryId) ?? new Set()).add(destination));
+    }
     for (const [directoryId, mine] of found)
       for (const destination of mine) queued += (await this.#queue(directoryId).drop(destination)).length;
     for (const directoryId of await this.#directoriesWithDead())
