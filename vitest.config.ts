@@ -24,6 +24,7 @@ const E2E = [
   'test/workspaces/workspace-data.test.ts', // one workspace's data on real Redis and PostgreSQL servers
   'test/cli/workspace-command.test.ts', // directory-bot workspace as a child process, on every store
   'test/cli/webhook-command.test.ts', // directory-bot webhook as a child process, the URL on stdin
+  'test/cli/deliveries-command.test.ts', // directory-bot deliveries dead as a child process, on a real Redis
   'test/adapters/slack/tokens-at-rest.test.ts', // raw dumps of every store backend after a Slack install
   'test/engine/sigkill.test.ts', // SIGKILL at random moments, 20 restarts
   'test/engine/sigkill-threads.test.ts', // SIGKILL while threading comments on a fake Discord, 12 restarts

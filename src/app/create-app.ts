@@ -33,7 +33,13 @@ import {
   engineSettings,
   openDirectory,
 } from './wiring.js';
-import { createDeliveryWorker, type ProcessRole, watchWorkerQueue, workersFor } from './worker-wiring.js';
+import {
+  createDeliveryWorker,
+  openWorkerDeliveries,
+  type ProcessRole,
+  watchWorkerQueue,
+  workersFor,
+} from './worker-wiring.js';
 import { createWorkspaceRemoval } from './workspace-removal.js';
 
 export interface App {
@@ -93,6 +99,8 @@ export function createApp(config: Config, options: AppOptions): App {
   let client: DirectoryClient | undefined;
   let engine: Engine | undefined;
   let worker: DeliveryWorker | undefined;
+  // On Redis: the workers' queued and dead messages, which an uninstall deletes with the rest.
+  let workerDeliveries: ReturnType<typeof openWorkerDeliveries>;
   const adapters: ChatAdapter[] = [];
   let stopped: Promise<void> | undefined;
   let starting: Promise<unknown> = Promise.resolve();
@@ -192,13 +200,18 @@ export function createApp(config: Config, options: AppOptions): App {
     const commands = buildCommandHandler(config, parts);
     home = buildHomeService(config, parts, commands, logger);
     // The panel answers at `/`; mounted with the adapters' routes, before the port is bound.
-    const panel = buildPanel(config, parts, commands, adapters, logger);
+    // A worker answers nothing but its probes: no panel, and its adapters' routes (Slack events,
+    // Discord interactions) go nowhere, as the platforms send those to the web process.
+    const panel = role === 'worker' ? undefined : buildPanel(config, parts, commands, adapters, logger);
     if (panel) http.mount('/', panel.handler);
+    const adapterHttp = role === 'worker' ? { mount: () => {} } : http;
+    workerDeliveries = openWorkerDeliveries(config);
     const workspaceRemoved = createWorkspaceRemoval({
       store,
       outbox: activeEngine.outbox,
       deliveryLog: activeEngine.deliveryLog,
       workerQueue: activeEngine.handOff?.queue,
+      ...(workerDeliveries === undefined ? {} : { workerDeliveries: workerDeliveries.deliveries }),
       logger,
       metrics,
     });
@@ -211,7 +224,13 @@ export function createApp(config: Config, options: AppOptions): App {
     const contexts = new Map(
       adapters.map((adapter) => [
         adapter,
-        { http, commands, logger: logger.child({ adapter: adapter.platform }), workspaceRemoved, home },
+        {
+          http: adapterHttp,
+          commands,
+          logger: logger.child({ adapter: adapter.platform }),
+          workspaceRemoved,
+          home,
+        },
       ]),
     );
     for (const [adapter, context] of contexts) {
@@ -220,21 +239,28 @@ export function createApp(config: Config, options: AppOptions): App {
     }
     // A directory that refuses the token or does not answer leaves the bot ready (it still answers
     // commands and the platforms) but degraded, which a health check reading the body can see.
-    http.addDegradationCheck({
-      name: 'directory',
-      check: async () => connectionDegradation((await directoryView(parts)).connection),
-    });
+    // A worker polls nothing: the directory's health is the web process's to report.
+    if (role === 'start')
+      http.addDegradationCheck({
+        name: 'directory',
+        check: async () => connectionDegradation((await directoryView(parts)).connection),
+      });
     let engineStarted = false;
-    http.addReadinessCheck({
-      name: 'engine',
-      check: async () => (engineStarted ? undefined : 'starting'),
-    });
+    http.addReadinessCheck(
+      role === 'worker'
+        ? // A worker polls nothing: it is ready once its BullMQ worker takes jobs over live connections.
+          { name: 'delivery worker', check: async () => (worker ? worker.readiness() : 'starting') }
+        : { name: 'engine', check: async () => (engineStarted ? undefined : 'starting') },
+    );
 
-    // A worker serves no HTTP: the platform sends it nothing, and its health is its jobs' locks.
-    const port = role === 'worker' ? 0 : await http.listen(config.server.port, config.server.host);
+    // A worker serves only its probes (/healthz, /readyz, /metrics), and only when PORT is set:
+    // Heroku routes nothing to a worker dyno (and gives it no port), while Kubernetes, Fly and
+    // Render probe one. Every route answers from here on: /readyz says 503 until all is ready.
+    const serves = role === 'start' || config.server.portSet === true;
+    const port = serves ? await http.listen(config.server.port, config.server.host) : 0;
     boundPort = port;
     const bound = http.address();
-    if (role === 'start')
+    if (serves)
       logger.info({ address: bound?.address, port }, bound ? describeListening(bound) : 'listening');
     if (store.kind === 'sqlite' && config.server.onHeroku) {
       logger.warn(
@@ -333,6 +359,7 @@ export function createApp(config: Config, options: AppOptions): App {
         await step('directory client', () => client?.close());
         await step('emulator', () => emulator?.close());
         await step('store', () => store.close());
+        workerDeliveries?.close();
       })();
       return stopped;
     },

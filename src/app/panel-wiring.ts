@@ -8,7 +8,7 @@ import {
   scheduleClock,
 } from '../commands/index.js';
 import type { Config } from '../config/config.js';
-import type { OutboxEntry } from '../delivery/index.js';
+import type { DeliveryQueue, OutboxEntry } from '../delivery/index.js';
 import { EMULATOR_WEB_URL } from '../emulator/index.js';
 import type { Engine } from '../engine/index.js';
 import { heldSummaries } from '../held-items/index.js';
@@ -99,6 +99,24 @@ export function panelAccounting(
 }
 
 /**
+ * The panel's count of messages waiting to be posted. With delivery workers (Redis) the queue in
+ * use is theirs: every process shares it, so any instance counts it, plus what the polling
+ * instance's outbox holds before its hand-off. Without workers, only the poller's outbox queues,
+ * and another instance cannot see it (undefined).
+ */
+export function panelQueueDepth(
+  engine: Pick<Engine, 'leader' | 'outbox'> & {
+    handOff?: { queue: Pick<DeliveryQueue, 'size'> } | undefined;
+  },
+): () => Promise<number | undefined> {
+  return async () => {
+    const outbox = engine.leader.isLeader ? engine.outbox.size() : undefined;
+    if (engine.handOff === undefined) return outbox;
+    return (await engine.handOff.queue.size()) + (outbox ?? 0);
+  };
+}
+
+/**
  * The control panel for this configuration, or undefined when it has no way to sign anyone in
  * (live, without PANEL_URL). In the sandbox the person at the machine signs in locally, with a
  * session secret made for this run.
@@ -127,7 +145,7 @@ export function buildPanel(
     subscriptions: engine.subscriptions,
     history: parts.history,
     status: () => statusReport(parts),
-    queueDepth: () => (engine.leader.isLeader ? engine.outbox.size() : undefined),
+    queueDepth: panelQueueDepth(engine),
     describe: async (s) =>
       describeSubscription(s, config.feeds.liveRemindMinutes, await scheduleClock(clockDeps, s)),
     describePause: (s) => (s.paused ? describePause(s.paused, systemClock.now()) : ''),

@@ -6,6 +6,7 @@ import {
   DeliveryWorker,
   DrainJobs,
   openRedis,
+  WorkerDeliveriesByChannel,
   type WorkerNames,
   workerNames,
 } from '../delivery/index.js';
@@ -79,6 +80,7 @@ export function createDeliveryWorker(options: {
     clock: options.clock,
     log: engine.deliveryLog,
     concurrency: config.workers?.concurrency ?? 16,
+    deadRetentionMs: config.feeds.dedupeTtlMs,
     onEvent: (event) => options.onEvent({ source: 'dispatcher', ...event }),
   });
 }
@@ -105,7 +107,7 @@ export function openWorkerQueue(config: Config):
   const redis = openRedis(config.store.url);
   const drains = new DrainJobs(redis, names);
   return {
-    queue: new DeliveryQueue(redis, names.queuePrefix),
+    queue: new DeliveryQueue(redis, names.queuePrefix, { deadRetentionMs: config.feeds.dedupeTtlMs }),
     drains,
     names,
     checkRedis: () => checkRedisForWorkers(redis),
@@ -113,6 +115,25 @@ export function openWorkerQueue(config: Config):
       await drains.close();
       redis.disconnect();
     },
+  };
+}
+
+/**
+ * The delivery workers' queued and dead messages of every directory on the store, for
+ * `workspace export`/`forget` and an uninstall; undefined on SQLite and PostgreSQL, where no
+ * worker ever ran. Opened whatever DELIVERY_WORKERS says now: workers that ran before it was
+ * turned off may have left messages there, and they are the workspace's data all the same.
+ */
+export function openWorkerDeliveries(
+  config: Config,
+): { deliveries: WorkerDeliveriesByChannel; close(): void } | undefined {
+  if (!/^rediss?:/.test(config.store.url)) return undefined;
+  const redis = openRedis(config.store.url);
+  return {
+    deliveries: new WorkerDeliveriesByChannel(redis, storeNamespace(config).namespace ?? 'directory-bot', {
+      deadRetentionMs: config.feeds.dedupeTtlMs,
+    }),
+    close: () => redis.disconnect(),
   };
 }
 

@@ -2,7 +2,7 @@ import type { DeliveryLog, DeliveryQueue, Outbox } from '../delivery/index.js';
 import type { Metrics } from '../observability/metrics.js';
 import type { AdapterContext, Logger, RemovedWorkspace, WorkspaceRemovalReason } from '../ports/index.js';
 import type { BotStore } from '../store/index.js';
-import { forgetWorkspace } from '../workspaces/index.js';
+import { forgetWorkspace, type WorkspaceDeps } from '../workspaces/index.js';
 
 export interface WorkspaceRemovalDeps {
   store: BotStore;
@@ -15,14 +15,16 @@ export interface WorkspaceRemovalDeps {
   deliveryLog?: Pick<DeliveryLog, 'forget'>;
   /** The delivery workers' queue in Redis, when they deliver (ADR 005). */
   workerQueue?: Pick<DeliveryQueue, 'drop'> | undefined;
+  /** On Redis, every directory's worker FIFOs and dead deliveries, forgotten with the store's keys. */
+  workerDeliveries?: WorkspaceDeps['workerDeliveries'];
   logger: Logger;
   metrics: Pick<Metrics, 'workspacesRemoved'>;
 }
 
 /**
  * What the app hands adapters as `workspaceRemoved`: a workspace that uninstalled the app (or a
- * server that removed the bot) is forgotten — its installation, subscriptions, queued deliveries,
- * delivery ledger and delivery log deleted from the store, not paused — and its channels are
+ * server that removed the bot) is forgotten — its installation, subscriptions, queued deliveries
+ * (the workers' queued and dead messages too, on Redis), delivery ledger and delivery log deleted from the store, not paused — and its channels are
  * dropped from the live outbox and delivery log, so nothing more is posted there and no queue or
  * log page is written back. A reinstall starts clean.
  *
@@ -35,12 +37,19 @@ export function createWorkspaceRemoval(
   // One removal at a time: Slack sends app_uninstalled and tokens_revoked together.
   let queue: Promise<void> = Promise.resolve();
   const remove = async (workspace: RemovedWorkspace, reason: WorkspaceRemovalReason) => {
-    const report = await forgetWorkspace({ store: deps.store }, workspace, { dryRun: false });
+    const report = await forgetWorkspace(
+      {
+        store: deps.store,
+        ...(deps.workerDeliveries === undefined ? {} : { workerDeliveries: deps.workerDeliveries }),
+      },
+      workspace,
+      { dryRun: false },
+    );
     // After the store: the outbox would otherwise persist a queue forgetWorkspace just deleted.
     let dropped = 0;
     for (const channel of report.channels) {
       if (deps.outbox.depth(channel) > 0) dropped += (await deps.outbox.dropDestination(channel)).length;
-      // With delivery workers, what was handed to them already (any instance can drop it: Redis).
+      // With delivery workers, what the hand-off gave them since the store was forgotten.
       if (deps.workerQueue) dropped += (await deps.workerQueue.drop(channel)).length;
     }
     // And from the running delivery log, which would write a remembered page back.

@@ -1,5 +1,6 @@
 import { openWorkerQueue } from '../app/worker-wiring.js';
 import { messageOf } from '../errors.js';
+import { formatDuration } from '../schedule/index.js';
 import { loadConfigOrReport } from './cli-config.js';
 import { type CliIo, handleHelpOnly, USAGE_EXIT_CODE } from './io.js';
 import type { Subcommand } from './subcommand.js';
@@ -7,8 +8,10 @@ import type { Subcommand } from './subcommand.js';
 const DEAD_USAGE = `Usage: directory-bot deliveries dead
 
 Lists the deliveries the workers gave up on (ADR 005): each message that failed every attempt
-(about three hours of backing off), with its id, channel, when and why. Redis stores with
-delivery workers only; run with the bot's configuration (REDIS_URL or STORE_URL).
+(about three hours of backing off), with its id, channel, why, when it died and when it goes.
+A dead delivery is kept DEDUPE_TTL_DAYS (default 30 days) after it died, as long as the
+delivered ledger a replay checks, then Redis deletes it. Redis stores with delivery workers
+only; run with the bot's configuration (REDIS_URL or STORE_URL).
 
   --help, -h   show this help`;
 
@@ -39,8 +42,8 @@ export const deliveriesDeadCommand: Subcommand = {
         io.stdout('No dead deliveries.');
         return 0;
       }
-      for (const { id, at, reason, entry } of dead)
-        io.stdout(`${id}\t${new Date(at).toISOString()}\t${entry.message.title ?? entry.itemKey}\t${reason}`);
+      const now = Date.now();
+      for (const delivery of dead) io.stdout(describeDeadDelivery(delivery, now, queue.deadRetentionMs));
       io.stdout(
         `${dead.length} dead deliveries; "directory-bot deliveries replay <id>|--all" queues them again.`,
       );
@@ -48,6 +51,29 @@ export const deliveriesDeadCommand: Subcommand = {
     });
   },
 };
+
+/**
+ * One dead delivery as `deliveries dead` lists it: id, title, reason, then when it died, how long
+ * ago, and when the retention deletes it (all in UTC).
+ */
+export function describeDeadDelivery(
+  // A dead delivery's fields this line shows (src/cli reaches the workers only through src/app).
+  dead: { id: string; at: number; reason: string; entry: { itemKey: string; message: { title?: string } } },
+  now: number,
+  retentionMs: number,
+): string {
+  const { id, at, reason, entry } = dead;
+  const died = new Date(at).toISOString();
+  const goes = new Date(at + retentionMs).toISOString();
+  return `${id}\t${entry.message.title ?? entry.itemKey}\t${reason}\tdied ${died} (${roughAge(now - at)} ago), deleted ${goes}`;
+}
+
+/** `3 d 4 h`, `5 h 10 min`, `40 s`: how long ago, roughly. */
+function roughAge(ms: number): string {
+  const days = Math.floor(ms / 86_400_000);
+  if (days === 0) return formatDuration(ms);
+  return `${days} d ${Math.floor((ms % 86_400_000) / 3_600_000)} h`;
+}
 
 /** `directory-bot deliveries replay`: queues dead deliveries again. */
 export const deliveriesReplayCommand: Subcommand = {

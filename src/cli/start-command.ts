@@ -28,10 +28,13 @@ const WORKER_USAGE = `Usage: directory-bot worker
 
 Runs a delivery worker only (ADR 005): it takes deliveries from the shared queue in Redis and
 posts them, one message at a time per channel across every worker, paced by limits all workers
-share. It serves no HTTP, does not poll and opens no Discord gateway; "directory-bot start"
-(the web process) polls and answers. Needs a Redis store (REDIS_URL) with maxmemory-policy
-noeviction; on SQLite or PostgreSQL run "directory-bot start" alone. Scale with the platform
-(Procfile "worker:" line; heroku ps:scale worker=N).`;
+share. It does not poll and opens no Discord gateway; "directory-bot start" (the web process)
+polls and answers. With PORT set it serves its probes there: /healthz, /readyz (503 until its
+Redis, its BullMQ worker and its chat adapters are ready, and while Redis is lost) and /metrics,
+for Kubernetes, Fly or Render; with PORT unset (Heroku's worker dynos) it binds nothing. Needs a
+Redis store (REDIS_URL) with maxmemory-policy noeviction; on SQLite or PostgreSQL run
+"directory-bot start" alone. Scale with the platform (Procfile "worker:" line; heroku ps:scale
+worker=N).`;
 
 const CANNOT_START = 'directory-bot cannot start';
 

@@ -1,5 +1,6 @@
 import { parseArgs } from 'node:util';
 import { storeNamespace } from '../app/sandbox.js';
+import { openWorkerDeliveries } from '../app/worker-wiring.js';
 import { messageOf, UsageError } from '../errors.js';
 import type { BotStore } from '../store/index.js';
 import { ACTIVE_DIRECTORY_KEY, createStore, directoryKeys } from '../store/index.js';
@@ -8,6 +9,7 @@ import {
   type ForgetReport,
   forgetWorkspace,
   parseWorkspaceRef,
+  type WorkspaceDeps,
   type WorkspaceRef,
 } from '../workspaces/index.js';
 import { loadConfigOrReport } from './cli-config.js';
@@ -17,15 +19,17 @@ import type { Subcommand } from './subcommand.js';
 const EXPORT_USAGE = `Usage: directory-bot workspace export <slack:TEAM_ID | discord:SERVER_ID>
 
 Prints, as JSON, everything the configured store (STORE_URL) holds about one Slack workspace
-or Discord server: its subscriptions and their filters, queued deliveries, the keys of its
+or Discord server: its subscriptions and their filters, queued deliveries (the outbox's and,
+on Redis, the delivery workers' queues and the messages they gave up on), the keys of its
 delivery ledger, and its Slack installation with every token replaced by a placeholder.
 See docs/privacy.md.`;
 
 const FORGET_USAGE = `Usage: directory-bot workspace forget <slack:TEAM_ID | discord:SERVER_ID> [--dry-run]
 
 Deletes everything the configured store (STORE_URL) holds about one Slack workspace or Discord
-server (what "workspace export" prints) and says how much of each kind went. Stop the bot
-first: a running bot keeps its queued deliveries in memory and may write them back.
+server (what "workspace export" prints) and says how much of each kind went, the delivery
+workers' queued and dead messages of its channels included (Redis). Stop the bot first: a
+running bot keeps its queued deliveries in memory and may write them back.
 
   --dry-run    list what would be deleted and delete nothing
   --help, -h   show this help`;
@@ -35,8 +39,8 @@ export const workspaceExportCommand: Subcommand = {
   summary: 'Print everything stored about one workspace or server, as JSON (no secrets).',
   usage: EXPORT_USAGE,
   run: (argv, io) =>
-    withWorkspace(argv, io, 'workspace export', EXPORT_USAGE, {}, async (store, ref) => {
-      io.stdout(JSON.stringify(await exportWorkspace({ store }, ref), null, 2));
+    withWorkspace(argv, io, 'workspace export', EXPORT_USAGE, {}, async (deps, ref) => {
+      io.stdout(JSON.stringify(await exportWorkspace(deps, ref), null, 2));
     }),
 };
 
@@ -51,12 +55,12 @@ export const workspaceForgetCommand: Subcommand = {
       'workspace forget',
       FORGET_USAGE,
       { 'dry-run': { type: 'boolean' } },
-      async (store, ref, values) => {
-        if (await pollerRunning(store))
+      async (deps, ref, values) => {
+        if (await pollerRunning(deps.store))
           io.stderr(
             'Warning: a bot is running on this store; stop it so it cannot write queued deliveries back.',
           );
-        printReport(await forgetWorkspace({ store }, ref, { dryRun: values['dry-run'] === true }), io);
+        printReport(await forgetWorkspace(deps, ref, { dryRun: values['dry-run'] === true }), io);
       },
     ),
 };
@@ -70,7 +74,7 @@ async function withWorkspace(
   name: string,
   usage: string,
   options: Options,
-  action: (store: BotStore, ref: WorkspaceRef, values: Record<string, unknown>) => Promise<void>,
+  action: (deps: WorkspaceDeps, ref: WorkspaceRef, values: Record<string, unknown>) => Promise<void>,
 ): Promise<number> {
   let ref: WorkspaceRef;
   let values: Record<string, unknown>;
@@ -100,14 +104,21 @@ async function withWorkspace(
   if (typeof config === 'number') return config;
   // The namespace the bot itself uses with this configuration (the sandbox has its own).
   const store = createStore({ url: config.store.url, ...storeNamespace(config) });
+  // On Redis, the delivery workers' keys beside the store's (their queued and dead messages).
+  const workers = openWorkerDeliveries(config);
   try {
     await store.ping(5000);
-    await action(store, ref, values);
+    await action(
+      { store, ...(workers === undefined ? {} : { workerDeliveries: workers.deliveries }) },
+      ref,
+      values,
+    );
     return 0;
   } catch (error) {
     io.stderr(messageOf(error));
     return 1;
   } finally {
+    workers?.close();
     await store.close().catch(() => {});
   }
 }
@@ -129,6 +140,7 @@ function printReport(report: ForgetReport, io: CliIo): void {
   io.stdout(`  subscriptions       ${counts.subscriptions}`);
   io.stdout(`  reminders           ${counts.reminders}`);
   io.stdout(`  queued deliveries   ${counts.queuedDeliveries}`);
+  io.stdout(`  dead deliveries     ${counts.deadDeliveries}`);
   io.stdout(`  delivery ledger     ${counts.deliveryLedger}`);
   io.stdout(`  delivery log pages  ${counts.deliveryLog}`);
   io.stdout(`  held by schedules   ${counts.heldItems}`);

@@ -5,6 +5,11 @@ export interface Config {
   server: {
     port: number;
     /**
+     * Whether PORT was set. A `worker` process binds its probe routes only then: Heroku gives
+     * worker dynos no routed port, while Kubernetes, Fly and Render probe one.
+     */
+    portSet?: boolean;
+    /**
      * The interface to listen on; undefined: every interface. HOST when set; else 127.0.0.1 for a
      * sandbox no chat platform has to reach (and not on Heroku), every interface for the rest.
      */

@@ -102,6 +102,7 @@ export function loadConfig(options: LoadConfigOptions = {}): Config {
   return {
     server: {
       port: num('PORT'),
+      portSet: isSet('PORT'),
       host: listenHost(str('HOST'), sandbox && !hasPlatform && str('DYNO') === undefined),
       logLevel: str('LOG_LEVEL') as Config['server']['logLevel'],
       logFormat: str('LOG_FORMAT') as Config['server']['logFormat'],

@@ -134,7 +134,8 @@ export const VARIABLES: readonly VariableSpec[] = [
   {
     name: 'PORT',
     group: 'Server',
-    description: 'HTTP port for health, metrics, Slack events and Discord interactions.',
+    description:
+      'HTTP port for health, metrics, Slack events and Discord interactions. A "directory-bot worker" binds it only when it is set, for its probes (/healthz, /readyz, /metrics).',
     defaultText: '3000',
     schema: integer(3000, 0, 65535),
   },

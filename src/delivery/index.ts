@@ -14,6 +14,11 @@ export { type EditDecision, type EditLimits, requestEdit } from './edits.js';
 export { type EntryThread, Outbox, type OutboxEntry } from './outbox.js';
 export { threadCommentRoutes } from './thread-comment-routes.js';
 export { entryThread } from './threads.js';
+export {
+  WorkerDeliveriesByChannel,
+  type WorkerFifo,
+  type WorkerGraveyard,
+} from './workers/deliveries-by-channel.js';
 export { type DeadDelivery, DeliveryQueue } from './workers/delivery-queue.js';
 export { DeliveryWorker, type DeliveryWorkerOptions } from './workers/delivery-worker.js';
 export {

@@ -121,6 +121,9 @@ export function createEngine(options: EngineOptions) {
       : new HandOff({
           outbox,
           ...options.workers,
+          // Dead deliveries last as long as the ledger a replay checks.
+          deadRetentionMs: settings.dedupeTtlMs,
+          now: () => clock.now(),
           onEvent: (event) => onEvent?.({ source: 'workers', ...event }),
         });
   const dispatcher: Pick<Dispatcher, 'start' | 'stop' | 'wake' | 'drained'> =

@@ -27,17 +27,18 @@ export function channelPages(
   app.get('/', async (req, res) => {
     const viewer = user(req);
     const index = await deps.subscriptions.index();
-    const [workspaces, channels, report] = await Promise.all([
+    const [workspaces, channels, report, queueDepth] = await Promise.all([
       access.workspaces(viewer, index),
       access.channels(viewer, index),
       deps.status(),
+      deps.queueDepth(),
     ]);
     const data = overviewData({
       now: deps.clock.now(),
       report,
       workspaces,
       channels,
-      queueDepth: deps.queueDepth(),
+      queueDepth,
       describePause: deps.describePause,
     });
     res.type('html').send(

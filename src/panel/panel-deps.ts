@@ -57,8 +57,12 @@ export interface PanelDeps {
   history: ChannelHistory;
   /** `/directory status`'s report: feeds' health, quotas, paused subscriptions. */
   status: () => Promise<StatusReport>;
-  /** Outbox entries waiting on this instance; undefined where it does not poll. */
-  queueDepth: () => number | undefined;
+  /**
+   * Messages waiting to be posted: the outbox's on the polling instance and, with delivery
+   * workers, their queues in Redis (any instance can count those); undefined where neither is
+   * known here.
+   */
+  queueDepth: () => number | undefined | Promise<number | undefined>;
   /** A subscription in one line with its schedule's zone and next run, as `subscriptions` says it. */
   describe: (subscription: Subscription) => Promise<string>;
   /** Why a paused subscription is paused, in words. */

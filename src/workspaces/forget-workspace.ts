@@ -20,7 +20,10 @@ export interface ForgetReport {
     subscriptions: number;
     reminders: number;
     channelZones: number;
+    /** The outbox's and the delivery workers' queued messages. */
     queuedDeliveries: number;
+    /** Messages the delivery workers gave up on (Redis). */
+    deadDeliveries: number;
     deliveryLedger: number;
     /** Delivery-log pages (up to 25 records of what became of recent messages each). */
     deliveryLog: number;
@@ -54,7 +57,7 @@ export async function forgetWorkspace(
   options: { dryRun: boolean },
 ): Promise<ForgetReport> {
   const { store } = deps;
-  const data = await findWorkspaceData(store, ref);
+  const data = await findWorkspaceData(store, ref, deps.workerDeliveries);
   const queueKeys = data.queues.map((q) => q.key);
   const installationKeys = data.installations.map((i) => i.key);
   const report: ForgetReport = {
@@ -64,7 +67,8 @@ export async function forgetWorkspace(
       subscriptions: data.subscriptions.length,
       reminders: data.reminders.length,
       channelZones: data.channelZones.length,
-      queuedDeliveries: data.queues.reduce((sum, q) => sum + q.entries.length, 0),
+      queuedDeliveries: [...data.queues, ...data.workerQueues].reduce((sum, q) => sum + q.entries.length, 0),
+      deadDeliveries: data.deadDeliveries.length,
       deliveryLedger: data.ledgerKeys.length,
       deliveryLog: data.logKeys.length,
       heldItems: data.heldKeys.length,
@@ -78,6 +82,9 @@ export async function forgetWorkspace(
       ...(data.channelZones.length > 0 ? [CHANNEL_ZONES_KEY] : []),
       ...data.queueIndexes.map((i) => i.key),
       ...queueKeys,
+      ...data.workerQueues.map((q) => q.key),
+      // A document changed, like the outbox index: the other workspaces' dead deliveries stay.
+      ...new Set(data.deadDeliveries.map((d) => d.key)),
       ...data.ledgerKeys,
       ...data.logKeys,
       ...data.heldKeys,
@@ -114,6 +121,12 @@ export async function forgetWorkspace(
     const kept = index.destinations.filter((d) => !data.channels.includes(d));
     if (kept.length > 0) await store.keyv.set(index.key, kept);
     else await store.keyv.delete(index.key);
+  }
+  // The workers' FIFOs (with their claims) and dead deliveries, in every directory; a drain job
+  // left for one of those channels finds its FIFO empty and completes, posting nothing.
+  if (deps.workerDeliveries?.forget) {
+    const gone = await deps.workerDeliveries.forget(data.channels);
+    report.counts.deadDeliveries = gone.dead;
   }
   // A held-items index naming a deleted document is harmless: the poller drops the name.
   const doomed = [

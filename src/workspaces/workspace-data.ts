@@ -1,4 +1,4 @@
-import type { OutboxEntry } from '../delivery/index.js';
+import type { DeadDelivery, OutboxEntry, WorkerDeliveriesByChannel, WorkerFifo } from '../delivery/index.js';
 import { SLACK_INSTALLATION_KEYS, systemClock } from '../ports/index.js';
 import type { BotStore } from '../store/index.js';
 import { UNPREFIXED_KEYS } from '../store/index.js';
@@ -30,6 +30,10 @@ export interface WorkspaceData {
   sharedChannels: string[];
   /** Outbox queue documents of those channels, every directory's and the pre-directory one. */
   queues: { key: string; entries: OutboxEntry[] }[];
+  /** The delivery workers' FIFOs of those channels (Redis, ADR 005), every directory's. */
+  workerQueues: WorkerFifo[];
+  /** Messages the workers gave up on for those channels, with their directory's key. */
+  deadDeliveries: { key: string; delivery: DeadDelivery }[];
   /** Outbox index documents naming one of the channels, with every destination they name. */
   queueIndexes: { key: string; destinations: string[] }[];
   /** Delivered-ledger keys of those channels (one per message posted, each with a TTL). */
@@ -49,6 +53,9 @@ export interface WorkspaceData {
   webhooks: StoredWebhook[];
 }
 
+/** What finding a workspace's data reads of the delivery workers' keys (a Redis store only). */
+export type WorkerDeliveryReader = Pick<WorkerDeliveriesByChannel, 'queues' | 'graveyards'>;
+
 /** The platforms of a workspace's destinations: its channels', and its webhooks' (`slack-webhook`). */
 function platformsOf(ref: WorkspaceRef): string[] {
   return [ref.platform, `${ref.platform}-webhook`];
@@ -62,7 +69,11 @@ const IN_ANY_DIRECTORY = 'dir:[^:]+:';
  * guild of the command that created them); queued deliveries record it in their destination.
  * Ledger and queue keys name only a channel, so they are found through those channels.
  */
-export async function findWorkspaceData(store: BotStore, ref: WorkspaceRef): Promise<WorkspaceData> {
+export async function findWorkspaceData(
+  store: BotStore,
+  ref: WorkspaceRef,
+  workers?: WorkerDeliveryReader,
+): Promise<WorkspaceData> {
   const repository = new SubscriptionRepository({
     keyv: store.keyv,
     leases: store.leases,
@@ -88,11 +99,21 @@ export async function findWorkspaceData(store: BotStore, ref: WorkspaceRef): Pro
   const queueValues = await store.keyv.getMany<OutboxEntry[]>(queueKeys);
   const allQueues = queueKeys.map((key, i) => ({ key, entries: queueValues[i] ?? [] }));
 
+  // The workers' FIFOs and dead deliveries (a Redis store the workers ran on), found alike.
+  const allWorkerQueues = (await workers?.queues(platforms)) ?? [];
+  const allDead = ((await workers?.graveyards()) ?? []).flatMap((yard) =>
+    yard.dead.map((delivery) => ({ key: yard.key, delivery })),
+  );
+
   const mine = new Set(subscriptions.map((s) => `${s.platform}:${s.channelId}`));
   // Reminder DMs queue under `platform:dm:user`: the workspace's own, found the same way.
-  for (const queue of allQueues)
-    for (const entry of queue.entries)
-      if (entry.destination.workspaceId === ref.id) mine.add(entry.destinationKey);
+  const queued = [
+    ...[...allQueues, ...allWorkerQueues].flatMap((queue) => queue.entries),
+    ...allDead.map((d) => d.delivery.entry),
+  ];
+  for (const entry of queued)
+    if (platforms.includes(entry.destination.platform) && entry.destination.workspaceId === ref.id)
+      mine.add(entry.destinationKey);
   const sharedChannels = [...mine].filter((c) => claimedByOthers.has(c)).sort();
   const channels = [...mine].filter((c) => !claimedByOthers.has(c)).sort();
   const ownQueue = (key: string) => channels.some((c) => key.endsWith(`outbox:queue:${c}`));
@@ -133,6 +154,8 @@ export async function findWorkspaceData(store: BotStore, ref: WorkspaceRef): Pro
     channels,
     sharedChannels,
     queues: allQueues.filter((q) => ownQueue(q.key)),
+    workerQueues: allWorkerQueues.filter((q) => channels.includes(q.destination)),
+    deadDeliveries: allDead.filter((d) => channels.includes(d.delivery.entry.destinationKey)),
     queueIndexes: await indexesNaming(store, channels),
     ledgerKeys,
     logKeys,

@@ -1,19 +1,24 @@
+import { randomUUID } from 'node:crypto';
 import { join } from 'node:path';
+import { Redis } from 'ioredis';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { createWorkspaceRemoval } from '../../src/app/workspace-removal.js';
 import { DeliveryLog } from '../../src/delivery/delivery-log.js';
+import { DeliveryQueue, WorkerDeliveriesByChannel } from '../../src/delivery/index.js';
 import { Outbox } from '../../src/delivery/outbox.js';
 import { createMetrics } from '../../src/observability/metrics.js';
 import { systemClock } from '../../src/ports/index.js';
 import type { BotStore } from '../../src/store/bot-store.js';
 import { createStore } from '../../src/store/create-store.js';
 import { exportWorkspace } from '../../src/workspaces/index.js';
+import { storeBackends } from '../support/backends.js';
 import { createCapturingLogger } from '../support/capturing-logger.js';
 import { makeTempDir } from '../support/temp-dir.js';
-import { seedWorkspaces, TEAM_A, TEAM_B } from '../support/workspace-seed.js';
+import { queuedEntry, seedWorkspaces, TEAM_A, TEAM_B } from '../support/workspace-seed.js';
 
 const temp = makeTempDir();
 afterAll(() => temp.cleanup());
+const redisBackend = (await storeBackends(join(temp.path, 'unused.sqlite'))).find((b) => b.name === 'redis')!;
 let store: BotStore | undefined;
 afterEach(async () => {
   await store?.close();
@@ -114,4 +119,44 @@ describe('a workspace that removed the bot', () => {
     await expect(remove({ platform: 'slack', id: TEAM_A }, 'app_uninstalled')).resolves.toBeUndefined();
     expect(logger.lines.map((line) => line.level)).toContain('error');
   });
+});
+
+describe('a workspace that removed the bot, with delivery workers on Redis', () => {
+  it.skipIf(redisBackend.unavailable !== undefined)(
+    'loses its queued and dead worker deliveries too, and the other workspace keeps its own',
+    async () => {
+      const redis = new Redis(redisBackend.url);
+      const namespace = `removal-${randomUUID()}`;
+      try {
+        const clock = { now: () => 2 };
+        const queue = new DeliveryQueue(redis, `${namespace}:workers:q:dir0aaa`, clock);
+        await queue.append('slack:C0A1', [queuedEntry('slack:C0A1', 'post:3', TEAM_A)]);
+        await queue.bury(queuedEntry('slack:C0A2', 'post:4', TEAM_A), 'channel_not_found', 1);
+        await queue.bury(queuedEntry('slack:C0B1', 'post:4', TEAM_B), 'channel_not_found', 1);
+        store = createStore({ url: `sqlite://${join(temp.path, 'workers.sqlite')}` });
+        await seedWorkspaces(store);
+        const logger = createCapturingLogger();
+        const remove = createWorkspaceRemoval({
+          store,
+          outbox: new Outbox({ keyv: store.keyv, directoryId: 'dir0aaa' }),
+          workerDeliveries: new WorkerDeliveriesByChannel(redis, namespace, clock),
+          logger,
+          metrics: createMetrics(),
+        });
+
+        await remove({ platform: 'slack', id: TEAM_A }, 'app_uninstalled');
+
+        expect(await queue.entries('slack:C0A1')).toEqual([]);
+        expect((await queue.dead()).map((d) => d.id)).toEqual(['slack:C0B1|post:4']);
+        expect(logger.lines.find((line) => line.level === 'info')?.fields).toMatchObject({
+          queuedDeliveries: 3,
+          deadDeliveries: 1,
+        });
+      } finally {
+        const keys = await redis.keys(`${namespace}:*`);
+        if (keys.length > 0) await redis.del(...keys);
+        redis.disconnect();
+      }
+    },
+  );
 });

@@ -1,11 +1,13 @@
 import { join } from 'node:path';
+import { Redis } from 'ioredis';
 import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { DeliveryQueue } from '../../src/delivery/index.js';
 import type { BotStore } from '../../src/store/bot-store.js';
 import { createStore } from '../../src/store/create-store.js';
 import { storeBackends } from '../support/backends.js';
 import { spawnBot } from '../support/child-bot.js';
 import { makeTempDir } from '../support/temp-dir.js';
-import { SECRETS, seedWorkspaces, snapshot, TEAM_A, TEAM_B } from '../support/workspace-seed.js';
+import { queuedEntry, SECRETS, seedWorkspaces, snapshot, TEAM_A, TEAM_B } from '../support/workspace-seed.js';
 
 const temp = makeTempDir();
 afterAll(() => temp.cleanup());
@@ -64,12 +66,31 @@ describe.each(backends)('directory-bot workspace on the $name store', (backend) 
   });
 
   it('exports one workspace as JSON without a secret, lists it in a dry run, then forgets it', async () => {
+    // On Redis, delivery workers left one message queued and one given up on for team A.
+    const workers = backend.name === 'redis' ? new Redis(backend.url) : undefined;
+    const workerQueue = workers && new DeliveryQueue(workers, 'directory-bot:workers:q:dir0aaa');
+    await workerQueue?.append('slack:C0A2', [queuedEntry('slack:C0A2', 'post:7', TEAM_A)]);
+    // Died a minute ago (the command ages it by the real clock): kept DEDUPE_TTL_DAYS.
+    await workerQueue?.bury(queuedEntry('slack:C0A1', 'post:8', TEAM_A), 'is_archived', Date.now() - 60_000);
     const exported = await run(['workspace', 'export', `slack:${TEAM_A}`], liveEnv(backend.url));
     expect(exported.code).toBe(0);
-    const json = JSON.parse(exported.output) as { workspace: string; subscriptions: unknown[] };
+    const json = JSON.parse(exported.output) as {
+      workspace: string;
+      subscriptions: unknown[];
+      queuedWorkerDeliveries: { key: string }[];
+      deadDeliveries: { id: string; reason: string }[];
+    };
     expect(json.workspace).toBe(`slack:${TEAM_A}`);
     expect(json.subscriptions).toHaveLength(3);
     for (const secret of SECRETS) expect(exported.output).not.toContain(secret);
+    if (workerQueue) {
+      expect(json.queuedWorkerDeliveries.map((q) => q.key)).toEqual([
+        'directory-bot:workers:q:dir0aaa:q:slack:C0A2',
+      ]);
+      expect(json.deadDeliveries).toEqual([
+        expect.objectContaining({ id: 'slack:C0A1|post:8', reason: 'is_archived' }),
+      ]);
+    }
 
     const seeded = await snapshot(store);
     const dry = await run(['workspace', 'forget', `slack:${TEAM_A}`, '--dry-run'], liveEnv(backend.url));
@@ -81,9 +102,20 @@ describe.each(backends)('directory-bot workspace on the $name store', (backend) 
 
     const forgot = await run(['workspace', 'forget', `slack:${TEAM_A}`], liveEnv(backend.url));
     expect(forgot.code).toBe(0);
+    const [queued, dead] = workerQueue ? [3, 1] : [2, 0];
     expect(forgot.output).toMatch(
-      /subscriptions\s+3\n\s+reminders\s+1\n\s+queued deliveries\s+2\n\s+delivery ledger\s+6\n\s+delivery log pages\s+2\n\s+held by schedules\s+0\n\s+installations\s+1/,
+      new RegExp(
+        `subscriptions\\s+3\\n\\s+reminders\\s+1\\n\\s+queued deliveries\\s+${queued}\\n\\s+dead deliveries\\s+${dead}\\n\\s+delivery ledger\\s+6\\n\\s+delivery log pages\\s+2\\n\\s+held by schedules\\s+0\\n\\s+installations\\s+1`,
+      ),
     );
+    if (workers && workerQueue) {
+      expect(await workerQueue.entries('slack:C0A2')).toEqual([]);
+      expect(await workerQueue.dead()).toEqual([]);
+      const left = await workers.keys('directory-bot:workers:*');
+      expect(left.filter((key) => /C0A[12]/.test(key))).toEqual([]);
+      if (left.length > 0) await workers.del(...left);
+      workers.disconnect();
+    }
     expect(forgot.output).toContain('slack:C0SHARED');
     const left = Object.keys(await snapshot(store));
     expect(left.filter((key) => /C0A[12]|T0AAAAAAA/.test(key))).toEqual([]);

@@ -36,7 +36,8 @@ export function installation(
   } as Installation;
 }
 
-function entry(destinationKey: string, itemKey: string, workspaceId: string): OutboxEntry {
+/** A queued message to `destinationKey` (`slack:C0A1`, `slack:dm:U1`) from `workspaceId`. */
+export function queuedEntry(destinationKey: string, itemKey: string, workspaceId: string): OutboxEntry {
   const [platform = '', channelId = ''] = destinationKey.split(':');
   return {
     destination: { platform, channelId, workspaceId },
@@ -76,10 +77,10 @@ export async function seedWorkspaces(store: BotStore): Promise<void> {
 
   const outbox = new Outbox({ keyv: store.keyv, directoryId: 'dir0aaa' });
   await outbox.enqueue([
-    entry('slack:C0A1', 'post:1', TEAM_A),
-    entry('slack:C0A1', 'post:2', TEAM_A),
-    entry('slack:C0B1', 'post:1', TEAM_B),
-    entry(`discord:${DISCORD_CHANNEL}`, 'post:1', GUILD),
+    queuedEntry('slack:C0A1', 'post:1', TEAM_A),
+    queuedEntry('slack:C0A1', 'post:2', TEAM_A),
+    queuedEntry('slack:C0B1', 'post:1', TEAM_B),
+    queuedEntry(`discord:${DISCORD_CHANNEL}`, 'post:1', GUILD),
   ]);
   const channels = ['slack:C0A1', 'slack:C0A2', 'slack:C0B1', 'slack:C0SHARED', `discord:${DISCORD_CHANNEL}`];
   for (const directoryId of ['dir0aaa', 'dir0bbb']) {

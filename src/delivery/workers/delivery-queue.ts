@@ -70,6 +70,46 @@ redis.call('SREM', KEYS[5], ARGV[1])
 if #keys > 0 then redis.call('DECRBY', KEYS[6], #keys) end
 return values`;
 
+/**
+ * Brings the dead deliveries up to date before any read or write: a list an earlier version
+ * wrote becomes the sorted set (scored by when each died), and those older than the retention
+ * (ARGV[1], the cut-off) go. Redis also expires the whole set once its newest entry is past the
+ * retention (ARGV[2], now; ARGV[3], the retention), so a directory nobody reads any more does
+ * not keep its dead deliveries either.
+ */
+const FROM_LIST = `
+local kind = redis.call('TYPE', KEYS[1])
+if kind.ok == 'list' then
+  local old = redis.call('LRANGE', KEYS[1], 0, -1)
+  redis.call('DEL', KEYS[1])
+  for _, value in ipairs(old) do redis.call('ZADD', KEYS[1], cjson.decode(value).at, value) end
+end`;
+
+const TRIM = `
+redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', ARGV[1])
+local newest = redis.call('ZRANGE', KEYS[1], -1, -1, 'WITHSCORES')
+if newest[2] ~= nil then
+  local left = tonumber(newest[2]) + tonumber(ARGV[3]) - tonumber(ARGV[2])
+  if left > 0 then redis.call('PEXPIRE', KEYS[1], math.ceil(left)) else redis.call('DEL', KEYS[1]) end
+end
+return redis.call('ZRANGE', KEYS[1], 0, -1)`;
+
+const TIDY_DEAD = `${FROM_LIST}${TRIM}`;
+
+const BURY = `${FROM_LIST}
+redis.call('ZADD', KEYS[1], ARGV[4], ARGV[5])
+${TRIM}`;
+
+/** Dead deliveries are kept this long unless told otherwise: DEDUPE_TTL_DAYS's default. */
+export const DEFAULT_DEAD_RETENTION_MS = 30 * 86_400_000;
+
+export interface DeliveryQueueOptions {
+  /** How long a dead delivery is kept after it died; default DEFAULT_DEAD_RETENTION_MS. */
+  deadRetentionMs?: number;
+  /** The clock dead deliveries are aged by; default Date.now. */
+  now?: () => number;
+}
+
 /** A message that used up its attempts, kept for an operator to see and replay. */
 export interface DeadDelivery {
   /** Stable while it is dead: `${destinationKey}|${itemKey}`. */
@@ -92,11 +132,25 @@ const revisionOf = (entry: Pick<OutboxEntry, 'edit'>): number => entry.edit?.rev
 export class DeliveryQueue {
   readonly #redis: Redis;
   readonly #prefix: string;
+  readonly #deadRetentionMs: number;
+  readonly #now: () => number;
 
-  /** `prefix`: e.g. `directory-bot:dq:<directory id>`. */
-  constructor(redis: Redis, prefix: string) {
+  /**
+   * `prefix`: e.g. `directory-bot:workers:q:<directory id>`. `deadRetentionMs`: how long a dead
+   * delivery is kept (DEDUPE_TTL_DAYS: a replay checks the delivered ledger, which remembers a
+   * post that long, so a later replay could not tell a message that did reach its channel);
+   * `now`: the clock dead deliveries are aged by.
+   */
+  constructor(redis: Redis, prefix: string, options: DeliveryQueueOptions = {}) {
     this.#redis = redis;
     this.#prefix = prefix;
+    this.#deadRetentionMs = options.deadRetentionMs ?? DEFAULT_DEAD_RETENTION_MS;
+    this.#now = options.now ?? Date.now;
+  }
+
+  /** How long a dead delivery is kept after it died. */
+  get deadRetentionMs(): number {
+    return this.#deadRetentionMs;
   }
 
   #keys(destination: string) {
@@ -212,18 +266,40 @@ export class DeliveryQueue {
     return removed;
   }
 
-  /** Keeps an entry that used up its attempts, for `directory-bot deliveries dead` and `replay`. */
+  /**
+   * Keeps an entry that used up its attempts, for `directory-bot deliveries dead` and `replay`,
+   * until it is replayed, forgotten or older than the retention.
+   */
   async bury(entry: OutboxEntry, reason: string, at: number): Promise<void> {
     const dead: DeadDelivery = { id: `${entry.destinationKey}|${entry.itemKey}`, at, reason, entry };
-    await this.#redis.rpush(this.#dead, JSON.stringify(dead));
+    await this.#redis.eval(BURY, 1, this.#dead, ...this.#tidyArgs(), String(at), JSON.stringify(dead));
   }
 
+  /** The dead deliveries still within the retention, oldest first. */
   async dead(): Promise<DeadDelivery[]> {
-    return (await this.#redis.lrange(this.#dead, 0, -1)).map((v) => JSON.parse(v) as DeadDelivery);
+    return (await this.#deadValues()).map((v) => JSON.parse(v) as DeadDelivery);
   }
 
   async deadCount(): Promise<number> {
-    return this.#redis.llen(this.#dead);
+    return (await this.#deadValues()).length;
+  }
+
+  /** Deletes the dead deliveries of `destinations` (a forgotten workspace's); resolves with how many. */
+  async forgetDead(destinations: ReadonlySet<string>): Promise<number> {
+    const doomed = (await this.#deadValues()).filter((value) =>
+      destinations.has((JSON.parse(value) as DeadDelivery).entry.destinationKey),
+    );
+    return doomed.length === 0 ? 0 : this.#redis.zrem(this.#dead, ...doomed);
+  }
+
+  /** The stored dead deliveries, tidied first (see TIDY_DEAD), as stored. */
+  async #deadValues(): Promise<string[]> {
+    return (await this.#redis.eval(TIDY_DEAD, 1, this.#dead, ...this.#tidyArgs())) as string[];
+  }
+
+  #tidyArgs(): string[] {
+    const now = this.#now();
+    return [String(now - this.#deadRetentionMs), String(now), String(this.#deadRetentionMs)];
   }
 
   /**
@@ -231,14 +307,14 @@ export class DeliveryQueue {
    * check the ledger first; resolves with the destinations that got entries back.
    */
   async replay(ids: ReadonlySet<string> | 'all'): Promise<string[]> {
-    const raw = await this.#redis.lrange(this.#dead, 0, -1);
+    const raw = await this.#deadValues();
     const destinations = new Set<string>();
     for (const value of raw) {
       const dead = JSON.parse(value) as DeadDelivery;
       if (ids !== 'all' && !ids.has(dead.id)) continue;
       const entry = { ...dead.entry, attempts: 0, notBefore: 0, recovered: true };
       await this.append(entry.destinationKey, [entry]);
-      await this.#redis.lrem(this.#dead, 1, value);
+      await this.#redis.zrem(this.#dead, value);
       destinations.add(entry.destinationKey);
     }
     return [...destinations];

@@ -23,6 +23,8 @@ export interface DeliveryWorkerOptions {
   onEvent?: (event: DispatchEvent) => void;
   /** Destinations drained at once by this worker (one message in flight each); default 16. */
   concurrency?: number;
+  /** How long a dead delivery is kept (DEDUPE_TTL_DAYS, see DeliveryQueue); default 30 days. */
+  deadRetentionMs?: number;
   /** Failures (not rate limits) before an entry is dead; default 20, as the dispatcher's. */
   maxAttempts?: number;
   /** A killed worker's jobs are taken over after about this long (BullMQ's lock); default 5 s. */
@@ -52,11 +54,15 @@ export class DeliveryWorker {
   #worker: Worker<DrainJobData> | undefined;
   /** The worker's own connection: BullMQ leaves a connection it was given open on close. */
   #workerRedis: Redis | undefined;
+  #state: 'new' | 'ready' | 'stopped' = 'new';
 
   constructor(options: DeliveryWorkerOptions) {
     this.#options = options;
     this.#redis = openRedis(options.redisUrl);
-    this.#queue = new DeliveryQueue(this.#redis, options.names.queuePrefix);
+    this.#queue = new DeliveryQueue(this.#redis, options.names.queuePrefix, {
+      ...(options.deadRetentionMs === undefined ? {} : { deadRetentionMs: options.deadRetentionMs }),
+      now: () => options.clock.now(),
+    });
     this.#pacer = new SharedPacer(this.#redis, options.names.pacePrefix);
     this.#drains = new DrainJobs(this.#redis, options.names);
     const onEvent = options.onEvent;
@@ -102,10 +108,28 @@ export class DeliveryWorker {
     worker.on('error', () => {});
     this.#worker = worker;
     await worker.waitUntilReady();
+    this.#state = 'ready';
+  }
+
+  /**
+   * Why this worker cannot take jobs now, or undefined when it can (for `/readyz`): not started
+   * yet, stopped, or one of its Redis connections not ready (lost and reconnecting: ioredis
+   * says so in its status, so no event needs watching).
+   */
+  readiness(): string | undefined {
+    if (this.#state !== 'ready') return this.#state === 'new' ? 'starting' : 'stopped';
+    for (const [name, redis] of [
+      ['queue', this.#redis],
+      ['jobs', this.#workerRedis],
+    ] as const)
+      if (redis?.status !== 'ready') return `Redis (${name} connection) ${redis?.status ?? 'closed'}`;
+    if (this.#worker?.isRunning() !== true) return 'not taking jobs';
+    return undefined;
   }
 
   /** Stops taking jobs, lets the ones in flight finish, and closes its connections. */
   async stop(): Promise<void> {
+    this.#state = 'stopped';
     await this.#worker?.close();
     await this.#drains.close();
     await this.#pacer.flushed();

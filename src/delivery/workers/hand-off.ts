@@ -38,11 +38,17 @@ export class HandOff {
     outbox: Outbox;
     redisUrl: string;
     names: WorkerNames;
+    /** How long the workers' dead deliveries are kept (DEDUPE_TTL_DAYS); `now` ages them. */
+    deadRetentionMs?: number;
+    now?: () => number;
     onEvent?: (event: HandOffEvent) => void;
   }) {
     this.#outbox = options.outbox;
     this.#redis = openRedis(options.redisUrl);
-    this.#queue = new DeliveryQueue(this.#redis, options.names.queuePrefix);
+    this.#queue = new DeliveryQueue(this.#redis, options.names.queuePrefix, {
+      ...(options.deadRetentionMs === undefined ? {} : { deadRetentionMs: options.deadRetentionMs }),
+      ...(options.now === undefined ? {} : { now: options.now }),
+    });
     this.#drains = new DrainJobs(this.#redis, options.names);
     this.#onEvent = options.onEvent;
     // Routing's "already queued" covers what the workers have lately been given.

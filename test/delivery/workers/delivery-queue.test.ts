@@ -109,7 +109,7 @@ describe.skipIf(redisBackend.unavailable !== undefined)('the delivery workers’
   });
 
   it('drops a channel’s queue, and keeps dead deliveries for a replay that checks the ledger', async () => {
-    const queue = new DeliveryQueue(connect(), prefix);
+    const queue = new DeliveryQueue(connect(), prefix, { now: () => 10 });
     await queue.append('console:C1', [entry(1, 1), entry(1, 2)]);
     expect((await queue.drop('console:C1')).map((e) => e.itemKey)).toEqual(['posts:new:1', 'posts:new:2']);
     expect(await queue.size()).toBe(0);
@@ -125,6 +125,44 @@ describe.skipIf(redisBackend.unavailable !== undefined)('the delivery workers’
     expect(await queue.clear()).toBeGreaterThan(0);
     expect(await queue.size()).toBe(0);
     expect(await queue.peek('console:C2')).toBeUndefined();
+  });
+
+  it('keeps a dead delivery for the retention and not a moment longer: listed, counted and replayable until then', async () => {
+    const DAY = 86_400_000;
+    const died = Date.UTC(2026, 2, 29, 1, 30); // the night Europe's clocks go forward: UTC is unmoved
+    let now = died;
+    const queue = new DeliveryQueue(connect(), prefix, { deadRetentionMs: 3 * DAY, now: () => now });
+    await queue.bury(entry(1, 1), 'failed: boom', died);
+    await queue.bury(entry(2, 2), 'failed: boom', died + DAY);
+    now = died + 3 * DAY - 1;
+    expect((await queue.dead()).map((d) => d.id)).toEqual([
+      'console:C1|posts:new:1',
+      'console:C2|posts:new:2',
+    ]);
+    // Three days after it died, the first goes; the second, a day younger, stays.
+    now = died + 3 * DAY;
+    expect((await queue.dead()).map((d) => d.id)).toEqual(['console:C2|posts:new:2']);
+    expect(await queue.deadCount()).toBe(1);
+    // A replay only finds what is still kept.
+    expect(await queue.replay('all')).toEqual(['console:C2']);
+    expect(await queue.peek('console:C1')).toBeUndefined();
+    // Redis itself drops the set once its newest entry is past the retention, read or not.
+    await queue.bury(entry(3, 3), 'failed: boom', now - 3 * DAY + 60_000);
+    const ttl = await connect().pttl(`${prefix}:dead`);
+    expect(ttl).toBeGreaterThan(0);
+    expect(ttl).toBeLessThanOrEqual(60_000);
+  });
+
+  it('reads the dead deliveries an earlier version kept in a list, ages and all', async () => {
+    const redis = connect();
+    const now = Date.UTC(2026, 5, 1);
+    const old = (item: number, at: number) =>
+      JSON.stringify({ id: `console:C1|posts:new:${item}`, at, reason: 'failed', entry: entry(1, item) });
+    await redis.rpush(`${prefix}:dead`, old(1, now - 40 * 86_400_000), old(2, now - 86_400_000));
+    const queue = new DeliveryQueue(redis, prefix, { now: () => now });
+    expect((await queue.dead()).map((d) => d.id)).toEqual(['console:C1|posts:new:2']);
+    await queue.bury(entry(1, 3), 'failed', now);
+    expect(await queue.deadCount()).toBe(2);
   });
 
   it('spends one budget for every worker: a limit taken by one pacer holds the other', async () => {
