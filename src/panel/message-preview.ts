@@ -144,8 +144,7 @@ export function discordRuns(markdown: string): Run[] {
   )) {
     if (match.index > last) runs.push(...plain(markdown.slice(last, match.index)));
     const [, label, url, seconds] = match;
-    if (seconds !== undefined)
-      runs.push({ text: shownInstant(Number(seconds)) });
+    if (seconds !== undefined) runs.push({ text: shownInstant(Number(seconds)) });
     else {
       const href = safeHref(url ?? '');
       const shown = unescaped(label ?? '');
@@ -239,9 +238,7 @@ export function discordPreview(payload: unknown): DiscordPreview {
         ...(isRecord(embed['image']) ? { image: 'image' } : {}),
         ...(isRecord(embed['thumbnail']) ? { thumbnail: 'thumbnail' } : {}),
         ...(footer === '' ? {} : { footer }),
-        ...(text(embed['timestamp']) === ''
-          ? {}
-          : { timestamp: shownIsoInstant(text(embed['timestamp'])) }),
+        ...(text(embed['timestamp']) === '' ? {} : { timestamp: shownIsoInstant(text(embed['timestamp'])) }),
       };
     });
   const buttons = list(body['components'])
