@@ -39,7 +39,19 @@ export interface BotHttpServer extends HttpMount {
  * The bot's one HTTP server: liveness, readiness and metrics are ours; adapters mount their
  * routes (Slack events, Discord interactions) under their own prefixes.
  */
-export function createHttpServer(options: { logger: Logger; registry: Registry }): BotHttpServer {
+/**
+ * How long `/readyz` waits for one check. A check that reads a store that stopped answering would
+ * otherwise hold the probe open until the prober gives up, and an orchestrator then sees a timeout
+ * rather than the reason; past this the check reads as not answering.
+ */
+export const READINESS_CHECK_TIMEOUT_MS = 2_000;
+
+export function createHttpServer(options: {
+  logger: Logger;
+  registry: Registry;
+  /** Default `READINESS_CHECK_TIMEOUT_MS`. */
+  checkTimeoutMs?: number;
+}): BotHttpServer {
   const mounts: { prefix: string; handler: HttpHandler }[] = [];
   const checks: ReadinessCheck[] = [];
   const degradations: DegradationCheck[] = [];
@@ -75,13 +87,20 @@ export function createHttpServer(options: { logger: Logger; registry: Registry }
    * read only the status.
    */
   const readiness = async (res: ServerResponse, url: URL) => {
+    const limitMs = options.checkTimeoutMs ?? READINESS_CHECK_TIMEOUT_MS;
     const run = (list: readonly (ReadinessCheck | DegradationCheck)[]) =>
       Promise.all(
         list.map(async (c) => {
+          let timer: NodeJS.Timeout | undefined;
+          const late = new Promise<string>((resolve) => {
+            timer = setTimeout(() => resolve(`no answer within ${limitMs} ms`), limitMs);
+          });
           try {
-            return { name: c.name, reason: await c.check() };
+            return { name: c.name, reason: await Promise.race([c.check(), late]) };
           } catch (error) {
             return { name: c.name, reason: messageOf(error) };
+          } finally {
+            clearTimeout(timer);
           }
         }),
       );

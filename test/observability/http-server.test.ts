@@ -9,9 +9,13 @@ describe('the HTTP server', () => {
     await Promise.all(servers.splice(0).map((s) => s.close()));
   });
 
-  async function start() {
+  async function start(checkTimeoutMs?: number) {
     const metrics = createMetrics();
-    const http = createHttpServer({ logger: createSilentLogger(), registry: metrics.registry });
+    const http = createHttpServer({
+      logger: createSilentLogger(),
+      registry: metrics.registry,
+      ...(checkTimeoutMs === undefined ? {} : { checkTimeoutMs }),
+    });
     servers.push(http);
     const port = await http.listen(0, '127.0.0.1');
     return { http, metrics, base: `http://127.0.0.1:${port}` };
@@ -47,6 +51,21 @@ describe('the HTTP server', () => {
       degraded: false,
       checks: { store: 'ok' },
       degradations: {},
+    });
+  });
+
+  it('answers /readyz in bounded time when a check hangs (a store that stopped answering): 503, saying so', async () => {
+    const { http, base } = await start(200);
+    http.addReadinessCheck({ name: 'adapters', check: async () => undefined });
+    http.addReadinessCheck({ name: 'store', check: () => new Promise<undefined>(() => {}) });
+    http.addDegradationCheck({ name: 'directory', check: () => new Promise<undefined>(() => {}) });
+    const answer = await fetch(`${base}/readyz`, { signal: AbortSignal.timeout(10_000) });
+    expect(answer.status).toBe(503);
+    expect(await answer.json()).toEqual({
+      ready: false,
+      degraded: true,
+      checks: { adapters: 'ok', store: 'no answer within 200 ms' },
+      degradations: { directory: 'no answer within 200 ms' },
     });
   });
 
