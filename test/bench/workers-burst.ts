@@ -148,11 +148,11 @@ const loadAverage = () => readFileSync('/proc/loadavg', 'utf8').split(' ').slice
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /**
- * A burst to N Slack channels over many workspaces drained by `directory-bot worker` processes
- * (the compiled CLI) while a random one is SIGKILLed every few seconds and replaced, as a dyno
- * manager would (docs/benchmarks.md, "Delivery workers under SIGKILL"). Routing and the hand-off
- * run here through the real engine; Redis is a private redis-server; the fake Slack has its own
- * process, and its record of accepted posts is what counts: each channel exactly once.
+ * A burst to N Slack channels over many workspaces (or N Discord channels) drained by
+ * `directory-bot worker` processes (the compiled CLI) while a random one is SIGKILLed every few
+ * seconds and replaced, as a dyno manager would (docs/benchmarks.md, section 14). Routing and the
+ * hand-off run here through the real engine; Redis is a private redis-server; the fake platform
+ * has its own process, and its record of accepted posts is what counts: each channel exactly once.
  */
 export async function benchWorkersBurst(options: WorkersBurstOptions): Promise<WorkersBurstResult> {
   const violations: Violation[] = [];
