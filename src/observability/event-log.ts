@@ -205,6 +205,19 @@ export function engineEventSink(logger: Logger, metrics: Metrics, outboxSize: ()
         } else if (event.type === 'abandoned') {
           metrics.deliveries.inc({ platform: entry.destination.platform, outcome: 'abandoned' });
           logger.error({ ...where, reason: event.reason }, 'gave up on a delivery');
+        } else if (event.type === 'ledger-checked') {
+          // A takeover's check is what keeps a SIGKILLed worker's last messages from posting twice.
+          if (event.alreadyPosted)
+            logger.info(
+              { ...where, takeover: event.takeover },
+              'already posted (the delivered ledger says so): settled without sending again',
+            );
+          else if (event.takeover)
+            logger.info(
+              where,
+              'outcome unknown after a takeover and not in the delivered ledger: sending it',
+            );
+          else logger.debug(where, 'not in the delivered ledger: sending it again');
         } else if (event.type === 'log-failed') {
           logger.warn({ ...where, err: event.error }, 'could not record this attempt in the delivery log');
         } else {

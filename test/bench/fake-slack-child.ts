@@ -14,15 +14,29 @@ process.send?.({ type: 'ready', apiUrl: slack.apiUrl });
 process.on('message', (request: FakeSlackChildRequest) => {
   if (request.type === 'count') {
     const posted: Record<string, number> = {};
+    const times = new Map<string, number[]>();
     let status429 = 0;
+    let firstAt: number | undefined;
+    let lastAt: number | undefined;
     for (const call of slack.calls) {
       if (call.status === 429) status429 += 1;
       if (call.method !== 'chat.postMessage' || call.response['ok'] !== true) continue;
       const channel = String(call.params['channel']);
       posted[channel] = (posted[channel] ?? 0) + 1;
+      times.set(channel, [...(times.get(channel) ?? []), call.at]);
+      firstAt = Math.min(firstAt ?? call.at, call.at);
+      lastAt = Math.max(lastAt ?? call.at, call.at);
     }
+    const twice = Object.fromEntries([...times].filter(([, at]) => at.length > 1));
     const cpu = process.cpuUsage();
-    process.send?.({ type: 'count', posted, status429, cpuMs: (cpu.user + cpu.system) / 1000 });
+    process.send?.({
+      type: 'count',
+      posted,
+      status429,
+      cpuMs: (cpu.user + cpu.system) / 1000,
+      twice,
+      ...(firstAt === undefined ? {} : { firstAt, lastAt }),
+    });
   } else if (request.type === 'close') {
     void slack.close().then(() => process.disconnect?.());
   }

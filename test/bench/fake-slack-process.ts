@@ -11,6 +11,11 @@ export function fakeChannelId(setup: FakeSlackChildSetup, index: number): string
   return `C${String(setup.channels.from + index)}`;
 }
 
+/** The id of the `index`-th Discord channel of a setup (fake-discord-child.ts): a snowflake. */
+export function fakeDiscordChannelId(setup: FakeSlackChildSetup, index: number): string {
+  return String(310_000_000_000_000_000n + BigInt(setup.channels.from + index));
+}
+
 export type FakeSlackChildRequest = { type: 'count' } | { type: 'close' };
 
 export interface FakeSlackCounts {
@@ -19,6 +24,18 @@ export interface FakeSlackCounts {
   status429: number;
   /** CPU the fake's process has used since it started, ms: whether the test bed was the limit. */
   cpuMs: number;
+  /** When each channel that got more than one message got them (the fake's clock, epoch ms). */
+  twice: Record<string, number[]>;
+  /** The first and the last successful chat.postMessage (epoch ms), once there is one. */
+  firstAt?: number;
+  lastAt?: number;
+  /**
+   * Discord only (fake-discord-child.ts): channels where a post repeated an earlier nonce and got
+   * the earlier message back instead of a second one, with the times of every accepted post.
+   */
+  nonceRepeated?: Record<string, number[]>;
+  /** Discord only: the 429s by request (method and route), to tell the deliveries' from the rest. */
+  status429By?: Record<string, number>;
 }
 
 export interface FakeSlackProcess {
@@ -28,8 +45,13 @@ export interface FakeSlackProcess {
 }
 
 /** Starts `fake-slack-child.ts` and resolves once its server listens. */
-export async function startFakeSlackProcess(setup: FakeSlackChildSetup): Promise<FakeSlackProcess> {
-  const child = fork(new URL('./fake-slack-child.ts', import.meta.url), [JSON.stringify(setup)], {
+export function startFakeSlackProcess(setup: FakeSlackChildSetup): Promise<FakeSlackProcess> {
+  return startFakeProcess(new URL('./fake-slack-child.ts', import.meta.url), setup);
+}
+
+/** Starts a fake's child entry (it answers `count` and `close`) and resolves once its server listens. */
+export async function startFakeProcess(entry: URL, setup: FakeSlackChildSetup): Promise<FakeSlackProcess> {
+  const child = fork(entry, [JSON.stringify(setup)], {
     execArgv: ['--import', import.meta.resolve('tsx')],
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
   });

@@ -22,6 +22,12 @@ import { type MachineInfo, machineInfo, round, type Violation } from './support.
 import { type Row, renderTable } from './table.js';
 import { benchWebhookFanOut, type WebhookFanOutResult } from './webhook-fan-out.js';
 import { benchWorkers, type WorkersResult, workersRows } from './workers.js';
+import {
+  benchWorkersBurst,
+  WORKERS_BURST_SIZES,
+  type WorkersBurstResult,
+  workersBurstRows,
+} from './workers-burst.js';
 
 const NAMES = [
   'freshness',
@@ -33,6 +39,7 @@ const NAMES = [
   'emulator',
   'scale-out',
   'workers',
+  'workers-burst',
   'home',
   'edits',
   'digest',
@@ -56,6 +63,8 @@ const MODES = {
     ],
     // Quick mode runs it only when asked (`--only workers`).
     workers: { destinations: 1_000, workers: [0, 1, 2, 4], windowMs: 30_000 },
+    // Only when named (`--only workers-burst`): `directory-bot worker` processes SIGKILLed mid-burst.
+    workersBurst: WORKERS_BURST_SIZES.quick,
     home: { subscriptions: 1_000, viewers: 10, changes: 5, burst: 10 },
     // Quick mode runs it only when asked (`--only edits`): two simulated runs, ~20 s.
     edits: { durationMs: 300_000, minIntervalMs: 60_000, pollMs: 10_000, posts: 8, comments: 6, seed: 1 },
@@ -75,6 +84,7 @@ const MODES = {
       { destinations: 50_000, workspaces: 1_000, windowMs: 60_000 },
     ],
     workers: { destinations: 10_000, workers: [0, 1, 2, 4], windowMs: 120_000 },
+    workersBurst: WORKERS_BURST_SIZES.full,
     home: { subscriptions: 1_000, viewers: 20, changes: 10, burst: 20 },
     edits: { durationMs: 300_000, minIntervalMs: 60_000, pollMs: 10_000, posts: 8, comments: 6, seed: 1 },
     digest: { subscriptions: 2_000, slots: 4, itemsPerSlot: 25 },
@@ -98,6 +108,8 @@ interface Results {
   scaleOut?: ScaleOutResult[] | undefined;
   /** Delivery workers (ADR 005) against the in-process dispatcher, and a poller's failover. */
   workers?: WorkersResult | undefined;
+  /** 2 worker processes, a random one SIGKILLed every 10 s (5 s quick) until the burst drains. */
+  workersBurst?: WorkersBurstResult[] | undefined;
   home?: HomeTabResult | undefined;
   edits?: EditsResult | undefined;
   digest?: DigestBenchResult | undefined;
@@ -125,6 +137,7 @@ function parseOptions(): { mode: 'quick' | 'full'; only: Set<Name>; out: string 
         (name) =>
           name !== 'scale-out' &&
           name !== 'workers' &&
+          name !== 'workers-burst' &&
           name !== 'fan-out-threads' &&
           name !== 'edits' &&
           name !== 'panel',
@@ -204,6 +217,12 @@ async function main(): Promise<number> {
   }
   if (only.has('workers'))
     results.workers = await attempt(results, 'workers', () => benchWorkers(sizes.workers));
+  if (only.has('workers-burst'))
+    results.workersBurst = await attempt(results, 'workers-burst', async () => {
+      const runs: WorkersBurstResult[] = [];
+      for (const size of sizes.workersBurst) runs.push(await benchWorkersBurst(size));
+      return runs;
+    });
   if (only.has('home')) results.home = await attempt(results, 'home', () => benchHomeTab(sizes.home));
   if (only.has('edits')) results.edits = await attempt(results, 'edits', () => benchEdits(sizes.edits));
   if (only.has('digest')) results.digest = await attempt(results, 'digest', () => benchDigest(sizes.digest));
@@ -249,6 +268,7 @@ async function main(): Promise<number> {
     results.panel,
     ...(results.scaleOut ?? []),
     results.workers,
+    ...(results.workersBurst ?? []),
   ]) {
     if (part) results.violations.push(...part.violations);
   }
@@ -352,6 +372,7 @@ function rows(results: Results): Row[] {
     });
   }
   if (results.workers) out.push(...workersRows(results.workers));
+  for (const burst of results.workersBurst ?? []) out.push(...workersBurstRows(burst));
   if (results.home) out.push(...homeTabRows(results.home));
   if (results.edits) out.push(...editsRows(results.edits));
   if (results.digest) out.push(...digestRows(results.digest));

@@ -213,8 +213,9 @@ export async function benchScaleOut(options: ScaleOutOptions): Promise<ScaleOutR
 }
 
 /**
- * Starts the bench's Slack adapter and subscribes every channel to comments, as one document
- * written directly: seeding 50k routes one by one would take longer than the run.
+ * Starts the bench's adapter (Slack unless `platform` says otherwise) and subscribes every channel
+ * to comments, as one document written directly: seeding 50k routes one by one would take longer
+ * than the run.
  */
 export async function startAndSubscribe(
   parts: {
@@ -227,6 +228,7 @@ export async function startAndSubscribe(
   },
   channels: readonly string[],
   workspaceOf: (index: number) => string,
+  platform: 'slack' | 'discord' = 'slack',
 ): Promise<void> {
   const { adapter, client, engine, store, emulatorUrl, logger } = parts;
   await adapter.start({
@@ -237,7 +239,7 @@ export async function startAndSubscribe(
   const createdAt = Date.now() - 60_000;
   const subscriptions: Subscription[] = channels.map((channelId, i) => ({
     id: `s${i.toString(36)}`,
-    platform: 'slack',
+    platform,
     channelId,
     workspaceId: workspaceOf(i),
     feed: 'comments',

@@ -76,6 +76,12 @@ export class DeliveryAttempts {
         const [already] = await ledger.delivered([
           { destination: entry.destinationKey, itemKey: entry.itemKey },
         ]);
+        onEvent?.({
+          type: 'ledger-checked',
+          entry,
+          alreadyPosted: already === true,
+          takeover: entry.recovered === true,
+        });
         if (already) {
           await outbox.remove(entry);
           return;
@@ -319,4 +325,9 @@ export type DispatchEvent =
   | { type: 'abandoned'; entry: OutboxEntry; reason: string }
   | { type: 'error'; entry: OutboxEntry; error: unknown }
   /** The delivery stands; only its record in the delivery log was lost. */
-  | { type: 'log-failed'; entry: OutboxEntry; error: unknown };
+  | { type: 'log-failed'; entry: OutboxEntry; error: unknown }
+  /**
+   * The delivered ledger was read before a send whose earlier outcome is unknown (a retry, or a
+   * takeover: `takeover`): `alreadyPosted`, the entry is settled without sending it again.
+   */
+  | { type: 'ledger-checked'; entry: OutboxEntry; alreadyPosted: boolean; takeover: boolean };

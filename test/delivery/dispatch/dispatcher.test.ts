@@ -1,6 +1,7 @@
 import Keyv from 'keyv';
 import { describe, expect, it } from 'vitest';
 import { DeliveredLedger, type PostedReference } from '../../../src/delivery/delivered-ledger.js';
+import type { DispatchEvent } from '../../../src/delivery/dispatch/delivery-attempt.js';
 import { Dispatcher } from '../../../src/delivery/dispatch/dispatcher.js';
 import { Outbox, type OutboxEntry } from '../../../src/delivery/outbox.js';
 import { systemClock } from '../../../src/ports/clock.js';
@@ -191,11 +192,22 @@ describe('the dispatcher', () => {
       subscriptions: new SubscriptionRepository({ keyv, leases: freeLeases, clock: systemClock }),
       adapters: new Map([['console', platform]]),
       clock: systemClock,
+      onEvent: (event) => events.push(event),
     });
+    const events: DispatchEvent[] = [];
     dispatcher.start();
     await dispatcher.drained(5);
     await dispatcher.stop();
     expect(platform.posted).toEqual(['not-yet']);
+    // Each check is reported, so a takeover's saved duplicates can be counted (logs, benchmarks).
+    expect(
+      events
+        .filter((e) => e.type === 'ledger-checked')
+        .map((e) => [e.entry.itemKey, e.alreadyPosted, e.takeover]),
+    ).toEqual([
+      ['comments:new:already-sent', true, true],
+      ['comments:new:not-yet', false, true],
+    ]);
   });
 
   it('takes channels in turns: in a burst, every channel gets its first message before any gets its second', async () => {
