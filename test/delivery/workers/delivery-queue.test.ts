@@ -145,6 +145,37 @@ describe.skipIf(redisBackend.unavailable !== undefined)('the delivery workers’
     expect(await two.take({ ...send, destinationKey: 'console:C2' }, adapter)).toBeGreaterThan(4000);
   });
 
+  it('books each destination waiting for a shared pace its own next slot, so they do not all wake for one', async () => {
+    const adapter = {
+      platform: 'console',
+      pacing: { perDestination: { ratePerSecond: 1, burst: 1 }, global: { ratePerSecond: 10, burst: 1 } },
+    } as unknown as ChatAdapter;
+    const send = (n: number) => ({ destinationKey: `console:C${n}`, destination: { platform: 'console' } });
+    const one = new SharedPacer(connect(), `${prefix}:pace`);
+    const two = new SharedPacer(connect(), `${prefix}:pace`);
+    expect(await one.take(send(1), adapter)).toBe(0);
+    // The bot's pace (one per 100 ms) binds: C2, C3, C4 get successive slots, whichever worker asks.
+    const waits = [
+      await two.take(send(2), adapter),
+      await one.take(send(3), adapter),
+      await two.take(send(4), adapter),
+    ];
+    for (const [i, wait] of waits.entries()) {
+      expect(wait).toBeGreaterThan(100 * (i + 1) - 30);
+      expect(wait).toBeLessThanOrEqual(100 * (i + 1));
+    }
+    // Asking again before its slot does not book another: C5 still comes after C4.
+    expect(await one.take(send(2), adapter)).toBeGreaterThan(0);
+    expect(await one.take(send(5), adapter)).toBeGreaterThan(400 - 60);
+    // Once its slot comes, the booked send goes without being charged again.
+    await new Promise((resolve) => setTimeout(resolve, waits[0]! + 5));
+    expect(await two.take(send(2), adapter)).toBe(0);
+    // A destination's own limit binding is not booked on the bot's pace: C1 waits about a second
+    // for its own 1/s, and C6 is not pushed behind that second.
+    expect(await one.take(send(1), adapter)).toBeGreaterThan(500);
+    expect(await one.take(send(6), adapter)).toBeLessThan(500);
+  });
+
   it('hands the outbox over once: entries left by an earlier version, and again after a crash', async () => {
     const keyv = new Keyv();
     const outbox = new Outbox({ keyv, directoryId: 'd1' });
