@@ -23,6 +23,7 @@ export interface FakeSlackCounts {
 
 export interface FakeSlackProcess {
   apiUrl: string;
+  pid: number | undefined;
   counts(): Promise<FakeSlackCounts>;
   close(): Promise<void>;
 }
@@ -36,6 +37,7 @@ export async function startFakeSlackProcess(setup: FakeSlackChildSetup): Promise
   const ready = await reply<{ apiUrl: string }>(child, 'ready');
   return {
     apiUrl: ready.apiUrl,
+    pid: child.pid,
     counts: async () => {
       const answer = reply<FakeSlackCounts>(child, 'count');
       child.send({ type: 'count' } satisfies FakeSlackChildRequest);

@@ -22,6 +22,7 @@ import { type MachineInfo, machineInfo, round, type Violation } from './support.
 import { type Row, renderTable } from './table.js';
 import { benchWebhookFanOut, type WebhookFanOutResult } from './webhook-fan-out.js';
 import { benchWorkers, type WorkersResult, workersRows } from './workers.js';
+import { benchWorkerProcesses, type WorkerProcessesResult, workerProcessesRows } from './workers-scaling.js';
 
 const NAMES = [
   'freshness',
@@ -56,6 +57,17 @@ const MODES = {
     ],
     // Quick mode runs it only when asked (`--only workers`).
     workers: { destinations: 1_000, workers: [0, 1, 2, 4], windowMs: 30_000 },
+    workerProcesses: {
+      scaling: {
+        workers: [1, 2],
+        destinations: 12_000,
+        workspaces: 1_000,
+        coresPerWorker: 0.2,
+        warmupMs: 5_000,
+        windowMs: 15_000,
+      },
+      fanOut: { channels: 50, slackItems: 1, discordItems: 6, workers: 2 },
+    },
     home: { subscriptions: 1_000, viewers: 10, changes: 5, burst: 10 },
     // Quick mode runs it only when asked (`--only edits`): two simulated runs, ~20 s.
     edits: { durationMs: 300_000, minIntervalMs: 60_000, pollMs: 10_000, posts: 8, comments: 6, seed: 1 },
@@ -75,6 +87,17 @@ const MODES = {
       { destinations: 50_000, workspaces: 1_000, windowMs: 60_000 },
     ],
     workers: { destinations: 10_000, workers: [0, 1, 2, 4], windowMs: 120_000 },
+    workerProcesses: {
+      scaling: {
+        workers: [1, 2, 4],
+        destinations: 30_000,
+        workspaces: 1_000,
+        coresPerWorker: 0.2,
+        warmupMs: 5_000,
+        windowMs: 20_000,
+      },
+      fanOut: { channels: 500, slackItems: 1, discordItems: 6, workers: 2 },
+    },
     home: { subscriptions: 1_000, viewers: 20, changes: 10, burst: 20 },
     edits: { durationMs: 300_000, minIntervalMs: 60_000, pollMs: 10_000, posts: 8, comments: 6, seed: 1 },
     digest: { subscriptions: 2_000, slots: 4, itemsPerSlot: 25 },
@@ -98,6 +121,8 @@ interface Results {
   scaleOut?: ScaleOutResult[] | undefined;
   /** Delivery workers (ADR 005) against the in-process dispatcher, and a poller's failover. */
   workers?: WorkersResult | undefined;
+  /** Worker processes: N capped processes ÷ one, and the fan-out through them (workers-scaling.ts). */
+  workerProcesses?: WorkerProcessesResult | undefined;
   home?: HomeTabResult | undefined;
   edits?: EditsResult | undefined;
   digest?: DigestBenchResult | undefined;
@@ -202,8 +227,14 @@ async function main(): Promise<number> {
       return runs;
     });
   }
-  if (only.has('workers'))
+  if (only.has('workers')) {
     results.workers = await attempt(results, 'workers', () => benchWorkers(sizes.workers));
+    results.workerProcesses = await attempt(results, 'worker processes', () =>
+      benchWorkerProcesses(sizes.workerProcesses),
+    );
+    for (const error of results.workerProcesses?.errors ?? [])
+      results.errors.push({ benchmark: 'workers', error });
+  }
   if (only.has('home')) results.home = await attempt(results, 'home', () => benchHomeTab(sizes.home));
   if (only.has('edits')) results.edits = await attempt(results, 'edits', () => benchEdits(sizes.edits));
   if (only.has('digest')) results.digest = await attempt(results, 'digest', () => benchDigest(sizes.digest));
@@ -249,6 +280,7 @@ async function main(): Promise<number> {
     results.panel,
     ...(results.scaleOut ?? []),
     results.workers,
+    results.workerProcesses,
   ]) {
     if (part) results.violations.push(...part.violations);
   }
@@ -352,6 +384,7 @@ function rows(results: Results): Row[] {
     });
   }
   if (results.workers) out.push(...workersRows(results.workers));
+  if (results.workerProcesses) out.push(...workerProcessesRows(results.workerProcesses));
   if (results.home) out.push(...homeTabRows(results.home));
   if (results.edits) out.push(...editsRows(results.edits));
   if (results.digest) out.push(...digestRows(results.digest));
