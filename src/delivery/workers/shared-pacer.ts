@@ -17,25 +17,62 @@ import { type PacedSend, workspaceKey } from '../dispatch/pacer.js';
  * fan-out through two workers. A wait for the destination's own limit or for a block is not
  * booked (a 5 s wait booked on the bot's pace would hold every other destination behind it).
  *
- * KEYS: the limits (the destination's first, ARGV[2] of them), the destination's block, the
- * bot's block, the destination's reservation. ARGV: the number of limits, how many of them are
- * the destination's own, then each limit's interval and tolerance.
+ * A booked send can start late (its job woke late on a busy worker), and late sends bunch up. So
+ * a window limit (Discord's 50 per second) is also checked against the sends actually started: a
+ * log of their times per window, at most `limit` − 1 in any window (one spare, as the GCRA's
+ * spacing keeps), and a send that would exceed it waits for the oldest to leave the window,
+ * keeping its booking.
+ *
+ * KEYS: the limits (the destination's first, ARGV[2] of them), then each limit's log of sends,
+ * the destination's block, the bot's block, the destination's reservation. ARGV: the number of
+ * limits, how many of them are the destination's own, then per limit its interval, tolerance,
+ * window cap (0: not a window) and window.
  */
 const TAKE = `
 local t = redis.call('TIME')
 local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
 local n = tonumber(ARGV[1])
 local own = tonumber(ARGV[2])
-local reservation = KEYS[n + 3]
+local reservation = KEYS[2 * n + 3]
+local function arg(i, field) return tonumber(ARGV[4 * i - 1 + field]) end
+-- Whether the sends started in the last window leave room for one more (0), else the wait; records it.
+local function admit()
+  local wait = 0
+  for i = 1, n do
+    local cap, window = arg(i, 2), arg(i, 3)
+    if cap > 0 then
+      local log = KEYS[n + i]
+      redis.call('ZREMRANGEBYSCORE', log, '-inf', now - window)
+      if redis.call('ZCARD', log) >= cap then
+        local oldest = tonumber(redis.call('ZRANGE', log, 0, 0, 'WITHSCORES')[2])
+        local w = oldest + window - now
+        if w < 1 then w = 1 end
+        if w > wait then wait = w end
+      end
+    end
+  end
+  if wait > 0 then return wait end
+  for i = 1, n do
+    local cap, window = arg(i, 2), arg(i, 3)
+    if cap > 0 then
+      local log = KEYS[n + i]
+      redis.call('ZADD', log, now, now .. ':' .. reservation .. ':' .. redis.call('ZCARD', log))
+      redis.call('PEXPIRE', log, window + 1000)
+    end
+  end
+  return 0
+end
 local booked = redis.call('GET', reservation)
 if booked then
   local at = tonumber(booked)
   if at > now then return math.ceil(at - now) end
+  local late = admit()
+  if late > 0 then return math.ceil(late) end
   redis.call('DEL', reservation)
   return 0
 end
 local blocked = 0
-for i = n + 1, n + 2 do
+for i = 2 * n + 1, 2 * n + 2 do
   local ttl = redis.call('PTTL', KEYS[i])
   if ttl > blocked then blocked = ttl end
 end
@@ -43,11 +80,10 @@ local tats = {}
 local ownWait = 0
 local sharedWait = 0
 for i = 1, n do
-  local tolerance = tonumber(ARGV[2 * i + 2])
   local tat = tonumber(redis.call('GET', KEYS[i]) or now)
   if tat < now then tat = now end
   tats[i] = tat
-  local w = tat - tolerance - now
+  local w = tat - arg(i, 1) - now
   if i <= own then
     if w > ownWait then ownWait = w end
   elseif w > sharedWait then
@@ -56,9 +92,13 @@ for i = 1, n do
 end
 local wait = math.max(blocked, ownWait, sharedWait)
 if wait > 0 and (sharedWait <= ownWait or sharedWait < blocked) then return math.ceil(wait) end
+if wait <= 0 then
+  local full = admit()
+  if full > 0 then return math.ceil(full) end
+end
 local at = now + wait
 for i = 1, n do
-  local interval = tonumber(ARGV[2 * i + 1])
+  local interval = arg(i, 0)
   local tat = tats[i]
   if tat < at then tat = at end
   redis.call('SET', KEYS[i], tat + interval, 'PX', math.ceil(tat + interval - now) + 1000)
@@ -113,13 +153,15 @@ export class SharedPacer {
     ];
     const keys = [
       ...limits.map(([key]) => `${this.#prefix}:${key}`),
+      ...limits.map(([key]) => `${this.#prefix}:log:${key}`),
       this.#blockKey('d', send.destinationKey),
       this.#blockKey('g', platform),
       `${this.#prefix}:booked:${send.destinationKey}`,
     ];
     const args = limits.flatMap(([, limit]) => {
       const { interval, tolerance } = gcra(limit);
-      return [String(interval), String(tolerance)];
+      const window = 'windowMs' in limit ? [Math.max(1, limit.limit - 1), limit.windowMs] : [0, 0];
+      return [String(interval), String(tolerance), ...window.map(String)];
     });
     return Number(
       await this.#redis.eval(TAKE, keys.length, ...keys, String(limits.length), String(own.length), ...args),

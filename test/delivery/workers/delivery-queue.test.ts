@@ -176,6 +176,36 @@ describe.skipIf(redisBackend.unavailable !== undefined)('the delivery workers’
     expect(await one.take(send(6), adapter)).toBeLessThan(500);
   });
 
+  it('holds booked sends that start late to the window they start in, so late sends do not bunch', async () => {
+    const adapter = {
+      platform: 'console',
+      pacing: { global: { limit: 3, windowMs: 1000 } },
+    } as unknown as ChatAdapter;
+    const send = (n: number) => ({ destinationKey: `console:C${n}`, destination: { platform: 'console' } });
+    const one = new SharedPacer(connect(), `${prefix}:pace`);
+    const two = new SharedPacer(connect(), `${prefix}:pace`);
+    const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+    expect(await one.take(send(1), adapter)).toBe(0);
+    // Evenly spaced slots, 500 ms apart (3 per second, one spare).
+    const waits = [
+      await one.take(send(2), adapter),
+      await two.take(send(3), adapter),
+      await one.take(send(4), adapter),
+    ];
+    expect(waits[2]).toBeGreaterThan(1400);
+    // C2 and C3 start late, together: both fit (C1 has left the window)...
+    await sleep(1010);
+    expect(await two.take(send(2), adapter)).toBe(0);
+    expect(await one.take(send(3), adapter)).toBe(0);
+    // ... and C4, on time for its slot, waits for them to leave the window instead of making three.
+    await sleep(Math.max(0, waits[2]! - 1010) + 5);
+    const late = await two.take(send(4), adapter);
+    expect(late).toBeGreaterThan(300);
+    expect(late).toBeLessThanOrEqual(1000);
+    await sleep(late + 5);
+    expect(await two.take(send(4), adapter)).toBe(0);
+  });
+
   it('hands the outbox over once: entries left by an earlier version, and again after a crash', async () => {
     const keyv = new Keyv();
     const outbox = new Outbox({ keyv, directoryId: 'd1' });
