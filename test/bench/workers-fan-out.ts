@@ -35,6 +35,8 @@ export interface WorkersFanOutPlatform {
   ceiling: FanOutCeiling;
   ratio: number;
   status429: number;
+  /** 429s by `X-RateLimit-Scope` (Discord: `global`, or `user` for a channel's bucket). */
+  status429By: Record<string, number>;
 }
 
 export interface WorkersFanOutResult {
@@ -171,7 +173,12 @@ export async function benchWorkersFanOut(
           problem: `fan-out via workers: Discord ${discordChannel(i)} got ${d} messages, expected ${options.discordItems}`,
         });
     }
-    const summarise = (at: number[], ceiling: FanOutCeiling, status429: number): WorkersFanOutPlatform => {
+    const summarise = (
+      at: number[],
+      ceiling: FanOutCeiling,
+      status429: number,
+      status429By: Record<string, number> = {},
+    ): WorkersFanOutPlatform => {
       const spanMs = Math.max(1, Math.max(startedAt, ...at) - startedAt);
       const messagesPerSecond = at.length / (spanMs / 1000);
       return {
@@ -182,6 +189,7 @@ export async function benchWorkersFanOut(
         ceiling: { ...ceiling, messagesPerSecond: round(ceiling.messagesPerSecond, 2) },
         ratio: round(messagesPerSecond / ceiling.messagesPerSecond),
         status429,
+        status429By,
       };
     };
     return {
@@ -196,6 +204,13 @@ export async function benchWorkersFanOut(
         discordPosts().map((c) => c.at),
         discordCeiling,
         discord.calls.filter((c) => c.status === 429).length,
+        discord.calls
+          .filter((c) => c.status === 429)
+          .reduce<Record<string, number>>((by, c) => {
+            const scope = c.rateLimitScope ?? '?';
+            by[scope] = (by[scope] ?? 0) + 1;
+            return by;
+          }, {}),
       ),
       redisCommandsPerMessage: round((redisAfter.calls - redisBefore.calls) / expected, 1),
       violations,
