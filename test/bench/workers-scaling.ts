@@ -35,8 +35,9 @@ export interface WorkerScalingOptions {
 
 export interface WorkerScalingRun {
   workers: number;
-  /** How each worker was held to its share (see CpuCaps). */
+  /** How each worker was held to its share (see CpuCaps), and in words, or why it was not. */
   cap: CpuCapMethod;
+  isolation: string;
   /** Messages Slack accepted in the window, per second. */
   messagesPerSecond: number;
   /** Each worker's CPU over the window, in cores (its quota is `coresPerWorker`). */
@@ -306,6 +307,7 @@ async function oneRun(
       result: {
         workers,
         cap: caps.method,
+        isolation: caps.reason,
         messagesPerSecond: round((after.posted - before.posted) / seconds, 1),
         workerCores: workerCpuMs.map((ms) => round(ms / 1000 / seconds, 3)),
         throttling: pids.map((_, i) => {
@@ -343,8 +345,8 @@ export function workerScalingRows(s: WorkerScalingResult): Row[] {
   const rows: Row[] = s.runs.map((r, i) => ({
     figure: `workers scaling: ${r.workers} process(es) msg/s ÷ 1`,
     value: s.ratios[i]?.ratio ?? Number.NaN,
-    goal: r.workers === 1 ? 'base' : `≥ ${round(0.9 * r.workers, 1)}`,
-    detail: `${r.messagesPerSecond} msg/s (${r.cap}); worker cores ${r.workerCores.join(', ')} of ${s.coresPerWorker}; CPU ${r.cpuMsPerMessage} ms/msg; Redis ${r.redisCommandsPerMessage} cmds, ${r.redisCpuMsPerMessage} ms/msg (${r.redisCores} core); fake Slack ${r.fakeSlackCores} core; ${r.queuedAtEnd} still queued; 429s ${r.status429}`,
+    goal: r.cap === 'none' ? 'not isolated' : r.workers === 1 ? 'base' : `≥ ${round(0.9 * r.workers, 1)}`,
+    detail: `${r.cap === 'cgroup' ? '' : `${r.isolation}; `}${r.messagesPerSecond} msg/s (${r.cap}); worker cores ${r.workerCores.join(', ')} of ${s.coresPerWorker}; CPU ${r.cpuMsPerMessage} ms/msg; Redis ${r.redisCommandsPerMessage} cmds, ${r.redisCpuMsPerMessage} ms/msg (${r.redisCores} core); fake Slack ${r.fakeSlackCores} core; ${r.queuedAtEnd} still queued; 429s ${r.status429}`,
   }));
   const p = s.projection;
   rows.push({
