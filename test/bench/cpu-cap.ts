@@ -33,6 +33,11 @@ export class CpuCaps {
   #bed: string | undefined;
   readonly #pids = new Set<number>();
   readonly #onExit = () => this.release();
+  /** Ctrl-C or a kill: release, then die of the signal as Node would have. */
+  readonly #onSignal = (signal: NodeJS.Signals) => {
+    this.release();
+    process.kill(process.pid, signal);
+  };
 
   constructor(count: number, cores: number) {
     const groups = tryCgroups(count, cores);
@@ -42,6 +47,8 @@ export class CpuCaps {
       this.#bed = groups.pop();
       this.#groups = groups;
       process.once('exit', this.#onExit);
+      process.once('SIGINT', this.#onSignal);
+      process.once('SIGTERM', this.#onSignal);
     } else if (count <= cpus().length && hasTaskset()) {
       this.method = 'taskset';
       this.reason = `not cgroups (${groups}): each worker pinned to a core of its own with taskset (a whole core, not ${cores})`;
@@ -98,6 +105,8 @@ export class CpuCaps {
       }
     }
     process.off('exit', this.#onExit);
+    process.off('SIGINT', this.#onSignal);
+    process.off('SIGTERM', this.#onSignal);
   }
 }
 
