@@ -40,6 +40,7 @@ export interface FakeSlackCounts {
 
 export interface FakeSlackProcess {
   apiUrl: string;
+  pid: number | undefined;
   counts(): Promise<FakeSlackCounts>;
   close(): Promise<void>;
 }
@@ -58,6 +59,7 @@ export async function startFakeProcess(entry: URL, setup: FakeSlackChildSetup): 
   const ready = await reply<{ apiUrl: string }>(child, 'ready');
   return {
     apiUrl: ready.apiUrl,
+    pid: child.pid,
     counts: async () => {
       const answer = reply<FakeSlackCounts>(child, 'count');
       child.send({ type: 'count' } satisfies FakeSlackChildRequest);

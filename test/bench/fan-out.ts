@@ -88,17 +88,17 @@ export interface FanOutResult {
   violations: Violation[];
 }
 
-const SLACK_TOKEN = 'xoxb-bench';
-const DISCORD_TOKEN = 'bench-discord-token';
+export const SLACK_TOKEN = 'xoxb-bench';
+export const DISCORD_TOKEN = 'bench-discord-token';
 /** FakeSlackApi's default: one message per second per channel, no burst beyond one. */
-const SLACK_PER_CHANNEL: PostingLimit = { kind: 'bucket', ratePerSecond: 1, burst: 1 };
+export const SLACK_PER_CHANNEL: PostingLimit = { kind: 'bucket', ratePerSecond: 1, burst: 1 };
 /**
  * Slack publishes its workspace limit only as "several hundred messages per minute"; the adapter
  * paces each workspace to 240 per minute (burst 20), and with the bench's one workspace (a
  * single-workspace install) that is the ceiling a Slack burst can reach.
  */
 const SLACK_WORKSPACE = workspacePace();
-const SLACK_GLOBAL: PostingLimit = { kind: 'bucket', ...SLACK_WORKSPACE };
+export const SLACK_GLOBAL: PostingLimit = { kind: 'bucket', ...SLACK_WORKSPACE };
 
 function workspacePace(): RateLimit {
   if (SLACK_PACING.perWorkspace === undefined)
@@ -106,12 +106,12 @@ function workspacePace(): RateLimit {
   return SLACK_PACING.perWorkspace;
 }
 /** Discord: 5 messages per 5 s per channel, 50 requests per second per bot (FakeDiscordRest's defaults). */
-const DISCORD_PER_CHANNEL: PostingLimit = { kind: 'window', limit: 5, windowMs: 5000 };
+export const DISCORD_PER_CHANNEL: PostingLimit = { kind: 'window', limit: 5, windowMs: 5000 };
 const DISCORD_WINDOW = { limit: 50, windowMs: 1000 };
-const DISCORD_GLOBAL: PostingLimit = { kind: 'window', ...DISCORD_WINDOW };
+export const DISCORD_GLOBAL: PostingLimit = { kind: 'window', ...DISCORD_WINDOW };
 
-const slackChannel = (i: number) => `C${String(1_000_000 + i)}`;
-const discordChannel = (i: number) => String(300_000_000_000_000_000n + BigInt(i));
+export const slackChannel = (i: number) => `C${String(1_000_000 + i)}`;
+export const discordChannel = (i: number) => String(300_000_000_000_000_000n + BigInt(i));
 
 /**
  * A burst of new comments routed to `channels` Slack and `channels` Discord destinations through

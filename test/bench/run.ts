@@ -28,6 +28,7 @@ import {
   type WorkersBurstResult,
   workersBurstRows,
 } from './workers-burst.js';
+import { benchWorkerProcesses, type WorkerProcessesResult, workerProcessesRows } from './workers-scaling.js';
 
 const NAMES = [
   'freshness',
@@ -65,6 +66,17 @@ const MODES = {
     workers: { destinations: 1_000, workers: [0, 1, 2, 4], windowMs: 30_000 },
     // Only when named (`--only workers-burst`): `directory-bot worker` processes SIGKILLed mid-burst.
     workersBurst: WORKERS_BURST_SIZES.quick,
+    workerProcesses: {
+      scaling: {
+        workers: [1, 2],
+        destinations: 12_000,
+        workspaces: 1_000,
+        coresPerWorker: 0.2,
+        warmupMs: 5_000,
+        windowMs: 15_000,
+      },
+      fanOut: { channels: 50, slackItems: 1, discordItems: 6, workers: 2 },
+    },
     home: { subscriptions: 1_000, viewers: 10, changes: 5, burst: 10 },
     // Quick mode runs it only when asked (`--only edits`): two simulated runs, ~20 s.
     edits: { durationMs: 300_000, minIntervalMs: 60_000, pollMs: 10_000, posts: 8, comments: 6, seed: 1 },
@@ -85,6 +97,17 @@ const MODES = {
     ],
     workers: { destinations: 10_000, workers: [0, 1, 2, 4], windowMs: 120_000 },
     workersBurst: WORKERS_BURST_SIZES.full,
+    workerProcesses: {
+      scaling: {
+        workers: [1, 2, 4],
+        destinations: 30_000,
+        workspaces: 1_000,
+        coresPerWorker: 0.2,
+        warmupMs: 5_000,
+        windowMs: 20_000,
+      },
+      fanOut: { channels: 500, slackItems: 1, discordItems: 6, workers: 2 },
+    },
     home: { subscriptions: 1_000, viewers: 20, changes: 10, burst: 20 },
     edits: { durationMs: 300_000, minIntervalMs: 60_000, pollMs: 10_000, posts: 8, comments: 6, seed: 1 },
     digest: { subscriptions: 2_000, slots: 4, itemsPerSlot: 25 },
@@ -110,6 +133,8 @@ interface Results {
   workers?: WorkersResult | undefined;
   /** 2 worker processes, a random one SIGKILLed every 10 s (5 s quick) until the burst drains. */
   workersBurst?: WorkersBurstResult[] | undefined;
+  /** Worker processes: N capped processes ÷ one, and the fan-out through them (workers-scaling.ts). */
+  workerProcesses?: WorkerProcessesResult | undefined;
   home?: HomeTabResult | undefined;
   edits?: EditsResult | undefined;
   digest?: DigestBenchResult | undefined;
@@ -215,14 +240,20 @@ async function main(): Promise<number> {
       return runs;
     });
   }
-  if (only.has('workers'))
+  if (only.has('workers')) {
     results.workers = await attempt(results, 'workers', () => benchWorkers(sizes.workers));
-  if (only.has('workers-burst'))
-    results.workersBurst = await attempt(results, 'workers-burst', async () => {
-      const runs: WorkersBurstResult[] = [];
-      for (const size of sizes.workersBurst) runs.push(await benchWorkersBurst(size));
-      return runs;
-    });
+    if (only.has('workers-burst'))
+      results.workersBurst = await attempt(results, 'workers-burst', async () => {
+        const runs: WorkersBurstResult[] = [];
+        for (const size of sizes.workersBurst) runs.push(await benchWorkersBurst(size));
+        return runs;
+      });
+    results.workerProcesses = await attempt(results, 'worker processes', () =>
+      benchWorkerProcesses(sizes.workerProcesses),
+    );
+    for (const error of results.workerProcesses?.errors ?? [])
+      results.errors.push({ benchmark: 'workers', error });
+  }
   if (only.has('home')) results.home = await attempt(results, 'home', () => benchHomeTab(sizes.home));
   if (only.has('edits')) results.edits = await attempt(results, 'edits', () => benchEdits(sizes.edits));
   if (only.has('digest')) results.digest = await attempt(results, 'digest', () => benchDigest(sizes.digest));
@@ -269,6 +300,7 @@ async function main(): Promise<number> {
     ...(results.scaleOut ?? []),
     results.workers,
     ...(results.workersBurst ?? []),
+    results.workerProcesses,
   ]) {
     if (part) results.violations.push(...part.violations);
   }
@@ -373,6 +405,7 @@ function rows(results: Results): Row[] {
   }
   if (results.workers) out.push(...workersRows(results.workers));
   for (const burst of results.workersBurst ?? []) out.push(...workersBurstRows(burst));
+  if (results.workerProcesses) out.push(...workerProcessesRows(results.workerProcesses));
   if (results.home) out.push(...homeTabRows(results.home));
   if (results.edits) out.push(...editsRows(results.edits));
   if (results.digest) out.push(...digestRows(results.digest));

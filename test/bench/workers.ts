@@ -14,6 +14,7 @@ import { fakeChannelId, startFakeSlackProcess } from './fake-slack-process.js';
 import { startAndSubscribe, timed, UNPACED } from './scale-out.js';
 import { benchEngineParts, round, silentLogger, type Violation, waitFor } from './support.js';
 import type { Row } from './table.js';
+import { redisStats } from './worker-processes.js';
 
 export interface WorkersOptions {
   /** Slack destinations, one message each (spread over 100 workspaces). */
@@ -196,15 +197,6 @@ async function oneRun(
     await emulator.close();
     admin.disconnect();
   }
-}
-
-/** Every command Redis ran so far, and the CPU it used (user + system), from INFO. */
-async function redisStats(redis: Redis): Promise<{ calls: number; cpuMs: number }> {
-  const stats = await redis.info('commandstats');
-  const calls = [...stats.matchAll(/calls=(\d+)/g)].reduce((sum, m) => sum + Number(m[1]), 0);
-  const cpu = await redis.info('cpu');
-  const field = (name: string) => Number(new RegExp(`^${name}:([\\d.]+)`, 'm').exec(cpu)?.[1] ?? 0);
-  return { calls, cpuMs: (field('used_cpu_user') + field('used_cpu_sys')) * 1000 };
 }
 
 /** Two `directory-bot start` processes on one Redis: SIGKILL the poller, time its successor's takeover. */

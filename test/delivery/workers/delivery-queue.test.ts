@@ -183,6 +183,67 @@ describe.skipIf(redisBackend.unavailable !== undefined)('the delivery workers’
     expect(await two.take({ ...send, destinationKey: 'console:C2' }, adapter)).toBeGreaterThan(4000);
   });
 
+  it('books each destination waiting for a shared pace its own next slot, so they do not all wake for one', async () => {
+    const adapter = {
+      platform: 'console',
+      pacing: { perDestination: { ratePerSecond: 1, burst: 1 }, global: { ratePerSecond: 10, burst: 1 } },
+    } as unknown as ChatAdapter;
+    const send = (n: number) => ({ destinationKey: `console:C${n}`, destination: { platform: 'console' } });
+    const one = new SharedPacer(connect(), `${prefix}:pace`);
+    const two = new SharedPacer(connect(), `${prefix}:pace`);
+    expect(await one.take(send(1), adapter)).toBe(0);
+    // The bot's pace (one per 100 ms) binds: C2, C3, C4 get successive slots, whichever worker asks.
+    const waits = [
+      await two.take(send(2), adapter),
+      await one.take(send(3), adapter),
+      await two.take(send(4), adapter),
+    ];
+    for (const [i, wait] of waits.entries()) {
+      expect(wait).toBeGreaterThan(100 * (i + 1) - 30);
+      expect(wait).toBeLessThanOrEqual(100 * (i + 1));
+    }
+    // Asking again before its slot does not book another: C5 still comes after C4.
+    expect(await one.take(send(2), adapter)).toBeGreaterThan(0);
+    expect(await one.take(send(5), adapter)).toBeGreaterThan(400 - 60);
+    // Once its slot comes, the booked send goes without being charged again.
+    await new Promise((resolve) => setTimeout(resolve, waits[0]! + 5));
+    expect(await two.take(send(2), adapter)).toBe(0);
+    // A destination's own limit binding is not booked on the bot's pace: C1 waits about a second
+    // for its own 1/s, and C6 is not pushed behind that second.
+    expect(await one.take(send(1), adapter)).toBeGreaterThan(500);
+    expect(await one.take(send(6), adapter)).toBeLessThan(500);
+  });
+
+  it('holds booked sends that start late to the window they start in, so late sends do not bunch', async () => {
+    const adapter = {
+      platform: 'console',
+      pacing: { global: { limit: 3, windowMs: 1000 } },
+    } as unknown as ChatAdapter;
+    const send = (n: number) => ({ destinationKey: `console:C${n}`, destination: { platform: 'console' } });
+    const one = new SharedPacer(connect(), `${prefix}:pace`);
+    const two = new SharedPacer(connect(), `${prefix}:pace`);
+    const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+    expect(await one.take(send(1), adapter)).toBe(0);
+    // Evenly spaced slots, 500 ms apart (3 per second, one spare).
+    const waits = [
+      await one.take(send(2), adapter),
+      await two.take(send(3), adapter),
+      await one.take(send(4), adapter),
+    ];
+    expect(waits[2]).toBeGreaterThan(1400);
+    // C2 and C3 start late, together: both fit (C1 has left the window)...
+    await sleep(1010);
+    expect(await two.take(send(2), adapter)).toBe(0);
+    expect(await one.take(send(3), adapter)).toBe(0);
+    // ... and C4, on time for its slot, waits for them to leave the window instead of making three.
+    await sleep(Math.max(0, waits[2]! - 1010) + 5);
+    const late = await two.take(send(4), adapter);
+    expect(late).toBeGreaterThan(300);
+    expect(late).toBeLessThanOrEqual(1000);
+    await sleep(late + 5);
+    expect(await two.take(send(4), adapter)).toBe(0);
+  });
+
   it('hands the outbox over once: entries left by an earlier version, and again after a crash', async () => {
     const keyv = new Keyv();
     const outbox = new Outbox({ keyv, directoryId: 'd1' });
