@@ -45,11 +45,21 @@ export interface AttemptDeps {
 }
 
 /**
+ * How long after a channel refused the bot for good (archived, bot removed) an entry arriving
+ * for it is checked against its subscriptions' pauses before it is sent. Routing that read the
+ * subscriptions just before the pause was written can still queue one; without the check it
+ * would be sent, and refused, again.
+ */
+const REFUSED_RECHECK_MS = 60_000;
+
+/**
  * One try at one outbox entry: never post what the ledger says was posted, send, then settle
  * what the platform answered. A store failure around the post keeps the entry in memory.
  */
 export class DeliveryAttempts {
   readonly #deps: AttemptDeps;
+  /** Destinations that refused the bot for good lately, and when (see REFUSED_RECHECK_MS). */
+  readonly #refused = new Map<string, number>();
 
   constructor(deps: AttemptDeps) {
     this.#deps = deps;
@@ -69,6 +79,7 @@ export class DeliveryAttempts {
         await this.#recordDelivered(adapter, entry, startedAt);
         return;
       }
+      if (await this.#pausedMeanwhile(entry)) return;
       // After an attempt whose outcome may not have been recorded (or after a takeover),
       // check before posting. If the store cannot answer, wait: posting blind could repeat.
       // An edit is safe to repeat: it sets the message's whole content.
@@ -112,6 +123,32 @@ export class DeliveryAttempts {
     } catch (error) {
       this.#backOffInMemory(entry, error);
     }
+  }
+
+  /**
+   * Drops an entry for a destination that refused the bot lately when every subscription it was
+   * routed for is paused (or gone) by now: it was routed just before the pause.
+   */
+  async #pausedMeanwhile(entry: OutboxEntry): Promise<boolean> {
+    const { outbox, subscriptions, clock, onEvent } = this.#deps;
+    const refusedAt = this.#refused.get(entry.destinationKey);
+    if (refusedAt === undefined || entry.subscriptionIds.length === 0) return false;
+    if (clock.now() - refusedAt > REFUSED_RECHECK_MS) {
+      this.#refused.delete(entry.destinationKey);
+      return false;
+    }
+    const { platform, channelId } = entry.destination;
+    const routedFor = (await subscriptions.index())
+      .forChannel(platform, channelId)
+      .filter((s) => entry.subscriptionIds.includes(s.id));
+    if (routedFor.some((s) => s.paused === undefined)) return false;
+    const pause = routedFor.find((s) => s.paused !== undefined)?.paused;
+    const code = pause?.code ?? 'unsubscribed';
+    const reason = pause === undefined ? 'its subscriptions are gone' : `paused: ${pause.reason}`;
+    await outbox.remove(entry);
+    onEvent?.({ type: 'dropped', entry, code, reason });
+    this.#log(entry, 'dropped', { code, reason });
+    return true;
   }
 
   /** Mark delivered only after the platform confirmed the post, then forget the entry. */
@@ -235,6 +272,9 @@ export class DeliveryAttempts {
       return;
     }
     if (outcome.status === 'rejected') {
+      const now = clock.now();
+      for (const [key, at] of this.#refused) if (now - at > REFUSED_RECHECK_MS) this.#refused.delete(key);
+      this.#refused.set(entry.destinationKey, now);
       await subscriptions.pauseDestination(
         entry.destination.platform,
         entry.destination.channelId,

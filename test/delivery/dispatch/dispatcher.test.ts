@@ -162,6 +162,37 @@ describe('the dispatcher', () => {
     expect((await subscriptions.list()).every((s) => !s.paused)).toBe(true);
   });
 
+  it('does not send a message routed just before its channel refused the bot, and sends one routed after a resume', async () => {
+    const { outbox, subscriptions, platform, dispatcher } = setup();
+    const { subscription } = await subscriptions.add({
+      platform: 'console',
+      channelId: 'C1',
+      feed: 'comments',
+      filters: {},
+      createdBy: 't',
+    });
+    const routed = (title: string) => ({ ...entry(title), subscriptionIds: [subscription.id] });
+    platform.script.set('archived', [
+      { status: 'rejected', scope: 'destination', code: 'is_archived', reason: 'channel archived' },
+    ]);
+    await outbox.enqueue([routed('archived')]);
+    dispatcher.start();
+    await dispatcher.drained(5);
+    // Routing read the subscriptions before the pause was written: its message arrives after the drop.
+    await outbox.enqueue([routed('routed before the pause')]);
+    dispatcher.wake();
+    await dispatcher.drained(5);
+    expect(platform.received.map((m) => m.title)).toEqual(['archived']);
+    expect((await subscriptions.list())[0]?.paused?.code).toBe('is_archived');
+    // Once the channel is followed again, its messages go.
+    await subscriptions.resume('console', 'C1', subscription.id);
+    await outbox.enqueue([routed('after the resume')]);
+    dispatcher.wake();
+    await dispatcher.drained(5);
+    await dispatcher.stop();
+    expect(platform.posted).toEqual(['after the resume']);
+  });
+
   it('keeps retrying through a long rate-limit storm without giving up', async () => {
     const { outbox, platform, dispatcher } = setup();
     const storm = Array.from({ length: 40 }, () => ({
