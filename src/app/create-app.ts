@@ -99,6 +99,7 @@ export function createApp(config: Config, options: AppOptions): App {
   let client: DirectoryClient | undefined;
   let engine: Engine | undefined;
   let worker: DeliveryWorker | undefined;
+  let panel: ReturnType<typeof buildPanel>;
   // On Redis: the workers' queued and dead messages, which an uninstall deletes with the rest.
   let workerDeliveries: ReturnType<typeof openWorkerDeliveries>;
   const adapters: ChatAdapter[] = [];
@@ -202,7 +203,7 @@ export function createApp(config: Config, options: AppOptions): App {
     // The panel answers at `/`; mounted with the adapters' routes, before the port is bound.
     // A worker answers nothing but its probes: no panel, and its adapters' routes (Slack events,
     // Discord interactions) go nowhere, as the platforms send those to the web process.
-    const panel = role === 'worker' ? undefined : buildPanel(config, parts, commands, adapters, logger);
+    panel = role === 'worker' ? undefined : buildPanel(config, parts, commands, adapters, logger);
     if (panel) http.mount('/', panel.handler);
     const adapterHttp = role === 'worker' ? { mount: () => {} } : http;
     workerDeliveries = openWorkerDeliveries(config);
@@ -356,6 +357,8 @@ export function createApp(config: Config, options: AppOptions): App {
         for (const adapter of adapters) await step(`${adapter.platform} adapter`, () => adapter.stop());
         await step('engine', () => engine?.stop());
         await step('http', () => http.close());
+        // After the server: no sign-in is counted any more.
+        panel?.close();
         await step('directory client', () => client?.close());
         await step('emulator', () => emulator?.close());
         await step('store', () => store.close());

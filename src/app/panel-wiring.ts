@@ -1,4 +1,6 @@
 import { randomBytes, randomUUID } from 'node:crypto';
+import type { Store } from 'express-rate-limit';
+import { RedisStore } from 'rate-limit-redis';
 import { explainItem } from '../accounting/index.js';
 import {
   describePause,
@@ -8,7 +10,7 @@ import {
   scheduleClock,
 } from '../commands/index.js';
 import type { Config } from '../config/config.js';
-import type { DeliveryQueue, OutboxEntry } from '../delivery/index.js';
+import { type DeliveryQueue, type OutboxEntry, openRedis } from '../delivery/index.js';
 import { EMULATOR_WEB_URL } from '../emulator/index.js';
 import type { Engine } from '../engine/index.js';
 import { heldSummaries } from '../held-items/index.js';
@@ -30,9 +32,10 @@ import {
   systemClock,
   type WorkspaceAccess,
 } from '../ports/index.js';
+import { SIGN_IN_LIMIT_KEYS } from '../store/index.js';
 import { destinationKey } from '../subscriptions/index.js';
 import { MESSAGE_RENDERERS } from './platforms.js';
-import { isSandbox } from './sandbox.js';
+import { isSandbox, storeNamespace } from './sandbox.js';
 import { openWebhookAdmin } from './webhook-admin.js';
 import { type CommandParts, statusReport, whyDesk } from './wiring.js';
 
@@ -117,6 +120,29 @@ export function panelQueueDepth(
 }
 
 /**
+ * The panel's sign-in limit counts in the Redis at `redisUrl`, under
+ * `<namespace>:panel:signin-limit:<address>` (rate-limit-redis), so every web process counts
+ * together; each count expires with its window. `close` ends the connection, which would otherwise
+ * keep the process alive. The URL is never logged: it may hold a password.
+ */
+export function openSignInLimitStore(redisUrl: string, namespace: string): { store: Store; close(): void } {
+  const redis = openRedis(redisUrl);
+  return {
+    store: new RedisStore({
+      sendCommand: (command: string, ...args: string[]) =>
+        redis.call(command, ...args) as Promise<string | number>,
+      prefix: `${namespace}:${SIGN_IN_LIMIT_KEYS}`,
+    }),
+    close: () => redis.disconnect(),
+  };
+}
+
+/** The panel, and what to close when the app stops (the sign-in limit's Redis connection). */
+export interface BuiltPanel extends Panel {
+  close(): void;
+}
+
+/**
  * The control panel for this configuration, or undefined when it has no way to sign anyone in
  * (live, without PANEL_URL). In the sandbox the person at the machine signs in locally, with a
  * session secret made for this run.
@@ -127,10 +153,16 @@ export function buildPanel(
   commands: CommandHandler,
   adapters: readonly ChatAdapter[],
   logger: Logger,
-): Panel | undefined {
+): BuiltPanel | undefined {
   const sandbox = isSandbox(config);
   if (!sandbox && config.panel.url === undefined) return undefined;
   const { engine, client, zones, store } = parts;
+  // On Redis every web process counts sign-ins together; elsewhere each counts in its own memory
+  // (one web process is the normal shape on SQLite and PostgreSQL).
+  const signInLimit =
+    store.kind === 'redis'
+      ? openSignInLimitStore(config.store.url, storeNamespace(config).namespace ?? 'directory-bot')
+      : undefined;
   const access = new Map<string, WorkspaceAccess>();
   for (const adapter of adapters) if (adapter.access) access.set(adapter.platform, adapter.access);
 
@@ -140,7 +172,7 @@ export function buildPanel(
     zones: { channelZones: zones.channelZones, resolve: zones.resolver.resolve },
   };
 
-  return createPanel({
+  const panel = createPanel({
     commands,
     subscriptions: engine.subscriptions,
     history: parts.history,
@@ -179,7 +211,9 @@ export function buildPanel(
     clock: systemClock,
     logger: logger.child({ component: 'panel' }),
     trustProxy: config.server.onHeroku ? 1 : 'loopback',
+    ...(signInLimit === undefined ? {} : { signInLimitStore: signInLimit.store }),
   });
+  return { ...panel, close: () => signInLimit?.close() };
 }
 
 /**

@@ -1,6 +1,6 @@
 import { csrfSync } from 'csrf-sync';
 import express, { type ErrorRequestHandler, type RequestHandler } from 'express';
-import { rateLimit } from 'express-rate-limit';
+import { rateLimit, type Store } from 'express-rate-limit';
 import session from 'express-session';
 import helmet from 'helmet';
 import type { HttpHandler } from '../ports/index.js';
@@ -26,6 +26,12 @@ export interface PanelOptions extends PanelDeps {
   sessionTtlMs?: number;
   /** Sign-in attempts per address per window. Default 30 per 5 minutes. */
   signInLimit?: { limit: number; windowMs: number };
+  /**
+   * Where the sign-in limit keeps its counts. Default: this process's memory, so each process
+   * counts alone; with N web processes an address gets N times the limit. The app passes one in
+   * Redis when the store is Redis, so every web process counts together.
+   */
+  signInLimitStore?: Store;
 }
 
 export interface Panel {
@@ -101,6 +107,7 @@ export function createPanel(options: PanelOptions): Panel {
     limit: limit.limit,
     standardHeaders: 'draft-8',
     legacyHeaders: false,
+    ...(options.signInLimitStore === undefined ? {} : { store: options.signInLimitStore }),
     handler: (_req, res) => {
       res
         .status(429)

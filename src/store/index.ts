@@ -12,6 +12,7 @@ export {
 } from './directory-keys.js';
 export { type LeaseBackend, leaseClaims } from './leases.js';
 export { LockedDocument } from './locked-document.js';
+export { SIGN_IN_LIMIT_KEYS } from './redis-key-layout.js';
 export { createSecretSealer } from './sealed-values.js';
 export { resealStoredSecrets, verifyStoreKey } from './secret-keys.js';
 export { surveyStoredSecrets } from './secret-survey.js';

@@ -25,9 +25,13 @@ export interface LayoutClient {
 /** The raw key that records a namespace's layout (`flat`, `legacy`, or `migrating` while renamed). */
 export const layoutMarkerKey = (namespace: string) => `${namespace}:key-layout`;
 
+/** Where, under the namespace, the panel's sign-in limit keeps its counts on Redis (src/app/panel-wiring.ts). */
+export const SIGN_IN_LIMIT_KEYS = 'panel:signin-limit:';
+
 /**
  * Whether `key` is one of the store's own raw keys, not keyv's: the leases (`namespace:lease:…`,
- * where every version kept them), the delivery workers' keys (`namespace:workers:…`) and the
+ * where every version kept them), the delivery workers' keys (`namespace:workers:…`), the
+ * panel's sign-in limit counts (`namespace:panel:signin-limit:…`, rate-limit-redis's) and the
  * layout marker. In the flat layout they share keyv's `namespace:` prefix, so a scan for keyv's
  * keys leaves them out; no keyv key is named so.
  */
@@ -36,6 +40,7 @@ export function isRawKey(namespace: string, key: string): boolean {
   return (
     key.startsWith(`${namespace}:lease:`) ||
     key.startsWith(`${namespace}:workers:`) ||
+    key.startsWith(`${namespace}:${SIGN_IN_LIMIT_KEYS}`) ||
     key === layoutMarkerKey(namespace)
   );
 }

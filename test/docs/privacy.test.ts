@@ -9,6 +9,7 @@ import {
   LEGACY_POLLER_LEASE,
   UNPREFIXED_KEYS,
 } from '../../src/store/directory-keys.js';
+import { SIGN_IN_LIMIT_KEYS } from '../../src/store/redis-key-layout.js';
 import { KEY_CHECK_KEY } from '../../src/store/secret-keys.js';
 import {
   SUBSCRIPTIONS_KEY,
@@ -43,6 +44,7 @@ function keyFamilies(): string[] {
     REPLAY_KEY_PREFIX,
     WEBHOOKS_KEY,
     `${WEBHOOKS_KEY}-write`,
+    SIGN_IN_LIMIT_KEYS,
   ];
 }
 
