@@ -114,6 +114,31 @@ export const slackChannel = (i: number) => `C${String(1_000_000 + i)}`;
 export const discordChannel = (i: number) => String(300_000_000_000_000_000n + BigInt(i));
 
 /**
+ * What the platforms allow this fan-out at best (ceiling.ts), and how long to wait for it: three
+ * times the slower platform's shortest possible span, plus 30 s.
+ */
+export function fanOutCeilings(options: Pick<FanOutOptions, 'channels' | 'slackItems' | 'discordItems'>): {
+  slackCeiling: FanOutCeiling;
+  discordCeiling: FanOutCeiling;
+  patience: number;
+} {
+  const slackCeiling = fanOutCeiling({
+    channels: options.channels,
+    perChannel: options.slackItems,
+    perChannelLimit: SLACK_PER_CHANNEL,
+    globalLimit: SLACK_GLOBAL,
+  });
+  const discordCeiling = fanOutCeiling({
+    channels: options.channels,
+    perChannel: options.discordItems,
+    perChannelLimit: DISCORD_PER_CHANNEL,
+    globalLimit: DISCORD_GLOBAL,
+  });
+  const patience = 3 * Math.max(slackCeiling.minimumSpanMs, discordCeiling.minimumSpanMs) + 30_000;
+  return { slackCeiling, discordCeiling, patience };
+}
+
+/**
  * A burst of new comments routed to `channels` Slack and `channels` Discord destinations through
  * the real engine and both real adapters, against fakes that enforce the published limits.
  * Keyword filters give each platform its own share of the burst, so Slack (whose workspace
@@ -252,19 +277,7 @@ export async function benchFanOut(options: FanOutOptions): Promise<FanOutResult>
     timeline.start();
     engine.dispatcher.start();
 
-    const slackCeiling = fanOutCeiling({
-      channels: options.channels,
-      perChannel: options.slackItems,
-      perChannelLimit: SLACK_PER_CHANNEL,
-      globalLimit: SLACK_GLOBAL,
-    });
-    const discordCeiling = fanOutCeiling({
-      channels: options.channels,
-      perChannel: options.discordItems,
-      perChannelLimit: DISCORD_PER_CHANNEL,
-      globalLimit: DISCORD_GLOBAL,
-    });
-    const patience = 3 * Math.max(slackCeiling.minimumSpanMs, discordCeiling.minimumSpanMs) + 30_000;
+    const { slackCeiling, discordCeiling, patience } = fanOutCeilings(options);
     await waitFor(() => engine.outbox.size() === 0, patience, 50);
     await engine.dispatcher.stop();
     timeline.stop();

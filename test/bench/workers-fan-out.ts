@@ -12,15 +12,12 @@ import { FakeDiscordRest } from '../fakes/discord/fake-discord-rest.js';
 import { FakeSlackApi } from '../fakes/slack/fake-slack-api.js';
 import type { ChildBot } from '../support/child-bot.js';
 import { TEST_SETTINGS } from '../support/engine-harness.js';
-import { type FanOutCeiling, fanOutCeiling } from './ceiling.js';
+import type { FanOutCeiling } from './ceiling.js';
 import {
-  DISCORD_GLOBAL,
-  DISCORD_PER_CHANNEL,
   DISCORD_TOKEN,
   discordChannel,
   type FanOutOptions,
-  SLACK_GLOBAL,
-  SLACK_PER_CHANNEL,
+  fanOutCeilings,
   SLACK_TOKEN,
   slackChannel,
 } from './fan-out.js';
@@ -133,19 +130,7 @@ export async function benchWorkersFanOut(
       slack.callsTo('chat.postMessage').filter((c) => c.response['ok'] === true && c.at >= startedAt);
     const discordPosts = () =>
       discord.callsTo('POST', '/channels/:id/messages').filter((c) => c.status === 200 && c.at >= startedAt);
-    const slackCeiling = fanOutCeiling({
-      channels: options.channels,
-      perChannel: options.slackItems,
-      perChannelLimit: SLACK_PER_CHANNEL,
-      globalLimit: SLACK_GLOBAL,
-    });
-    const discordCeiling = fanOutCeiling({
-      channels: options.channels,
-      perChannel: options.discordItems,
-      perChannelLimit: DISCORD_PER_CHANNEL,
-      globalLimit: DISCORD_GLOBAL,
-    });
-    const patience = 3 * Math.max(slackCeiling.minimumSpanMs, discordCeiling.minimumSpanMs) + 30_000;
+    const { slackCeiling, discordCeiling, patience } = fanOutCeilings(options);
     const redisBefore = await redisStats(admin);
     const startedAt = Date.now();
     engine.dispatcher.start();
