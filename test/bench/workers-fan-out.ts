@@ -18,23 +18,25 @@ import {
   discordChannel,
   type FanOutOptions,
   fanOutCeilings,
+  type PlatformFanOut,
   SLACK_TOKEN,
   slackChannel,
 } from './fan-out.js';
 import { benchEngineParts, round, silentLogger, type Violation, waitFor } from './support.js';
 import { redisStats, startWorkers, stopWorkers } from './worker-processes.js';
 
-export interface WorkersFanOutPlatform {
-  messages: number;
-  delivered: number;
-  spanMs: number;
-  messagesPerSecond: number;
-  ceiling: FanOutCeiling;
-  ratio: number;
-  status429: number;
-  /** 429s by `X-RateLimit-Scope` (Discord: `global`, or `user` for a channel's bucket). */
-  status429By: Record<string, number>;
-}
+/** One platform's fan-out through the workers: the in-process fan-out's figures, less its outbox's. */
+export type WorkersFanOutPlatform = Pick<
+  PlatformFanOut,
+  | 'messages'
+  | 'delivered'
+  | 'spanMs'
+  | 'messagesPerSecond'
+  | 'ceiling'
+  | 'ratio'
+  | 'status429'
+  | 'status429By'
+>;
 
 export interface WorkersFanOutResult {
   workers: number;
